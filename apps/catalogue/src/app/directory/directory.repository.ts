@@ -1,0 +1,76 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { ClientType } from '@dc/platform';
+
+export interface DirectoryUser {
+  id: string;
+  username: string;
+  organisationId: string;
+  clientType: ClientType;
+  active: boolean;
+  deleted: boolean;
+  /** Undefined keeps what is known (events may omit them). */
+  groups?: number[];
+}
+
+export interface DirectoryOrganisation {
+  id: string;
+  name: string;
+  description: string;
+}
+
+export interface NamedId {
+  id: string;
+  name: string;
+}
+
+/** The catalogue's copy of identity's users and organisations (names, client types). */
+@Injectable()
+export class DirectoryRepository {
+  async upsertOrganisation(manager: EntityManager, organisation: DirectoryOrganisation): Promise<void> {
+    await manager.query(
+      `INSERT INTO catalogue.organisations (id, name, description, updated_at) VALUES ($1, $2, $3, now())
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description, updated_at = now()`,
+      [organisation.id, organisation.name, organisation.description],
+    );
+  }
+
+  async upsertUser(manager: EntityManager, user: DirectoryUser): Promise<void> {
+    await manager.query(
+      `INSERT INTO catalogue.users (id, username, organisation_id, client_type, active, deleted, groups, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, COALESCE($7::int[], '{}'), now())
+       ON CONFLICT (id) DO UPDATE SET username = excluded.username, organisation_id = excluded.organisation_id,
+         client_type = excluded.client_type, active = excluded.active, deleted = excluded.deleted,
+         groups = COALESCE($7::int[], catalogue.users.groups), updated_at = now()`,
+      [user.id, user.username, user.organisationId, user.clientType, user.active, user.deleted, user.groups ?? null],
+    );
+  }
+
+  /**
+   * Records the caller as the signed token describes them when no event has told us of them yet
+   * (the projection can lag behind a fresh registration); identity's events overwrite it.
+   */
+  async rememberCaller(manager: EntityManager, user: { id: string; username: string; organisationId: string; clientType: ClientType; groups: number[] }): Promise<void> {
+    await manager.query(
+      `INSERT INTO catalogue.users (id, username, organisation_id, client_type, active, groups) VALUES ($1, $2, $3, $4, true, $5)
+       ON CONFLICT (id) DO NOTHING`,
+      [user.id, user.username, user.organisationId, user.clientType, user.groups],
+    );
+  }
+
+  async clientTypeOf(manager: EntityManager, userId: string): Promise<ClientType | null> {
+    const rows: Array<{ client_type: ClientType }> = await manager.query('SELECT client_type FROM catalogue.users WHERE id = $1', [userId]);
+    return rows[0]?.client_type ?? null;
+  }
+
+  /** The known, undeleted users among the ids, with their usernames as names. */
+  async users(manager: EntityManager, ids: string[]): Promise<NamedId[]> {
+    if (ids.length === 0) return [];
+    return manager.query('SELECT id, username AS name FROM catalogue.users WHERE id = ANY($1) AND NOT deleted ORDER BY username', [ids]);
+  }
+
+  async organisations(manager: EntityManager, ids: string[]): Promise<NamedId[]> {
+    if (ids.length === 0) return [];
+    return manager.query('SELECT id, name FROM catalogue.organisations WHERE id = ANY($1) ORDER BY name', [ids]);
+  }
+}

@@ -1,0 +1,202 @@
+import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
+import type { Logger } from 'pino';
+import { createEvent, FileMetadataExtracted, RecordUpdated } from '@dc/contracts';
+import { LOGGER, runWithCorrelationId } from '@dc/platform';
+import { ObjectStorage } from '@dc/storage';
+import { recordSnapshot } from '../records/record-events';
+import { ClaimedFile, ExtractionOutcome, ExtractionRepository } from './extraction.repository';
+import { MetadataExtractor } from './metadata-extractor';
+import { statusFromMeta, summariseMeta } from './meta-summary';
+import { TimeoutError, withTimeout } from './with-timeout';
+
+export interface ExtractionWorkerSettings {
+  /** How often the queue is polled (uploads also nudge the worker at once). */
+  pollIntervalMs: number;
+  /** One file's extraction may take this long; then it fails with a time-out error. */
+  timeoutMs: number;
+  /** A running file whose heartbeat is older than this is taken to be abandoned and claimed again. */
+  leaseSeconds: number;
+  heartbeatMs: number;
+  /** Tries per file (interrupted runs count); afterwards it fails for good. */
+  maxAttempts: number;
+  retryDelaySeconds: number;
+}
+
+export const EXTRACTION_WORKER_SETTINGS = Symbol('EXTRACTION_WORKER_SETTINGS');
+
+export const DEFAULT_EXTRACTION_WORKER_SETTINGS: ExtractionWorkerSettings = {
+  pollIntervalMs: 5_000,
+  timeoutMs: 15 * 60_000,
+  leaseSeconds: 60,
+  heartbeatMs: 10_000,
+  maxAttempts: 3,
+  retryDelaySeconds: 30,
+};
+
+const duration = (ms: number) => (ms < 1000 ? `${ms} ms` : ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${Math.round(ms / 60_000)} min`);
+
+/** What users see in META.ERRORS; the cause is logged, never shown (it may name paths or hosts). */
+export const EXTRACTION_FAILED_MESSAGE = 'Metadata could not be extracted from this file.';
+
+/**
+ * Extracts metadata of uploaded files in the background, in the catalogue's process: claims one
+ * file at a time from the queue, streams it from the object store into the MetadataExtractor with a
+ * time-out, stores META with its status and publishes file.metadata-extracted and record.updated.
+ * A file whose worker died mid-way (a crash, a restart) is claimed again once its lease runs out.
+ */
+@Injectable()
+export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly settings: ExtractionWorkerSettings;
+  private readonly logger: Logger;
+  private readonly workerId = randomUUID();
+  private timer?: NodeJS.Timeout;
+  private draining?: Promise<void>;
+  private again = false;
+  private stopped = true;
+  private current?: AbortController;
+
+  constructor(
+    private readonly queue: ExtractionRepository,
+    private readonly extractor: MetadataExtractor,
+    private readonly storage: ObjectStorage,
+    @Inject(LOGGER) logger: Logger,
+    @Optional() @Inject(EXTRACTION_WORKER_SETTINGS) settings?: Partial<ExtractionWorkerSettings>,
+  ) {
+    this.settings = { ...DEFAULT_EXTRACTION_WORKER_SETTINGS, ...settings };
+    this.logger = logger.child({ component: 'extraction-worker' });
+  }
+
+  onApplicationBootstrap(): void {
+    this.stopped = false;
+    this.timer = setInterval(() => this.nudge(), this.settings.pollIntervalMs);
+    this.timer.unref();
+    this.nudge();
+  }
+
+  /** Stops polling, aborts the file in progress (it goes back to the queue) and waits for the loop to end. */
+  async onModuleDestroy(): Promise<void> {
+    this.stopped = true;
+    clearInterval(this.timer);
+    this.current?.abort();
+    await this.draining;
+  }
+
+  /** Looks at the queue now (after an upload); safe to call any time. */
+  nudge(): void {
+    if (this.stopped) return;
+    if (this.draining) {
+      this.again = true;
+      return;
+    }
+    this.draining = this.drain().finally(() => {
+      this.draining = undefined;
+      if (this.again) {
+        this.again = false;
+        this.nudge();
+      }
+    });
+  }
+
+  /** Resolves once the queue has nothing due (for tests and start-up checks). */
+  async idle(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  private async drain(): Promise<void> {
+    try {
+      while (!this.stopped) {
+        const claimed = await this.queue.claimNext(randomUUID(), this.settings.leaseSeconds);
+        if (!claimed) return;
+        await runWithCorrelationId(`extraction-${claimed.file.id}`, () => this.process(claimed));
+      }
+    } catch (error) {
+      this.logger.error({ err: error, workerId: this.workerId }, 'extraction queue failed; trying again at the next poll');
+    }
+  }
+
+  private async process(claimed: ClaimedFile): Promise<void> {
+    const { file, claimToken } = claimed;
+    const log = this.logger.child({ fileId: file.id, recordId: file.recordId, attempt: file.attempts });
+    if (file.attempts > this.settings.maxAttempts) {
+      log.warn('extraction interrupted too often; giving up');
+      return this.finish(claimed, this.failure(claimed, `Metadata extraction was interrupted ${this.settings.maxAttempts} times; it was not tried again.`));
+    }
+    if (!file.storageKey) return this.finish(claimed, { status: 'skipped', meta: this.baseMeta(claimed, 'skipped', ['The file is no longer stored.']), error: null, dropObject: false });
+
+    const abort = new AbortController();
+    this.current = abort;
+    const heartbeat = setInterval(() => void this.queue.heartbeat(file.id, claimToken).catch(() => undefined), this.settings.heartbeatMs);
+    let stream: Readable | undefined;
+    try {
+      stream = await this.storage.get(file.storageKey);
+      const opened = stream;
+      // Aborting (time-out or shutdown) destroys the stream and stops waiting, whatever the extractor does.
+      const aborted = new Promise<never>((_, reject) =>
+        abort.signal.addEventListener('abort', () => {
+          opened.destroy();
+          reject(abort.signal.reason);
+        }),
+      );
+      aborted.catch(() => undefined);
+      const extraction = this.extractor.extract({ stream: opened, fileName: file.name, contentType: file.contentType, size: file.size }, { extractOption: claimed.extractOption, signal: abort.signal });
+      const meta = await withTimeout(Promise.race([extraction, aborted]), this.settings.timeoutMs, () => abort.abort());
+      const status = statusFromMeta(meta);
+      log.info({ status }, 'metadata extracted');
+      await this.finish(claimed, { status, meta, error: null, dropObject: claimed.deleteAfterExtraction });
+    } catch (error) {
+      if (this.stopped && !(error instanceof TimeoutError)) {
+        log.info('extraction stopped by shutdown; the file goes back to the queue');
+        await this.queue.release(file.id, claimToken);
+      } else if (error instanceof TimeoutError) {
+        log.warn({ timeoutMs: this.settings.timeoutMs }, 'extraction timed out');
+        await this.finish(claimed, this.failure(claimed, `Metadata extraction timed out after ${duration(this.settings.timeoutMs)}.`));
+      } else if (file.attempts < this.settings.maxAttempts) {
+        log.warn({ err: error }, 'extraction failed; trying again later');
+        await this.queue.retryLater(file.id, claimToken, EXTRACTION_FAILED_MESSAGE, this.settings.retryDelaySeconds);
+      } else {
+        log.error({ err: error }, 'extraction failed for good');
+        await this.finish(claimed, this.failure(claimed, EXTRACTION_FAILED_MESSAGE));
+      }
+    } finally {
+      clearInterval(heartbeat);
+      stream?.destroy();
+      this.current = undefined;
+    }
+  }
+
+  private baseMeta(claimed: ClaimedFile, status: 'failed' | 'skipped', errors: string[]): Record<string, unknown> {
+    const { file } = claimed;
+    return { NAME: file.name, CONTENT_TYPE: file.contentType, SIZE: file.size, DATE: new Date().toISOString(), EXTRACT_OPTION: claimed.extractOption, STATUS: status, ERRORS: errors };
+  }
+
+  /** A failed extraction still gets META (with ERRORS), so the record never stays in the Working state. */
+  private failure(claimed: ClaimedFile, message: string): ExtractionOutcome {
+    return { status: 'failed', meta: this.baseMeta(claimed, 'failed', [message]), error: message, dropObject: claimed.deleteAfterExtraction };
+  }
+
+  private async finish(claimed: ClaimedFile, outcome: ExtractionOutcome): Promise<void> {
+    const result = await this.queue.complete(claimed.file.id, claimed.claimToken, outcome, async (store, file) => {
+      const record = await store.findRecord(file.recordId);
+      if (!record) return;
+      const summary = summariseMeta(outcome.meta);
+      await store.publish(
+        createEvent(FileMetadataExtracted, file.id, {
+          recordId: record.id,
+          fileId: file.id,
+          fileName: file.name,
+          contentType: file.contentType,
+          status: outcome.status,
+          extractOption: claimed.extractOption,
+          headers: summary.headers,
+          totalRows: summary.totalRows,
+          errors: summary.errors.slice(0, 50),
+        }),
+        createEvent(RecordUpdated, record.id, recordSnapshot(record, await store.files(record.id))),
+      );
+    });
+    if (result === null) this.logger.warn({ fileId: claimed.file.id }, 'extraction claim was lost (file reclaimed or deleted); result dropped');
+    if (result?.droppedKey) await this.storage.delete(result.droppedKey).catch((error: unknown) => this.logger.error({ err: error, key: result.droppedKey }, 'could not delete the object after extraction'));
+  }
+}

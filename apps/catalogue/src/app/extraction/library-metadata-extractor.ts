@@ -1,0 +1,17 @@
+import { Injectable } from '@nestjs/common';
+import { extractMetadata } from '@dc/extraction';
+import { MetadataExtractionInput, MetadataExtractionOptions, MetadataExtractor } from './metadata-extractor';
+
+/** The real extractor: libs/extraction, per file type, streaming where the format allows. */
+@Injectable()
+export class LibraryMetadataExtractor extends MetadataExtractor {
+  async extract(input: MetadataExtractionInput, options: MetadataExtractionOptions): Promise<Record<string, unknown>> {
+    try {
+      const meta = await extractMetadata(input, { extractOption: options.extractOption, signal: options.signal });
+      return meta as unknown as Record<string, unknown>;
+    } finally {
+      // 'minimal' does not read the file, and an early stop leaves the rest unread: release it either way.
+      if (!input.stream.destroyed) input.stream.destroy();
+    }
+  }
+}

@@ -1,0 +1,24 @@
+import type { Readable } from 'node:stream';
+import type { ExtractOption } from '../records/record';
+
+export interface MetadataExtractionInput {
+  stream: Readable;
+  fileName: string;
+  contentType?: string;
+  size?: number;
+}
+
+export interface MetadataExtractionOptions {
+  extractOption: ExtractOption;
+  /** Aborted when the worker gives up (time-out, shutdown); the stream is destroyed as well. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Port: describes one file as the spec's META (NAME, CONTENT_TYPE, SIZE, DATE, STATUS, FILE with
+ * HEADERS, STATS and TOTAL_ROWS, ERRORS, ...). Used as its own injection token. It reports bad
+ * input inside META (STATUS failed, ERRORS) and rejects only when it could not read at all.
+ */
+export abstract class MetadataExtractor {
+  abstract extract(input: MetadataExtractionInput, options: MetadataExtractionOptions): Promise<Record<string, unknown>>;
+}

@@ -1,0 +1,168 @@
+import { HttpException } from '@nestjs/common';
+import busboy from 'busboy';
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import { PassThrough, Readable } from 'node:stream';
+import { DetailError, FieldValidationError } from '@dc/platform';
+import { ObjectStorage, ObjectTooLargeError } from '@dc/storage';
+
+export interface StoredUpload {
+  fileId: string;
+  key: string;
+  fileName: string;
+  contentType: string;
+  size: number;
+  checksum: string;
+}
+
+export interface ReceivedForm {
+  /** Text fields of a form; JSON bodies give their values as they are. */
+  fields: Record<string, unknown>;
+  files: StoredUpload[];
+}
+
+export interface ReceiveOptions {
+  /** The whole upload (every file together) may not exceed this. */
+  maxBytes: number;
+  /** Where a file goes in the object store. */
+  keyFor: (fileId: string) => string;
+}
+
+const FILE_FIELDS = new Set(['file', 'files', 'file[]', 'files[]']);
+
+/** Without a helpful content type from the browser, the extension decides (extraction types of spec section 4). */
+const CONTENT_TYPES: Record<string, string> = {
+  csv: 'text/csv',
+  tsv: 'text/tab-separated-values',
+  txt: 'text/plain',
+  xls: 'application/vnd.ms-excel',
+  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+  pdf: 'application/pdf',
+  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+  hl7: 'x-application/hl7-v2+er7',
+  zip: 'application/zip',
+  json: 'application/json',
+};
+
+export function extensionOf(fileName: string): string {
+  const dot = fileName.lastIndexOf('.');
+  return dot > 0 ? fileName.slice(dot + 1).toLowerCase() : '';
+}
+
+function contentTypeOf(fileName: string, announced: string | undefined): string {
+  const type = (announced ?? '').trim().toLowerCase();
+  if (type && type !== 'application/octet-stream') return type;
+  return CONTENT_TYPES[extensionOf(fileName)] ?? 'application/octet-stream';
+}
+
+/** The base name only (some browsers send a path), without control characters, at most 255 characters. */
+function cleanFileName(name: string): string {
+  const base = name.split(/[\\/]/).pop() ?? '';
+  return base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+}
+
+/**
+ * Feeds a busboy file stream into a stream the store owns. When the store gives up (limit, error)
+ * the part is still drained, so busboy keeps parsing instead of waiting for a reader forever.
+ */
+function detach(source: Readable): PassThrough {
+  const body = new PassThrough();
+  source.on('data', (chunk: Buffer) => {
+    if (body.destroyed) return;
+    if (!body.write(chunk)) source.pause();
+  });
+  body.on('drain', () => source.resume());
+  body.on('close', () => source.resume());
+  source.on('end', () => body.end());
+  source.on('error', (error) => body.destroy(error));
+  // Closed without its end (the parser was torn down): the store must not wait for more.
+  source.on('close', () => {
+    if (!source.readableEnded) body.destroy(new Error('The file part ended early.'));
+  });
+  return body;
+}
+
+export function tooLarge(maxBytes: number): DetailError {
+  return new DetailError(`The upload is too large: files may total at most ${maxBytes} bytes.`, 413);
+}
+
+/**
+ * Streams a multipart/form-data request: every `file` part goes straight to the object store
+ * (never held in memory), one after the other within a shared size budget, and the text fields
+ * are collected. On any failure every object stored so far is deleted before the error is thrown.
+ */
+export function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, options: ReceiveOptions): Promise<ReceivedForm> {
+  return new Promise((resolve, reject) => {
+    let parser: busboy.Busboy;
+    try {
+      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fieldNameSize: 200, fieldSize: 1024 * 1024, fields: 200, files: 100, parts: 300, headerPairs: 100 } });
+    } catch {
+      reject(new DetailError('Expected a multipart/form-data body with a boundary.', 400));
+      return;
+    }
+    const fields: Record<string, unknown> = {};
+    const stored: StoredUpload[] = [];
+    let used = 0;
+    let failure: unknown;
+    let settled = false;
+    // Files are stored one at a time, so each knows how much of the budget is left.
+    let chain: Promise<void> = Promise.resolve();
+
+    const finish = async () => {
+      if (settled) return;
+      settled = true;
+      await chain;
+      if (failure === undefined) return resolve({ fields, files: stored });
+      await Promise.allSettled(stored.map((file) => storage.delete(file.key)));
+      reject(failure instanceof HttpException ? failure : failure instanceof ObjectTooLargeError ? tooLarge(options.maxBytes) : new DetailError('The upload was interrupted.', 400));
+    };
+    const fail = (error: unknown) => {
+      failure ??= error;
+      // Stop parsing: tearing the parser down ends the file part being stored, so its upload
+      // fails and cleans up. Whatever the client still sends is drained by Node once we answered.
+      req.unpipe(parser);
+      if (!parser.destroyed) parser.destroy(new Error('Upload stopped'));
+      req.resume();
+      void finish();
+    };
+
+    parser.on('field', (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) return fail(new FieldValidationError({ [name]: ['This value is too long.'] }));
+      fields[name] = value;
+    });
+    parser.on('file', (name, stream, info) => {
+      const fileName = cleanFileName(info.filename ?? '');
+      // A form's empty file input still sends a part without a file name.
+      if (failure !== undefined || !fileName) return void stream.resume();
+      if (!FILE_FIELDS.has(name)) {
+        stream.resume();
+        return fail(new FieldValidationError({ [name]: ['Files must be sent in "file" parts.'] }));
+      }
+      const fileId = randomUUID();
+      const key = options.keyFor(fileId);
+      const contentType = contentTypeOf(fileName, info.mimeType);
+      const body = detach(stream);
+      chain = chain.then(async () => {
+        if (failure !== undefined) return void body.destroy();
+        try {
+          const result = await storage.put(key, body, { contentType, maxBytes: options.maxBytes - used });
+          used += result.size;
+          stored.push({ fileId, key, fileName, contentType, size: result.size, checksum: result.checksum });
+        } catch (error) {
+          fail(error);
+        }
+      });
+    });
+    parser.on('partsLimit', () => fail(new DetailError('Too many parts in the form.', 400)));
+    parser.on('filesLimit', () => fail(new DetailError('Too many files in one upload.', 400)));
+    parser.on('fieldsLimit', () => fail(new DetailError('Too many fields in the form.', 400)));
+    parser.on('error', () => fail(new DetailError('Malformed multipart body.', 400)));
+    parser.on('close', () => void finish());
+    req.on('error', (error) => fail(error));
+    // The client went away before sending everything.
+    req.on('close', () => {
+      if (!req.complete) fail(new DetailError('The upload was interrupted.', 400));
+    });
+    req.pipe(parser);
+  });
+}

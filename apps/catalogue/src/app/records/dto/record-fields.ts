@@ -1,0 +1,100 @@
+import { z } from 'zod';
+import { CURRENCY_CODES, DEFAULT_CURRENCY } from '../../access-options/access-options';
+import type { CustomField } from '../record';
+
+/**
+ * Field schemas shared by record creation (multipart strings or JSON) and edit (JSON). Multipart
+ * sends everything as text, so booleans, numbers and lists also arrive as strings.
+ */
+export const MAX_NAME_LENGTH = 255;
+export const MAX_TEXT_LENGTH = 10_000;
+export const MAX_CUSTOM_FIELDS = 100;
+
+/** An empty form field means "not given". */
+export const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
+
+export const booleanField = (message: string) =>
+  z.union([z.boolean(), z.string()]).transform((value, ctx) => {
+    if (typeof value === 'boolean') return value;
+    const normalised = value.trim().toLowerCase();
+    if (['true', '1', 'yes'].includes(normalised)) return true;
+    if (['false', '0', 'no'].includes(normalised)) return false;
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  });
+
+export const nameField = z.string({ error: 'Not a valid string.' }).trim().min(1, 'This field may not be blank.').max(MAX_NAME_LENGTH, `Ensure this field has no more than ${MAX_NAME_LENGTH} characters.`);
+export const textField = z.string({ error: 'Not a valid string.' }).trim().max(MAX_TEXT_LENGTH, `Ensure this field has no more than ${MAX_TEXT_LENGTH} characters.`);
+
+export const sourceField = z
+  .string({ error: 'Not a valid string.' })
+  .trim()
+  .max(2048, 'Ensure this field has no more than 2048 characters.')
+  .refine((value) => value === '' || /^https?:\/\/[^\s]+$/i.test(value), 'Enter a valid URL.');
+
+export const accessField = z
+  .string({ error: 'Not a valid choice.' })
+  .transform((value) => ({ request: 'RE', open: 'OP' })[value.trim().toLowerCase()] ?? value.trim().toUpperCase())
+  .pipe(z.enum(['RE', 'OP'], { error: '"Access" must be RE (Request) or OP (Open).' }));
+
+export const accessFeeField = z.union([z.number(), z.string()]).transform((value, ctx) => {
+  const text = typeof value === 'number' ? String(value) : value.trim();
+  if (!/^\d{1,12}(\.\d{1,2})?$/.test(text)) {
+    ctx.addIssue({ code: 'custom', message: 'Enter a non-negative amount with at most 2 decimal places.' });
+    return z.NEVER;
+  }
+  return Number(text);
+});
+
+export const currencyField = z
+  .string({ error: 'Not a valid choice.' })
+  .transform((value) => value.trim().toUpperCase())
+  .refine((value) => CURRENCY_CODES.includes(value), { message: `Select a currency among ${CURRENCY_CODES.join(', ')}.` });
+
+export const DEFAULT_ACCESS_CURRENCY = DEFAULT_CURRENCY;
+
+const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: unknown): value is string => typeof value === 'string' && uuid.test(value);
+
+/** A policy id, or null (no policy); '' and "null" clear it. */
+export const policyField = z
+  .union([z.string(), z.null()])
+  .transform((value) => (value === null || value.trim() === '' || value.trim().toLowerCase() === 'null' ? null : value.trim().toLowerCase()))
+  .refine((value) => value === null || isUuid(value), 'Not a valid policy id.');
+
+/** JSON text from a form, or the value itself from a JSON body. */
+const jsonText = (message: string) => (value: unknown, ctx: z.RefinementCtx) => {
+  if (typeof value !== 'string') return value;
+  try {
+    return JSON.parse(value) as unknown;
+  } catch {
+    ctx.addIssue({ code: 'custom', message });
+    return z.NEVER;
+  }
+};
+
+const customValue = z.union([z.string(), z.number(), z.boolean(), z.null()]).transform((v) => (v === null ? '' : String(v)));
+
+/** Custom label/value pairs: a list of {label, value}, or a {label: value} object (the spec's RECORD). */
+export const customFieldsField = z
+  .unknown()
+  .transform(jsonText('Custom fields must be a JSON list of {"label", "value"} pairs.'))
+  .pipe(
+    z.union(
+      [
+        z.array(z.object({ label: z.string().trim().min(1, 'A label may not be blank.').max(MAX_NAME_LENGTH), value: customValue.optional().default('') })),
+        z.record(z.string().trim().min(1).max(MAX_NAME_LENGTH), customValue).transform((map) => Object.entries(map).map(([label, value]) => ({ label, value }))),
+      ],
+      { error: 'Custom fields must be a JSON list of {"label", "value"} pairs.' },
+    ),
+  )
+  .refine((fields) => fields.length <= MAX_CUSTOM_FIELDS, `At most ${MAX_CUSTOM_FIELDS} custom fields.`)
+  .refine((fields) => fields.every((f) => f.value.length <= MAX_TEXT_LENGTH), `A value may have at most ${MAX_TEXT_LENGTH} characters.`)
+  .transform((fields): CustomField[] => fields.map(({ label, value }) => ({ label, value })));
+
+export const groupsField = z
+  .unknown()
+  .transform(jsonText('Groups must be a list of group ids.'))
+  .pipe(z.array(z.union([z.string(), z.object({ id: z.string() }).transform((g) => g.id)]), { error: 'Groups must be a list of group ids.' }))
+  .refine((ids) => ids.every(isUuid), 'Groups must be a list of group ids.')
+  .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]);

@@ -1,0 +1,11 @@
+import { DetailError } from '@dc/platform';
+
+/** Whatever the reason (missing, or hidden from the caller), the answer is the same: ids reveal nothing. */
+export const notFound = () => new DetailError('Not found.', 404);
+export const forbidden = () => new DetailError('You do not have permission to perform this action.', 403);
+
+export const NAME_REQUIRED = 'A name is required when no file is uploaded.';
+export const BASIC_POLICY_REFUSED = 'Access policies are not available on your plan. Upgrade to assign one.';
+export const BASIC_VISIBILITY_FIXED = 'On your plan records are visible to everyone (EV). Upgrade to choose who sees them.';
+export const NO_STORED_FILE = 'This record has no stored file to download.';
+export const DOWNLOAD_REFUSED = 'You may not download this data. Request access to it first.';

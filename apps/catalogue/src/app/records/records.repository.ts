@@ -1,0 +1,270 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { EventEnvelope } from '@dc/contracts';
+import { ServiceDatabase } from '@dc/platform';
+import { DirectoryRepository } from '../directory/directory.repository';
+import type { CatalogueFile, CatalogueRecord, CustomField } from './record';
+
+/** A record as stored, without what the directory adds. */
+export type NewRecord = Omit<CatalogueRecord, 'ownerUsername' | 'ownerClientType' | 'organisationName'>;
+export type NewFile = Omit<CatalogueFile, 'meta' | 'attempts' | 'error' | 'createdAt' | 'status'>;
+
+export interface DuplicateFile {
+  checksum: string;
+  fileName: string;
+  recordId: string;
+  recordName: string;
+}
+
+interface RecordRow {
+  id: string;
+  name: string;
+  alt_name: string;
+  description: string;
+  provenance: string;
+  source: string;
+  owner_id: string;
+  owner_username: string | null;
+  owner_client_type: CatalogueRecord['ownerClientType'];
+  organisation_id: string;
+  organisation_name: string | null;
+  origin: string;
+  type: string;
+  size: string;
+  version: number;
+  date_created: Date;
+  date_changed: Date;
+  visibility: CatalogueRecord['visibility'];
+  visibility_id: string;
+  shared_user_ids: string[];
+  shared_organisation_ids: string[];
+  policy_id: string | null;
+  access: CatalogueRecord['access'];
+  access_fee: string | null;
+  currency: string;
+  record_fields: CustomField[];
+  extract_option: CatalogueRecord['extractOption'];
+  extract_from_url: boolean;
+  delete_file: boolean;
+  group_ids: string[];
+}
+
+export interface FileRow {
+  id: string;
+  record_id: string;
+  organisation_id: string;
+  name: string;
+  content_type: string;
+  size: string;
+  checksum: string;
+  storage_key: string | null;
+  meta: Record<string, unknown> | null;
+  extraction_status: CatalogueFile['status'];
+  attempts: number;
+  error: string | null;
+  created_at: Date;
+}
+
+const RECORD_SELECT = `
+  SELECT r.*, u.username AS owner_username, u.client_type AS owner_client_type, o.name AS organisation_name
+    FROM catalogue.records r
+    LEFT JOIN catalogue.users u ON u.id = r.owner_id
+    LEFT JOIN catalogue.organisations o ON o.id = r.organisation_id`;
+
+const FILE_COLUMNS = 'id, record_id, organisation_id, name, content_type, size, checksum, storage_key, meta, extraction_status, attempts, error, created_at';
+
+function toRecord(row: RecordRow): CatalogueRecord {
+  return {
+    id: row.id,
+    name: row.name,
+    altName: row.alt_name,
+    description: row.description,
+    provenance: row.provenance,
+    source: row.source,
+    ownerId: row.owner_id,
+    ownerUsername: row.owner_username ?? '',
+    ownerClientType: row.owner_client_type ?? null,
+    organisationId: row.organisation_id,
+    organisationName: row.organisation_name ?? '',
+    origin: row.origin,
+    type: row.type,
+    size: Number(row.size),
+    version: row.version,
+    createdAt: row.date_created,
+    changedAt: row.date_changed,
+    visibility: row.visibility,
+    visibilityId: row.visibility_id,
+    sharedUserIds: row.shared_user_ids,
+    sharedOrganisationIds: row.shared_organisation_ids,
+    policyId: row.policy_id,
+    access: row.access,
+    accessFee: row.access_fee === null ? null : Number(row.access_fee),
+    currency: row.currency,
+    recordFields: row.record_fields,
+    extractOption: row.extract_option,
+    extractFromUrl: row.extract_from_url,
+    deleteFile: row.delete_file,
+    groupIds: row.group_ids,
+  };
+}
+
+export function toFile(row: FileRow): CatalogueFile {
+  return {
+    id: row.id,
+    recordId: row.record_id,
+    organisationId: row.organisation_id,
+    name: row.name,
+    contentType: row.content_type,
+    size: Number(row.size),
+    checksum: row.checksum,
+    storageKey: row.storage_key,
+    meta: row.meta,
+    status: row.extraction_status,
+    attempts: row.attempts,
+    error: row.error,
+    createdAt: row.created_at,
+  };
+}
+
+/** Record and file I/O bound to one entity manager (inside a transaction when writing). */
+export class RecordStore {
+  constructor(
+    readonly manager: EntityManager,
+    private readonly directory: DirectoryRepository,
+    private readonly publisher?: (...events: EventEnvelope[]) => Promise<void>,
+  ) {}
+
+  /** Through the outbox, in the same transaction as the change. */
+  async publish(...events: EventEnvelope[]): Promise<void> {
+    if (!this.publisher) throw new Error('publish needs a transaction');
+    await this.publisher(...events);
+  }
+
+  async findRecord(id: string, options: { forUpdate?: boolean } = {}): Promise<CatalogueRecord | null> {
+    const rows: RecordRow[] = await this.manager.query(`${RECORD_SELECT} WHERE r.id = $1 ${options.forUpdate ? 'FOR UPDATE OF r' : ''}`, [id]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  async findRecordByVisibilityId(visibilityId: string, options: { forUpdate?: boolean } = {}): Promise<CatalogueRecord | null> {
+    const rows: RecordRow[] = await this.manager.query(`${RECORD_SELECT} WHERE r.visibility_id = $1 ${options.forUpdate ? 'FOR UPDATE OF r' : ''}`, [visibilityId]);
+    return rows[0] ? toRecord(rows[0]) : null;
+  }
+
+  /** Records whose owner is the user, or of the organisation when the caller administers its data. */
+  async editableRecords(userId: string, organisationId: string | null, page: { offset: number; limit: number }): Promise<{ count: number; records: CatalogueRecord[] }> {
+    const where = 'WHERE r.owner_id = $1 OR r.organisation_id = $2';
+    const [{ count }]: Array<{ count: string }> = await this.manager.query(`SELECT count(*) FROM catalogue.records r ${where}`, [userId, organisationId]);
+    const rows: RecordRow[] = await this.manager.query(`${RECORD_SELECT} ${where} ORDER BY r.date_created DESC, r.id LIMIT $3 OFFSET $4`, [userId, organisationId, page.limit, page.offset]);
+    return { count: Number(count), records: rows.map(toRecord) };
+  }
+
+  async files(recordId: string): Promise<CatalogueFile[]> {
+    const rows: FileRow[] = await this.manager.query(`SELECT ${FILE_COLUMNS} FROM catalogue.files WHERE record_id = $1 ORDER BY created_at, id`, [recordId]);
+    return rows.map(toFile);
+  }
+
+  async findFile(fileId: string, options: { forUpdate?: boolean } = {}): Promise<CatalogueFile | null> {
+    const rows: FileRow[] = await this.manager.query(`SELECT ${FILE_COLUMNS} FROM catalogue.files WHERE id = $1 ${options.forUpdate ? 'FOR UPDATE' : ''}`, [fileId]);
+    return rows[0] ? toFile(rows[0]) : null;
+  }
+
+  /**
+   * Files of the organisation with one of these checksums. Takes a transaction lock per checksum
+   * first, so two uploads of the same file at once cannot both pass the check.
+   */
+  async duplicates(organisationId: string, checksums: string[]): Promise<DuplicateFile[]> {
+    if (checksums.length === 0) return [];
+    const sorted = [...new Set(checksums)].sort();
+    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('catalogue.files:' || $1 || ':' || c, 0)) FROM unnest($2::text[]) AS c`, [organisationId, sorted]);
+    return this.manager.query(
+      `SELECT f.checksum, f.name AS "fileName", r.id AS "recordId", r.name AS "recordName"
+         FROM catalogue.files f JOIN catalogue.records r ON r.id = f.record_id
+        WHERE f.organisation_id = $1 AND f.checksum = ANY($2) ORDER BY f.created_at`,
+      [organisationId, sorted],
+    );
+  }
+
+  async insertRecord(record: NewRecord): Promise<void> {
+    await this.manager.query(
+      `INSERT INTO catalogue.records (id, name, alt_name, description, provenance, source, owner_id, organisation_id, origin, type, size, version,
+         date_created, date_changed, visibility, visibility_id, shared_user_ids, shared_organisation_ids, policy_id, access, access_fee, currency,
+         record_fields, extract_option, extract_from_url, delete_file, group_ids)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23::jsonb, $24, $25, $26, $27)`,
+      [
+        record.id, record.name, record.altName, record.description, record.provenance, record.source, record.ownerId, record.organisationId,
+        record.origin, record.type, record.size, record.version, record.createdAt, record.changedAt, record.visibility, record.visibilityId,
+        record.sharedUserIds, record.sharedOrganisationIds, record.policyId, record.access, record.accessFee, record.currency,
+        JSON.stringify(record.recordFields), record.extractOption, record.extractFromUrl, record.deleteFile, record.groupIds,
+      ],
+    );
+  }
+
+  async insertFile(file: NewFile, createdAt: Date): Promise<void> {
+    await this.manager.query(
+      `INSERT INTO catalogue.files (id, record_id, organisation_id, name, content_type, size, checksum, storage_key, created_at, changed_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $9)`,
+      [file.id, file.recordId, file.organisationId, file.name, file.contentType, file.size, file.checksum, file.storageKey, createdAt],
+    );
+  }
+
+  /** Writes every field a user may change (and the version and change date). */
+  async saveRecord(record: CatalogueRecord): Promise<void> {
+    await this.manager.query(
+      `UPDATE catalogue.records SET name = $2, alt_name = $3, description = $4, provenance = $5, source = $6, version = $7, date_changed = $8,
+         visibility = $9, shared_user_ids = $10, shared_organisation_ids = $11, policy_id = $12, access = $13, access_fee = $14, currency = $15,
+         record_fields = $16::jsonb, group_ids = $17
+       WHERE id = $1`,
+      [
+        record.id, record.name, record.altName, record.description, record.provenance, record.source, record.version, record.changedAt,
+        record.visibility, record.sharedUserIds, record.sharedOrganisationIds, record.policyId, record.access, record.accessFee, record.currency,
+        JSON.stringify(record.recordFields), record.groupIds,
+      ],
+    );
+  }
+
+  async touchRecord(recordId: string, changedAt: Date): Promise<void> {
+    await this.manager.query('UPDATE catalogue.records SET date_changed = $2 WHERE id = $1', [recordId, changedAt]);
+  }
+
+  async renameFile(fileId: string, name: string): Promise<void> {
+    await this.manager.query('UPDATE catalogue.files SET name = $2, changed_at = now() WHERE id = $1', [fileId, name]);
+  }
+
+  /** Deletes the record and its files; returns the storage keys to remove once committed. */
+  async deleteRecord(recordId: string): Promise<string[]> {
+    // DELETE answers [rows, affected count].
+    const [rows]: [Array<{ storage_key: string | null }>, number] = await this.manager.query('DELETE FROM catalogue.files WHERE record_id = $1 RETURNING storage_key', [recordId]);
+    await this.manager.query('DELETE FROM catalogue.records WHERE id = $1', [recordId]);
+    return rows.map((r) => r.storage_key).filter((k): k is string => k !== null);
+  }
+
+  rememberCaller(user: Parameters<DirectoryRepository['rememberCaller']>[1]): Promise<void> {
+    return this.directory.rememberCaller(this.manager, user);
+  }
+
+  knownUsers(ids: string[]) {
+    return this.directory.users(this.manager, ids);
+  }
+
+  knownOrganisations(ids: string[]) {
+    return this.directory.organisations(this.manager, ids);
+  }
+}
+
+@Injectable()
+export class RecordsRepository {
+  constructor(
+    private readonly db: ServiceDatabase,
+    private readonly directory: DirectoryRepository,
+  ) {}
+
+  /** Writes in one transaction; events published through the store go out only if it commits. */
+  transaction<T>(work: (store: RecordStore) => Promise<T>): Promise<T> {
+    return this.db.transaction((tx) => work(new RecordStore(tx.manager, this.directory, (...events) => tx.publish(...events))));
+  }
+
+  /** Reads outside a transaction. */
+  read<T>(work: (store: RecordStore) => Promise<T>): Promise<T> {
+    return work(new RecordStore(this.db.dataSource.manager, this.directory));
+  }
+}

@@ -1,0 +1,310 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { Logger } from 'pino';
+import { z } from 'zod';
+import { createEvent, RecordCreated, RecordDeleted, RecordUpdated } from '@dc/contracts';
+import { APP_CONFIG, AppConfig, AuthUser, currentCorrelationId, DetailError, FieldErrors, FieldValidationError, LOGGER, toFieldErrors } from '@dc/platform';
+import { ObjectStorage } from '@dc/storage';
+import { ExtractionWorker } from '../extraction/extraction.worker';
+import { extensionOf, ReceivedForm, StoredUpload } from './busboy-multipart';
+import { createRecordSchema } from './dto/create-record.dto';
+import { isUuid, nameField } from './dto/record-fields';
+import { UpdateRecordDto } from './dto/update-record.dto';
+import type { CatalogueFile, CatalogueRecord } from './record';
+import { permissionsFor, Viewer } from './record-access';
+import { recordSnapshot } from './record-events';
+import { fileView, recordView, RecordView, visibilityView } from './record-view';
+import { BASIC_POLICY_REFUSED, BASIC_VISIBILITY_FIXED, DOWNLOAD_REFUSED, forbidden, NAME_REQUIRED, NO_STORED_FILE, notFound } from './records.errors';
+import { NewRecord, RecordStore, RecordsRepository } from './records.repository';
+
+/** Signed download links live this long (ARCHITECTURE section 6: short-lived). */
+export const DOWNLOAD_LINK_SECONDS = 5 * 60;
+
+export const objectKeyFor = (fileId: string) => `catalogue/files/${fileId}`;
+
+/** Where the client asks for a signed link (the record's download_url). */
+export const downloadPathFor = (recordId: string) => `/api/records/${recordId}/download/`;
+
+/** The owner's client type: the caller's own when they own the record, else the directory's. */
+export function ownerClientTypeOf(record: CatalogueRecord, viewer: Viewer) {
+  return viewer && viewer.id === record.ownerId ? viewer.clientType : record.ownerClientType;
+}
+
+/** Record type from its files: their extensions ("csv", "csv, xlsx"), or "metadata" without files. */
+function typeOf(files: StoredUpload[]): string {
+  if (files.length === 0) return 'metadata';
+  const kinds = [...new Set(files.map((f) => extensionOf(f.fileName) || f.contentType))];
+  return kinds.join(', ').slice(0, 100);
+}
+
+const editableFields = (r: CatalogueRecord) =>
+  JSON.stringify([r.name, r.altName, r.description, r.provenance, r.source, r.recordFields, r.access, r.accessFee, r.currency, r.policyId, r.groupIds, r.visibility, r.sharedUserIds, r.sharedOrganisationIds]);
+
+/** Records: creation from uploads, details, edit, delete, download links. Rules here; I/O in the repository. */
+@Injectable()
+export class RecordsService {
+  private readonly logger: Logger;
+
+  constructor(
+    private readonly records: RecordsRepository,
+    private readonly storage: ObjectStorage,
+    private readonly worker: ExtractionWorker,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(LOGGER) logger: Logger,
+  ) {
+    this.logger = logger.child({ component: 'records' });
+  }
+
+  get maxUploadBytes(): number {
+    return this.config.MAX_UPLOAD_BYTES;
+  }
+
+  /**
+   * POST /api/records/: one record per file (saveSeparately, the default), one record with every
+   * file, or a metadata-only record. The files are already stored; if anything fails here they are
+   * deleted again, so bad input leaves neither records nor objects behind.
+   */
+  async create(user: AuthUser, form: ReceivedForm): Promise<RecordView | RecordView[]> {
+    let created: Awaited<ReturnType<RecordsService['createRecords']>>;
+    try {
+      created = await this.createRecords(user, form);
+    } catch (error) {
+      await this.deleteObjects(form.files.map((f) => f.key));
+      throw error;
+    }
+    if (form.files.length) this.worker.nudge();
+    const views = created.map(({ record, files }) => this.toView(record, files, user, null));
+    return views.length === 1 ? views[0] : views;
+  }
+
+  private async createRecords(user: AuthUser, form: ReceivedForm) {
+    const parsed = createRecordSchema.safeParse(form.fields);
+    const errors: FieldErrors = parsed.success ? {} : toFieldErrors(parsed.error);
+    const dto = parsed.success ? parsed.data : undefined;
+    if (form.files.length === 0 && !dto?.name && !errors.name) errors.name = [NAME_REQUIRED];
+    if (user.clientType === 'BASIC' && dto?.policy) errors.policy = [BASIC_POLICY_REFUSED];
+    if (!dto || Object.keys(errors).length) throw new FieldValidationError(errors);
+
+    const groups: StoredUpload[][] = form.files.length === 0 ? [[]] : dto.saveSeparately ? form.files.map((f) => [f]) : [form.files];
+    const now = new Date();
+    const plans = groups.map((files) => {
+      const fileName = files[0]?.fileName;
+      const record: NewRecord = {
+        id: randomUUID(),
+        name: dto.name ?? fileName!,
+        // With a name given, a single file's own name stays visible as the alternate name.
+        altName: dto.name && files.length === 1 && fileName !== dto.name ? fileName! : '',
+        description: dto.description,
+        provenance: dto.provenance,
+        source: dto.source,
+        ownerId: user.id,
+        organisationId: user.organisationId,
+        origin: files.length ? 'upload' : 'metadata',
+        type: typeOf(files),
+        size: files.reduce((sum, f) => sum + f.size, 0),
+        version: 1,
+        createdAt: now,
+        changedAt: now,
+        // BASIC clients' records are always visible to everyone.
+        visibility: user.clientType === 'BASIC' ? 'EV' : 'PR',
+        visibilityId: randomUUID(),
+        sharedUserIds: [],
+        sharedOrganisationIds: [],
+        policyId: dto.policy,
+        access: dto.access,
+        accessFee: dto.accessFee,
+        currency: dto.currency,
+        recordFields: dto.recordFields,
+        extractOption: dto.extractOption,
+        extractFromUrl: dto.extractFromURL,
+        deleteFile: dto.deleteFile,
+        groupIds: [],
+      };
+      return { record, files };
+    });
+
+    const correlationId = currentCorrelationId();
+    return this.records.transaction(async (store) => {
+      await store.rememberCaller({ id: user.id, username: user.username, organisationId: user.organisationId, clientType: user.clientType, groups: user.groups });
+      if (!dto.allowDuplicate) await this.refuseDuplicates(store, user.organisationId, form.files);
+      let order = 0;
+      for (const { record, files } of plans) {
+        await store.insertRecord(record);
+        for (const file of files) {
+          const createdAt = new Date(now.getTime() + order++);
+          await store.insertFile({ id: file.fileId, recordId: record.id, organisationId: user.organisationId, name: file.fileName, contentType: file.contentType, size: file.size, checksum: file.checksum, storageKey: file.key }, createdAt);
+        }
+      }
+      const created: Array<{ record: CatalogueRecord; files: CatalogueFile[] }> = [];
+      for (const { record: planned } of plans) {
+        const record = (await store.findRecord(planned.id))!;
+        const files = await store.files(planned.id);
+        await store.publish(createEvent(RecordCreated, record.id, recordSnapshot(record, files), { correlationId }));
+        created.push({ record, files });
+      }
+      return created;
+    });
+  }
+
+  /** Duplicates by checksum within the caller's organisation, and within this upload. */
+  private async refuseDuplicates(store: RecordStore, organisationId: string, files: StoredUpload[]): Promise<void> {
+    const messages: string[] = [];
+    const seen = new Map<string, string>();
+    for (const file of files) {
+      const earlier = seen.get(file.checksum);
+      if (earlier) messages.push(`"${file.fileName}" has the same content as "${earlier}" in this upload. Send allowDuplicate=true to index both.`);
+      else seen.set(file.checksum, file.fileName);
+    }
+    const existing = await store.duplicates(organisationId, files.map((f) => f.checksum));
+    for (const file of files) {
+      const match = existing.find((d) => d.checksum === file.checksum);
+      if (match) messages.push(`"${file.fileName}" is already indexed in the record "${match.recordName}" (${match.recordId}). Send allowDuplicate=true to index it again.`);
+    }
+    if (messages.length) throw new FieldValidationError({ file: messages });
+  }
+
+  /** GET /api/records/{id}: whoever may see the record; everyone else gets 404. */
+  async details(id: string, viewer: Viewer): Promise<RecordView> {
+    if (!isUuid(id)) throw notFound();
+    return this.records.read(async (store) => {
+      const record = await store.findRecord(id);
+      if (!record || !permissionsFor(record, viewer).view) throw notFound();
+      return this.viewOf(store, record, viewer);
+    });
+  }
+
+  /** PUT /api/records/{id}/: the owner, or whoever may edit it (Data Admins of its organisation). */
+  async update(id: string, user: AuthUser, dto: UpdateRecordDto): Promise<RecordView> {
+    if (!isUuid(id)) throw notFound();
+    const correlationId = currentCorrelationId();
+    return this.records.transaction(async (store) => {
+      const record = await this.editable(store, id, user);
+      const errors: FieldErrors = {};
+      if (user.clientType === 'BASIC' && dto.policy) errors.policy = [BASIC_POLICY_REFUSED];
+      if (dto.visibility && dto.visibility !== 'EV' && ownerClientTypeOf(record, user) === 'BASIC') errors.visibility = [BASIC_VISIBILITY_FIXED];
+      if (Object.keys(errors).length) throw new FieldValidationError(errors);
+
+      const next: CatalogueRecord = {
+        ...record,
+        name: dto.name ?? record.name,
+        altName: dto.alt_name ?? record.altName,
+        description: dto.description ?? record.description,
+        provenance: dto.provenance ?? record.provenance,
+        source: dto.source ?? record.source,
+        recordFields: dto.recordFields ?? dto.RECORD ?? record.recordFields,
+        access: dto.access ?? record.access,
+        accessFee: dto.accessFee === undefined ? record.accessFee : dto.accessFee,
+        currency: dto.currency ?? record.currency,
+        policyId: dto.policy === undefined ? record.policyId : dto.policy,
+        groupIds: dto.groups ?? record.groupIds,
+      };
+      if (dto.visibility) {
+        next.visibility = dto.visibility;
+        // The custom lists apply to CU only; they are set through /api/visibilities/.
+        if (dto.visibility !== 'CU') Object.assign(next, { sharedUserIds: [], sharedOrganisationIds: [] });
+      }
+      const saved = await this.save(store, record, next, correlationId);
+      return this.viewOf(store, saved, user);
+    });
+  }
+
+  /** Saves a changed record (new version) and publishes record.updated; unchanged records are left alone. */
+  async save(store: RecordStore, before: CatalogueRecord, next: CatalogueRecord, correlationId?: string): Promise<CatalogueRecord> {
+    if (editableFields(before) === editableFields(next)) return before;
+    await store.saveRecord({ ...next, version: before.version + 1, changedAt: new Date() });
+    const saved = (await store.findRecord(before.id))!;
+    await store.publish(createEvent(RecordUpdated, saved.id, recordSnapshot(saved, await store.files(saved.id)), { correlationId }));
+    return saved;
+  }
+
+  /** DELETE /api/records/{id}/: the record, its files and their objects; record.deleted tells the others. */
+  async remove(id: string, user: AuthUser): Promise<void> {
+    if (!isUuid(id)) throw notFound();
+    const correlationId = currentCorrelationId();
+    const keys = await this.records.transaction(async (store) => {
+      const record = await store.findRecord(id, { forUpdate: true });
+      const permissions = record && permissionsFor(record, user);
+      if (!record || !permissions?.view) throw notFound();
+      if (!permissions.delete) throw forbidden();
+      const removed = await store.deleteRecord(id);
+      await store.publish(createEvent(RecordDeleted, id, { recordId: id, ownerId: record.ownerId, organisationId: record.organisationId }, { correlationId }));
+      return removed;
+    });
+    await this.deleteObjects(keys);
+  }
+
+  /** PUT /api/files/{id}/: renames a file of a record the caller may edit. */
+  async renameFile(fileId: string, user: AuthUser, body: unknown) {
+    if (!isUuid(fileId)) throw notFound();
+    const parsed = z.object({ name: nameField }, { error: 'Expected a JSON object.' }).safeParse(body ?? {});
+    const correlationId = currentCorrelationId();
+    return this.records.transaction(async (store) => {
+      const file = await store.findFile(fileId);
+      if (!file) throw notFound();
+      const record = await this.editable(store, file.recordId, user);
+      if (!parsed.success) throw new FieldValidationError(toFieldErrors(parsed.error));
+      if (parsed.data.name !== file.name) {
+        await store.renameFile(file.id, parsed.data.name);
+        await store.touchRecord(record.id, new Date());
+        const touched = (await store.findRecord(record.id))!;
+        await store.publish(createEvent(RecordUpdated, record.id, recordSnapshot(touched, await store.files(record.id)), { correlationId }));
+      }
+      return fileView((await store.findFile(file.id))!);
+    });
+  }
+
+  /**
+   * GET /api/records/{id}/download/: a signed link to the file, valid DOWNLOAD_LINK_SECONDS, for
+   * those who may download; 403 for those who may only see the record, 404 for everyone else.
+   */
+  async downloadLink(id: string, viewer: Viewer, fileId?: string) {
+    if (!isUuid(id) || (fileId !== undefined && !isUuid(fileId))) throw notFound();
+    const { file } = await this.records.read(async (store) => {
+      const record = await store.findRecord(id);
+      const permissions = record && permissionsFor(record, viewer);
+      if (!record || !permissions?.view) throw notFound();
+      if (!permissions.download) throw new DetailError(DOWNLOAD_REFUSED, 403);
+      const files = await store.files(id);
+      const chosen = fileId ? files.find((f) => f.id === fileId) : [...files].reverse().find((f) => f.storageKey);
+      return { file: chosen };
+    });
+    if (!file?.storageKey) throw new DetailError(NO_STORED_FILE, 404);
+    const url = await this.storage.signedDownloadUrl(file.storageKey, { expiresInSeconds: DOWNLOAD_LINK_SECONDS, fileName: file.name });
+    return { url, expires_in: DOWNLOAD_LINK_SECONDS, file: { id: file.id, name: file.name } };
+  }
+
+  /** The record if the caller may edit it: 404 when they may not even see it, 403 when they only see it. */
+  async editable(store: RecordStore, id: string, user: AuthUser): Promise<CatalogueRecord> {
+    const record = await store.findRecord(id, { forUpdate: true });
+    const permissions = record && permissionsFor(record, user);
+    if (!record || !permissions?.view) throw notFound();
+    if (!permissions.edit) throw forbidden();
+    return record;
+  }
+
+  async viewOf(store: RecordStore, record: CatalogueRecord, viewer: Viewer): Promise<RecordView> {
+    const files = await store.files(record.id);
+    const permissions = permissionsFor(record, viewer);
+    let visibility = null;
+    if (permissions.edit) {
+      const shared = record.visibility === 'CU' ? { users: await store.knownUsers(record.sharedUserIds), organisations: await store.knownOrganisations(record.sharedOrganisationIds) } : { users: [], organisations: [] };
+      visibility = visibilityView(record, shared, ownerClientTypeOf(record, viewer));
+    }
+    return this.toView(record, files, viewer, visibility);
+  }
+
+  private toView(record: CatalogueRecord, files: CatalogueFile[], viewer: Viewer, visibility: ReturnType<typeof visibilityView> | null): RecordView {
+    const permissions = permissionsFor(record, viewer);
+    const ownerClientType = ownerClientTypeOf(record, viewer);
+    if (!visibility && permissions.edit) visibility = visibilityView(record, { users: [], organisations: [] }, ownerClientType);
+    const downloadUrl = permissions.download && files.some((f) => f.storageKey) ? downloadPathFor(record.id) : null;
+    return recordView(record, files, { permissions, ownerClientType, downloadUrl, visibility, requestStatus: null });
+  }
+
+  private async deleteObjects(keys: string[]): Promise<void> {
+    const results = await Promise.allSettled(keys.map((key) => this.storage.delete(key)));
+    results.forEach((result, i) => {
+      if (result.status === 'rejected') this.logger.error({ err: result.reason, key: keys[i] }, 'could not delete a stored object');
+    });
+  }
+}

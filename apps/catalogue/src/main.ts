@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runService } from '@dc/platform';
+import { CatalogueModule } from './app/catalogue.module';
+
+void runService('catalogue', [CatalogueModule]);

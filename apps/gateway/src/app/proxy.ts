@@ -1,0 +1,36 @@
+import type { Express, NextFunction, Request, Response } from 'express';
+import { createProxyMiddleware } from 'http-proxy-middleware';
+import type { Logger } from 'pino';
+import { CORRELATION_HEADER, ServiceName } from '@dc/platform';
+import { routeFor } from './route-table';
+
+/** Distributed mode: forwards each API call to its service, carrying the correlation id. */
+export function mountServiceProxy(server: Express, serviceUrls: Record<ServiceName, string>, logger: Logger): void {
+  const proxies = new Map(
+    (Object.keys(serviceUrls) as ServiceName[]).map((service) => [
+      service,
+      createProxyMiddleware<Request, Response>({
+        target: serviceUrls[service],
+        changeOrigin: false,
+        xfwd: true,
+        proxyTimeout: 190_000,
+        on: {
+          proxyReq: (proxyReq, req) => {
+            const correlationId = req.headers[CORRELATION_HEADER];
+            if (typeof correlationId === 'string') proxyReq.setHeader(CORRELATION_HEADER, correlationId);
+          },
+          error: (error, _req, res) => {
+            logger.warn({ service, err: error }, 'service unreachable');
+            const response = res as Response;
+            if (!response.headersSent) response.status(502).json({ detail: 'The service is temporarily unavailable. Please try again.' });
+          },
+        },
+      }),
+    ]),
+  );
+  server.use((req: Request, res: Response, next: NextFunction) => {
+    const service = routeFor(req.method, req.originalUrl);
+    if (!service) return next();
+    return proxies.get(service)!(req, res, next);
+  });
+}

@@ -1,0 +1,94 @@
+import { JwtService } from '@nestjs/jwt';
+import { createTestDatabase, describeInfra, TestDatabase } from '@dc/testing';
+import { auth, IdentityTestApp, PASSWORD } from '../../testing/identity-test-app';
+
+describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (real PostgreSQL)', true, () => {
+  let db: TestDatabase;
+  let identity: IdentityTestApp;
+  const logs: string[] = [];
+  let ada: Awaited<ReturnType<IdentityTestApp['founder']>>;
+  let pair: { api_token: string; api_secret: string };
+  const exchange = (username: string, password: string) => identity.http().post('/api-token-auth/').set('X-Forwarded-For', identity.nextAddress()).send({ username, password });
+
+  beforeAll(async () => {
+    db = await createTestDatabase('identity_api_keys');
+    identity = await IdentityTestApp.start(db.url, { logs });
+    ada = await identity.founder('ada');
+  });
+  afterAll(async () => {
+    await identity?.close();
+    await db?.drop();
+  });
+
+  it('answers nulls before any pair was made', async () => {
+    const response = await identity.http().get('/api/user-api-keys/').set(auth(ada.token));
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({ api_token: null, api_secret: null });
+  });
+
+  it('needs the caller\'s password to make a pair', async () => {
+    expect((await identity.http().post('/api/user-api-keys/').set(auth(ada.token)).send({})).body).toEqual({ password: ['This field is required.'] });
+    const wrong = await identity.http().post('/api/user-api-keys/').set(auth(ada.token)).send({ password: 'not it' });
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ password: ['Wrong password.'] });
+    expect((await identity.http().post('/api/user-api-keys/').send({ password: PASSWORD })).status).toBe(401);
+    expect((await identity.http().get('/api/user-api-keys/')).status).toBe(401);
+  });
+
+  it('makes a pair, and GET reads the same pair back', async () => {
+    const response = await identity.http().post('/api/user-api-keys').set(auth(ada.token)).send({ password: PASSWORD });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({ api_token: expect.stringMatching(/^dc_[0-9a-f]{40}$/), api_secret: expect.stringMatching(/^[\w-]{43}$/) });
+    pair = response.body;
+    expect((await identity.http().get('/api/user-api-keys').set(auth(ada.token))).body).toEqual(pair);
+  });
+
+  it('stores the secret encrypted (AES-256-GCM), never in clear, and never logs it', async () => {
+    const [row] = await identity.sql<{ token: string; secret_encrypted: string }>('SELECT token, secret_encrypted FROM identity.api_keys');
+    expect(row.token).toBe(pair.api_token);
+    expect(row.secret_encrypted).toMatch(/^v1\./);
+    expect(row.secret_encrypted).not.toContain(pair.api_secret);
+    expect(Buffer.from(row.secret_encrypted.slice(3), 'base64url').toString('latin1')).not.toContain(pair.api_secret);
+    const [{ dump }] = await identity.sql<{ dump: string }>("SELECT string_agg(t::text, ' ') AS dump FROM identity.api_keys t");
+    expect(dump).not.toContain(pair.api_secret);
+    expect(logs.length).toBeGreaterThan(0);
+    expect(logs.join('\n')).not.toContain(pair.api_secret);
+  });
+
+  it('exchanges api_token and api_secret at /api-token-auth/ for a JWT of the owner', async () => {
+    const response = await exchange(pair.api_token, pair.api_secret);
+    expect(response.status).toBe(200);
+    expect(identity.app.get(JwtService).decode(response.body.token)).toMatchObject({ sub: ada.id, username: 'ada' });
+    const me = await identity.http().get('/api/account/user-account/').set(auth(response.body.token));
+    expect(me.body.id).toBe(ada.id);
+  });
+
+  it('refuses a wrong secret with the login answer', async () => {
+    const response = await exchange(pair.api_token, 'not the secret');
+    expect(response.status).toBe(400);
+    expect(response.body).toEqual({ non_field_errors: ['Unable to log in with provided credentials.'] });
+  });
+
+  it('replaces the old pair with a new one', async () => {
+    const renewed = await identity.http().post('/api/user-api-keys/').set(auth(ada.token)).send({ password: PASSWORD });
+    expect(renewed.body.api_token).not.toBe(pair.api_token);
+    expect((await exchange(pair.api_token, pair.api_secret)).status).toBe(400);
+    expect((await exchange(renewed.body.api_token, renewed.body.api_secret)).status).toBe(200);
+    expect(await identity.sql('SELECT user_id FROM identity.api_keys')).toHaveLength(1);
+    pair = renewed.body;
+  });
+
+  it('DELETE revokes the pair', async () => {
+    expect((await identity.http().delete('/api/user-api-keys/').set(auth(ada.token))).status).toBe(204);
+    expect((await identity.http().get('/api/user-api-keys/').set(auth(ada.token))).body).toEqual({ api_token: null, api_secret: null });
+    expect((await exchange(pair.api_token, pair.api_secret)).status).toBe(400);
+  });
+
+  it('gives nothing for a deactivated owner\'s pair', async () => {
+    const member = await identity.member(ada.token, 'scripted', { groups: [3] });
+    const keys = await identity.http().post('/api/user-api-keys/').set(auth(member.token)).send({ password: PASSWORD });
+    expect((await exchange(keys.body.api_token, keys.body.api_secret)).status).toBe(200);
+    await identity.http().patch(`/api/account/${member.id}/`).set(auth(ada.token)).send({ active: false });
+    expect((await exchange(keys.body.api_token, keys.body.api_secret)).status).toBe(400);
+  });
+});

@@ -1,0 +1,76 @@
+import { Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, ServiceRuntimeModule } from '@dc/platform';
+import { AccountsController } from './accounts/accounts.controller';
+import { AccountsRepository } from './accounts/accounts.repository';
+import { AccountsService } from './accounts/accounts.service';
+import { OrganisationEntity } from './accounts/organisation.entity';
+import { UserEntity } from './accounts/user.entity';
+import { ActivationController } from './activation/activation.controller';
+import { ActivationRepository } from './activation/activation.repository';
+import { ActivationService } from './activation/activation.service';
+import { ApiKeysController } from './api-keys/api-keys.controller';
+import { ApiKeysRepository } from './api-keys/api-keys.repository';
+import { ApiKeysService } from './api-keys/api-keys.service';
+import { LoginController } from './auth/login.controller';
+import { LoginRepository } from './auth/login.repository';
+import { LoginService } from './auth/login.service';
+import { LoginThrottle } from './auth/login-throttle';
+import { LoginThrottleRepository } from './auth/login-throttle.repository';
+import { CurrentAccountTokenCheck } from './auth/token-check';
+import { TokenIssuer } from './auth/token-issuer';
+import { AutofillController } from './autofill/autofill.controller';
+import { AutofillRepository } from './autofill/autofill.repository';
+import { AutofillService } from './autofill/autofill.service';
+import { IdentityMailer } from './mail/identity-mailer';
+import { IdentityInitial1763780000000 } from './migrations/1763780000000-identity-initial';
+import { IdentityAccounts1763790000000 } from './migrations/1763790000000-identity-accounts';
+import { OrganisationController } from './organisation/organisation.controller';
+import { OrganisationRepository } from './organisation/organisation.repository';
+import { OrganisationService } from './organisation/organisation.service';
+import { PasswordResetController } from './password-reset/password-reset.controller';
+import { PasswordResetRepository } from './password-reset/password-reset.repository';
+import { PasswordResetService } from './password-reset/password-reset.service';
+import { ProfileController } from './profile/profile.controller';
+import { ProfileRepository } from './profile/profile.repository';
+import { ProfileService } from './profile/profile.service';
+import { RegistrationController } from './registration/registration.controller';
+import { RegistrationRepository } from './registration/registration.repository';
+import { RegistrationService } from './registration/registration.service';
+import { Argon2PasswordHasher, PasswordHasher } from './security/password-hasher';
+import { SecretCipher } from './security/secret-cipher';
+import { MailRequestedConsumer } from './mail/mail-requested.consumer';
+
+@Module({
+  imports: [ServiceRuntimeModule.forService({ name: 'identity', entities: [OrganisationEntity, UserEntity], migrations: [IdentityInitial1763780000000, IdentityAccounts1763790000000] })],
+  // ProfileController first: its GET api/account/user-account must win over AccountsController's GET api/account/:id.
+  controllers: [ProfileController, RegistrationController, ActivationController, LoginController, PasswordResetController, OrganisationController, AccountsController, AutofillController, ApiKeysController],
+  providers: [
+    MailRequestedConsumer,
+    { provide: PasswordHasher, useClass: Argon2PasswordHasher },
+    { provide: SecretCipher, inject: [APP_CONFIG], useFactory: (config: AppConfig) => SecretCipher.fromBase64Key(config.ENCRYPTION_KEY) },
+    IdentityMailer,
+    TokenIssuer,
+    LoginThrottle,
+    LoginThrottleRepository,
+    CurrentAccountTokenCheck,
+    RegistrationService,
+    RegistrationRepository,
+    ActivationService,
+    ActivationRepository,
+    LoginService,
+    LoginRepository,
+    PasswordResetService,
+    PasswordResetRepository,
+    ProfileService,
+    ProfileRepository,
+    OrganisationService,
+    OrganisationRepository,
+    AccountsService,
+    AccountsRepository,
+    AutofillService,
+    AutofillRepository,
+    ApiKeysService,
+    ApiKeysRepository,
+  ],
+})
+export class IdentityModule {}

@@ -1,0 +1,19 @@
+import { z } from 'zod';
+import { confirmationMatches, emailField, newPasswordField, requiredText, usernameField } from '../../accounts/dto/fields';
+
+/** POST /api/register/ — the spec's required fields and messages (section 5). */
+export const registerSchema = confirmationMatches(
+  z.object({
+    username: usernameField(),
+    email: emailField(),
+    first_name: requiredText('First Name is required'),
+    last_name: requiredText('Last Name is required'),
+    description: requiredText('A description is required.'),
+    password: newPasswordField(),
+    password_confirm: requiredText(),
+  }),
+  'password',
+  'password_confirm',
+);
+
+export type RegisterDto = z.infer<typeof registerSchema>;

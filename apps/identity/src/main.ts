@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runService } from '@dc/platform';
+import { IdentityModule } from './app/identity.module';
+
+void runService('identity', [IdentityModule]);

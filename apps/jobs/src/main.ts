@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runService } from '@dc/platform';
+import { JobsModule } from './app/jobs.module';
+
+void runService('jobs', [JobsModule]);

@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runService } from '@dc/platform';
+import { RelationsModule } from './app/relations.module';
+
+void runService('relations', [RelationsModule]);

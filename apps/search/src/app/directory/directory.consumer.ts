@@ -1,0 +1,24 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { OrganisationUpdated, UserRegistered, UserUpdated } from '@dc/contracts';
+import { ServiceEvents } from '@dc/platform';
+import { DirectoryRepository } from './directory.repository';
+
+/** Keeps the search service's copy of organisations and users, from identity's events only. */
+@Injectable()
+export class DirectoryConsumer implements OnModuleInit {
+  constructor(
+    private readonly events: ServiceEvents,
+    private readonly directory: DirectoryRepository,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.on([OrganisationUpdated.type], async (event, manager) => {
+      const payload = OrganisationUpdated.payload.parse(event.payload);
+      await this.directory.upsertOrganisation(manager, { id: payload.organisationId, name: payload.name, description: payload.description });
+    });
+    this.events.on([UserRegistered.type, UserUpdated.type], async (event, manager) => {
+      const payload = event.type === UserUpdated.type ? UserUpdated.payload.parse(event.payload) : { ...UserRegistered.payload.parse(event.payload), active: false };
+      await this.directory.upsertUser(manager, { id: payload.userId, username: payload.username, organisationId: payload.organisationId, clientType: payload.clientType, active: payload.active });
+    });
+  }
+}

@@ -1,0 +1,58 @@
+import { DetailError } from '@dc/platform';
+import { RecordDocument, SearchIndex, SearchQuery, SearchResult } from '@dc/search-index';
+import { RecordsListService } from './records-list.service';
+
+const doc = (id: string, overrides: Partial<RecordDocument> = {}): RecordDocument => ({
+  id, name: `Record ${id}`, description: '', headers: ['a', 'b'], words: [], ownerId: 'owner', organisationId: 'org-1', visibility: 'PR',
+  sharedWithUserIds: [], sharedWithOrganisationIds: [], groupIds: [], createdAt: '2026-01-01T00:00:00Z', changedAt: '2026-01-02T00:00:00Z',
+  card: { user: 'ada', size: 10 }, ...overrides,
+});
+
+class FakeIndex {
+  queries: SearchQuery[] = [];
+  constructor(private readonly docs: RecordDocument[]) {}
+  async search(query: SearchQuery): Promise<SearchResult> {
+    this.queries.push(query);
+    const start = (query.page - 1) * query.pageSize;
+    return { count: this.docs.length, results: this.docs.slice(start, start + query.pageSize) };
+  }
+}
+
+describe('records list', () => {
+  const docs = Array.from({ length: 25 }, (_, i) => doc(`r${i}`));
+  const index = new FakeIndex(docs);
+  const service = new RecordsListService(index as unknown as SearchIndex);
+  const base = 'http://x/api/records/?query=rain';
+
+  it('pages by 20 with links to the neighbouring pages', async () => {
+    const first = await service.list({ query: 'rain' }, null, base);
+    expect(first).toMatchObject({ count: 25, previous: null, next: 'http://x/api/records/?query=rain&page=2&page_size=20' });
+    expect(first.results).toHaveLength(20);
+    const second = await service.list({ query: 'rain', page: '2' }, null, base);
+    expect(second.results).toHaveLength(5);
+    expect(second.next).toBeNull();
+    expect(index.queries.at(-1)).toMatchObject({ text: 'rain', viewer: null, view: 'all', page: 2, pageSize: 20 });
+  });
+
+  it('answers an invalid or exhausted page with 404 Invalid page.', async () => {
+    for (const page of ['0', 'x', '3']) {
+      await expect(service.list({ page }, null, base)).rejects.toEqual(new DetailError('Invalid page.', 404));
+    }
+  });
+
+  it('says on each card what the viewer may do: owner, Data Admin of the organisation, others', async () => {
+    const owner = (await service.list({}, { userId: 'owner', organisationId: 'org-1', permissions: [] }, base)).results[0];
+    expect(owner).toMatchObject({ is_owner: true, edit: true, can_delete: true, user: 'ada', headers: ['a', 'b'] });
+    const admin = (await service.list({}, { userId: 'admin', organisationId: 'org-1', permissions: ['records.change_record', 'records.delete_record'] }, base)).results[0];
+    expect(admin).toMatchObject({ is_owner: false, edit: true, can_delete: true });
+    const colleague = (await service.list({}, { userId: 'viewer', organisationId: 'org-1', permissions: ['records.view_record'] }, base)).results[0];
+    expect(colleague).toMatchObject({ is_owner: false, edit: false, can_delete: false });
+    const outsider = (await service.list({}, { userId: 'x', organisationId: 'org-2', permissions: ['records.change_record'] }, base)).results[0];
+    expect(outsider).toMatchObject({ is_owner: false, edit: false, can_delete: false });
+  });
+
+  it('caps the page size and passes own view and project filters to the index', async () => {
+    await service.list({ page_size: '1000', view: 'own', group: 'g-1' }, { userId: 'owner', organisationId: 'org-1', permissions: [] }, base);
+    expect(index.queries.at(-1)).toMatchObject({ pageSize: 100, view: 'own', groupId: 'g-1' });
+  });
+});

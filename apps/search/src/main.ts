@@ -1,0 +1,5 @@
+import 'reflect-metadata';
+import { runService } from '@dc/platform';
+import { SearchModule } from './app/search.module';
+
+void runService('search', [SearchModule]);

@@ -1,0 +1,127 @@
+// A helper of the e2e suites, which (unlike the web app) may use the server-side libraries; eslint's
+// relaxed boundaries cover only *.e2e-spec.ts file names.
+/* eslint-disable @nx/enforce-module-boundaries */
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseRawMail, type ParsedMail } from '@dc/mailer';
+import { ensureServerBuild, eventually, freePort, startNode, waitForHttp } from '@dc/testing';
+import { ensureWebBuild } from './web-server';
+
+/**
+ * The real product in embedded mode for the end-to-end suites: one gateway process with an
+ * embedded PostgreSQL under a temporary DATA_DIR, writing its mail as .eml files to DATA_DIR/mail.
+ */
+export interface RealProduct {
+  /** e.g. http://127.0.0.1:41234, also the product's PUBLIC_URL. */
+  base: string;
+  dataDir: string;
+  /** Stops the process and deletes DATA_DIR once the embedded PostgreSQL has shut down. */
+  stop(): Promise<void>;
+}
+
+/** Builds what is missing, then starts the product on free ports and waits until it is ready. */
+export async function startRealProduct(name: string): Promise<RealProduct> {
+  ensureServerBuild();
+  ensureWebBuild();
+  const dataDir = mkdtempSync(path.join(tmpdir(), `dc-${name}-`));
+  // mkdtemp makes it private to root; the embedded PostgreSQL (user postgres when run by root) must traverse it.
+  chmodSync(dataDir, 0o755);
+  const port = await freePort();
+  const pgPort = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const app = startNode('embedded', 'dist/apps/gateway/src/main.js', {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    EMBEDDED_PG_PORT: String(pgPort),
+    PUBLIC_URL: base,
+    LOG_LEVEL: 'warn',
+  });
+
+  async function stop(): Promise<void> {
+    await app.stop();
+    // The embedded PostgreSQL finishes its shutdown after the app has exited; removing its files
+    // under it would leave half a directory behind. It deletes postmaster.pid when it is done.
+    const pidFile = path.join(dataDir, 'postgres', 'postmaster.pid');
+    await eventually(async () => {
+      if (existsSync(pidFile)) throw new Error(`the embedded PostgreSQL has not shut down: ${pidFile} is still there`);
+    }, 30_000);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  try {
+    await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 120_000 });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { base, dataDir, stop };
+}
+
+/** The names of the mail files written so far, to leave out of `newestMail`. */
+export function mailFiles(product: RealProduct): Set<string> {
+  const dir = path.join(product.dataDir, 'mail');
+  return new Set(existsSync(dir) ? readdirSync(dir) : []);
+}
+
+/** The newest mail to `to` whose subject matches (not among `after`), once the mailer has written it. */
+export function newestMail(product: RealProduct, to: string, subject: RegExp, after: Set<string> = new Set()): Promise<ParsedMail> {
+  return eventually(async () => {
+    const dir = path.join(product.dataDir, 'mail');
+    const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.eml') && !after.has(name)).sort() : [];
+    const mails = files.map((name) => parseRawMail(readFileSync(path.join(dir, name), 'utf8'))).filter((mail) => mail.to.includes(to) && subject.test(mail.subject));
+    const mail = mails.at(-1);
+    if (!mail) throw new Error(`no mail to ${to} matching ${subject} in ${dir}`);
+    return mail;
+  });
+}
+
+/** The first link in a mail's text. */
+export function linkIn(mail: ParsedMail): string {
+  const link = /https?:\/\/\S+/.exec(mail.text ?? '')?.[0];
+  if (!link) throw new Error(`no link in mail: ${mail.text}`);
+  return link;
+}
+
+export interface NewUser {
+  username: string;
+  email: string;
+  password: string;
+  first_name?: string;
+  last_name?: string;
+  description?: string;
+}
+
+/** Registers through the API and follows the emailed activation link. */
+export async function signUpAndActivate(product: RealProduct, user: NewUser): Promise<void> {
+  const { username, email, password } = user;
+  const registered = await fetch(`${product.base}/api/register/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      username,
+      email,
+      first_name: user.first_name ?? username,
+      last_name: user.last_name ?? 'Tester',
+      description: user.description ?? 'Testing the web app',
+      password,
+      password_confirm: password,
+    }),
+  });
+  if (registered.status !== 201) throw new Error(`register ${username}: ${registered.status} ${await registered.text()}`);
+  const link = linkIn(await newestMail(product, email, /activate/i));
+  const activated = await fetch(link, { redirect: 'manual' });
+  // The link redirects to the login page with activated=1, or activated=0 when it did not work.
+  if (!activated.headers.get('location')?.endsWith('activated=1')) throw new Error(`activate ${username}: ${activated.status} ${activated.headers.get('location')}`);
+}
+
+/** Logs in at the token endpoint; answers the JWT. */
+export async function apiLogin(product: RealProduct, username: string, password: string): Promise<string> {
+  const login = await fetch(`${product.base}/api-token-auth/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  if (login.status !== 200) throw new Error(`login ${username}: ${login.status}`);
+  return ((await login.json()) as { token: string }).token;
+}

@@ -1,0 +1,5 @@
+import { ScreenPlaceholder } from './ScreenPlaceholder';
+
+export function AccessPoliciesPage() {
+  return <ScreenPlaceholder title="Access Policies" />;
+}

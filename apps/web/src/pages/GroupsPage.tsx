@@ -1,0 +1,5 @@
+import { ScreenPlaceholder } from './ScreenPlaceholder';
+
+export function GroupsPage() {
+  return <ScreenPlaceholder title="Groups" />;
+}

@@ -1,0 +1,41 @@
+import { Heading, Stack, Tabs, Text } from '@chakra-ui/react';
+import { useSearchParams } from 'react-router-dom';
+import { IndexFilesTab } from '../records/IndexFilesTab';
+
+const TABS = [
+  { value: 'files', label: 'Index Files' },
+  { value: 'database', label: 'Index Database Table' },
+  { value: 's3', label: 'Index AWS S3 Objects' },
+  { value: 'private', label: 'Private Indexing' },
+] as const;
+
+/** Add data (spec section 2): four tabs; the tab is kept in `?tab=`. */
+export function IndexDataPage() {
+  const [params, setParams] = useSearchParams();
+  const requested = params.get('tab');
+  const tab = TABS.some((t) => t.value === requested) ? (requested as string) : 'files';
+  return (
+    <Stack gap="6" maxW="6xl">
+      <Heading as="h1" size="2xl">
+        Add data
+      </Heading>
+      <Tabs.Root value={tab} onValueChange={(details) => setParams({ tab: details.value }, { replace: true })} colorPalette="teal" variant="line" lazyMount>
+        <Tabs.List flexWrap="wrap">
+          {TABS.map((t) => (
+            <Tabs.Trigger key={t.value} value={t.value}>
+              {t.label}
+            </Tabs.Trigger>
+          ))}
+        </Tabs.List>
+        <Tabs.Content value="files">
+          <IndexFilesTab />
+        </Tabs.Content>
+        {TABS.slice(1).map((t) => (
+          <Tabs.Content key={t.value} value={t.value}>
+            <Text color="fg.muted">{t.label} is coming soon.</Text>
+          </Tabs.Content>
+        ))}
+      </Tabs.Root>
+    </Stack>
+  );
+}

@@ -1,0 +1,5 @@
+import { ScreenPlaceholder } from './ScreenPlaceholder';
+
+export function JobsPage() {
+  return <ScreenPlaceholder title="Backend Jobs" />;
+}

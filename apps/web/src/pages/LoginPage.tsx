@@ -1,0 +1,103 @@
+import { useState } from 'react';
+import { Alert, Button, Checkbox, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { useAuth } from '../auth/AuthProvider';
+import { AuthCard } from '../components/AuthCard';
+import { ServerErrorAlert } from '../forms/ServerErrorAlert';
+import { TextField } from '../forms/TextField';
+import { requiredMessage, useForm } from '../forms/use-form';
+import { identityApi } from '../identity/identity-api';
+
+/** Why the user was sent here, passed as router state by other screens. */
+export interface LoginNotice {
+  notice?: string;
+}
+
+/** What an activation link says, from `#/login?activated=1|0`. */
+function ActivationAlert({ activated }: { activated: string | null }) {
+  if (activated === '1') {
+    return (
+      <Alert.Root status="success" role="status">
+        <Alert.Indicator />
+        <Alert.Title>Your account is activated. Please log in.</Alert.Title>
+      </Alert.Root>
+    );
+  }
+  if (activated === '0') {
+    return (
+      <Alert.Root status="error" role="alert">
+        <Alert.Indicator />
+        <Alert.Content>
+          <Alert.Title>This activation link is invalid or has expired.</Alert.Title>
+          <Alert.Description>Links work once and only for a limited time. Sign up again or contact support.</Alert.Description>
+        </Alert.Content>
+      </Alert.Root>
+    );
+  }
+  return null;
+}
+
+/** Login (spec section 2): username and password required, Remember me, first non-field error. */
+export function LoginPage() {
+  const { signIn } = useAuth();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const notice = (useLocation().state as LoginNotice | null)?.notice;
+  const [remember, setRemember] = useState(false);
+  const form = useForm({ username: '', password: '' }, (values) => ({
+    username: requiredMessage(values.username, 'Username is required.'),
+    password: requiredMessage(values.password, 'Password is required.'),
+  }));
+
+  const submit = form.handleSubmit(async ({ username, password }) => {
+    const { token } = await identityApi.login(username.trim(), password);
+    signIn(token, remember);
+    navigate('/records', { replace: true });
+  });
+
+  return (
+    <AuthCard title="Login" subtitle="Log in to index data, request access and manage your organisation.">
+      <form ref={form.formRef} noValidate onSubmit={submit}>
+        <Stack gap="5">
+          <ActivationAlert activated={params.get('activated')} />
+          {notice && (
+            <Alert.Root status="info" role="status">
+              <Alert.Indicator />
+              <Alert.Title>{notice}</Alert.Title>
+            </Alert.Root>
+          )}
+          <ServerErrorAlert error={form.serverError} shownFields={['username', 'password']} firstOnly />
+          <TextField label="Username" autoComplete="username" required {...form.field('username')} />
+          <TextField label="Password" type="password" autoComplete="current-password" required {...form.field('password')} />
+          <Checkbox.Root colorPalette="teal" checked={remember} onCheckedChange={(details) => setRemember(details.checked === true)}>
+            <Checkbox.HiddenInput />
+            <Checkbox.Control />
+            <Checkbox.Label>Remember me</Checkbox.Label>
+          </Checkbox.Root>
+          <HStack gap="3">
+            <Button type="submit" colorPalette="teal" loading={form.submitting} flex="1">
+              Login
+            </Button>
+            <Button variant="outline" flex="1" onClick={() => navigate('/')}>
+              Cancel
+            </Button>
+          </HStack>
+          <Stack gap="1" fontSize="sm" color="fg.muted">
+            <Text>
+              No account yet?{' '}
+              <Link asChild colorPalette="teal" variant="underline">
+                <RouterLink to="/register">Sign Up</RouterLink>
+              </Link>
+            </Text>
+            <Text>
+              Forgot your password?{' '}
+              <Link asChild colorPalette="teal" variant="underline">
+                <RouterLink to="/passreset">Password Reset</RouterLink>
+              </Link>
+            </Text>
+          </Stack>
+        </Stack>
+      </form>
+    </AuthCard>
+  );
+}

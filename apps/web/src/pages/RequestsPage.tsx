@@ -1,0 +1,5 @@
+import { ScreenPlaceholder } from './ScreenPlaceholder';
+
+export function RequestsPage() {
+  return <ScreenPlaceholder title="Requests" />;
+}

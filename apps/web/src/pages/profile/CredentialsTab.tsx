@@ -1,0 +1,110 @@
+import { Box, Button, Clipboard, Code, Field, IconButton, Input, InputGroup, Stack, Text } from '@chakra-ui/react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { LoadingState } from '../../components/LoadingState';
+import { Section } from '../../components/Section';
+import { ServerErrorAlert } from '../../forms/ServerErrorAlert';
+import { TextField } from '../../forms/TextField';
+import { requiredMessage, toApiError, useForm } from '../../forms/use-form';
+import { identityApi, identityKeys } from '../../identity/identity-api';
+import { toaster } from '../../shell/toaster';
+
+/** A read-only value with a copy button. */
+function CopyableValue({ label, value }: { label: string; value: string }) {
+  return (
+    <Field.Root readOnly>
+      <Field.Label>{label}</Field.Label>
+      <InputGroup
+        endElement={
+          <Clipboard.Root value={value}>
+            <Clipboard.Trigger asChild>
+              <IconButton variant="ghost" size="xs" me="-2" aria-label={`Copy ${label}`}>
+                <Clipboard.Indicator />
+              </IconButton>
+            </Clipboard.Trigger>
+          </Clipboard.Root>
+        }
+      >
+        <Input value={value} readOnly fontFamily="mono" fontSize="sm" bg="bg.muted" />
+      </InputGroup>
+    </Field.Root>
+  );
+}
+
+function CodeBlock({ children }: { children: string }) {
+  return (
+    <Box as="pre" p="3" borderRadius="md" bg="bg.muted" overflowX="auto" fontSize="sm">
+      <Code variant="plain" bg="transparent" p="0" whiteSpace="pre">
+        {children}
+      </Code>
+    </Box>
+  );
+}
+
+/**
+ * The Credentials tab: an API token and secret, exchanged at the token endpoint for a JWT so scripts
+ * need not hold a person's password (architecture section 8). A new pair replaces the old one.
+ */
+export function CredentialsTab() {
+  const queryClient = useQueryClient();
+  const keys = useQuery({ queryKey: identityKeys.apiKeys, queryFn: ({ signal }) => identityApi.apiKeys(signal) });
+  const form = useForm({ password: '' }, ({ password }) => ({ password: requiredMessage(password, 'Password is required.') }));
+  const submit = form.handleSubmit(async ({ password }) => {
+    const pair = await identityApi.createApiKeys(password);
+    queryClient.setQueryData(identityKeys.apiKeys, pair);
+    form.reset();
+    toaster.create({ title: 'New API credentials were created.', type: 'success' });
+  });
+  const pair = keys.data?.api_token && keys.data.api_secret ? { token: keys.data.api_token, secret: keys.data.api_secret } : null;
+  const origin = window.location.origin;
+
+  return (
+    <Stack gap="6">
+      <Section title="API credentials" description="Use these instead of your password in scripts and integrations.">
+        <Stack gap="5">
+          {keys.isPending && <LoadingState label="Loading your API credentials…" />}
+          {keys.isError && <ServerErrorAlert error={toApiError(keys.error)} title="Your API credentials could not be loaded." />}
+          {keys.isSuccess &&
+            (pair ? (
+              <Stack gap="4" data-testid="api-credentials">
+                <CopyableValue label="API token" value={pair.token} />
+                <CopyableValue label="API secret" value={pair.secret} />
+              </Stack>
+            ) : (
+              <Text color="fg.muted">You have no API credentials yet.</Text>
+            ))}
+          <form ref={form.formRef} noValidate onSubmit={submit}>
+            <Stack gap="4" maxW="sm">
+              <ServerErrorAlert error={form.serverError} shownFields={['password']} />
+              <TextField
+                label="Password"
+                type="password"
+                autoComplete="current-password"
+                required
+                helperText={pair ? 'Confirm with your password. The new pair replaces the one above.' : 'Confirm with your password.'}
+                {...form.field('password')}
+              />
+              <Button type="submit" colorPalette="teal" alignSelf="start" loading={form.submitting}>
+                {pair ? 'Create new credentials' : 'Get API credentials'}
+              </Button>
+            </Stack>
+          </form>
+        </Stack>
+      </Section>
+      <Section title="Using the API">
+        <Stack gap="3" fontSize="sm">
+          <Text>
+            Exchange your credentials for a token at the token endpoint <Code>POST {origin}/api-token-auth/</Code>. It takes a{' '}
+            <Code>username</Code> and a <Code>password</Code>: either your own, or the API token as the username and the API secret as the
+            password. The answer is <Code>{'{"token": "…"}'}</Code>; the token is valid for 24 hours.
+          </Text>
+          <CodeBlock>{`curl -X POST ${origin}/api-token-auth/ \\
+  -H 'Content-Type: application/json' \\
+  -d '{"username": "<api_token>", "password": "<api_secret>"}'`}</CodeBlock>
+          <Text>Then send the token with every call, in an Authorization header of the form JWT followed by the token:</Text>
+          <CodeBlock>{`curl ${origin}/api/records/ \\
+  -H 'Authorization: JWT <token>'`}</CodeBlock>
+        </Stack>
+      </Section>
+    </Stack>
+  );
+}

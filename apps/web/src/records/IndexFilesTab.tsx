@@ -1,0 +1,255 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { Alert, Box, Button, Checkbox, Field, HStack, Input, List, Progress, Stack, Table, Text } from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router-dom';
+import type { ApiError } from '../api/client';
+import { toApiError } from '../forms/use-form';
+import { TextField } from '../forms/TextField';
+import { ServerErrorAlert } from '../forms/ServerErrorAlert';
+import { CustomFieldsEditor } from './CustomFieldsEditor';
+import { isCsv, previewCsv, type CsvPreview } from './csv-preview';
+import { formatSize } from '../lib/format';
+import { indexFormData, uploadRecords } from './records-api';
+import { SelectField } from './SelectField';
+import type { CatalogueRecord, IndexForm } from './types';
+
+export const RECORD_NOT_SAVED = 'Record could not be saved. Please contact support.';
+export const FILE_NOT_SAVED = 'File could not be saved. Please contact support.';
+
+const EXTRACT_OPTIONS: [string, string][] = [
+  ['Metadata (keywords, headers, statistics, samples)', 'metadata'],
+  ['Minimal (name, date, content type, size)', 'minimal'],
+  ['Samples (metadata plus real row samples)', 'samples'],
+];
+
+const INITIAL: IndexForm = {
+  allowDuplicate: false,
+  deleteFile: false,
+  extractOption: 'metadata',
+  recordName: '',
+  recordSource: '',
+  extractFromURL: false,
+  recordDescription: '',
+  recordProvenance: '',
+  recordFields: [],
+};
+
+/** Server field names to the form's. */
+const FIELD_OF: Record<string, keyof IndexForm> = {
+  name: 'recordName',
+  source: 'recordSource',
+  description: 'recordDescription',
+  provenance: 'recordProvenance',
+  recordFields: 'recordFields',
+  extractOption: 'extractOption',
+};
+
+function CheckboxField({ label, checked, onChange }: { label: string; checked: boolean; onChange(checked: boolean): void }) {
+  return (
+    <Checkbox.Root colorPalette="teal" checked={checked} onCheckedChange={(details) => onChange(details.checked === true)}>
+      <Checkbox.HiddenInput />
+      <Checkbox.Control />
+      <Checkbox.Label>{label}</Checkbox.Label>
+    </Checkbox.Root>
+  );
+}
+
+function PreviewTable({ preview }: { preview: CsvPreview }) {
+  const [header, ...rows] = preview.rows;
+  const delimiterName = { ',': 'comma', ';': 'semicolon', '\t': 'tab' }[preview.delimiter];
+  return (
+    <Stack gap="2" data-testid="csv-preview">
+      <Text fontSize="sm" color="fg.muted">
+        Preview of the first lines (delimiter: {delimiterName})
+      </Text>
+      <Table.ScrollArea borderWidth="1px" borderRadius="md" maxW="100%">
+        <Table.Root size="sm" aria-label="File preview">
+          <Table.Header>
+            <Table.Row>
+              {header?.map((cell, i) => (
+                <Table.ColumnHeader key={i}>{cell}</Table.ColumnHeader>
+              ))}
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {rows.map((row, r) => (
+              <Table.Row key={r}>
+                {row.map((cell, c) => (
+                  <Table.Cell key={c}>{cell.length > 20 ? `${cell.slice(0, 20)}…` : cell}</Table.Cell>
+                ))}
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table.Root>
+      </Table.ScrollArea>
+    </Stack>
+  );
+}
+
+/** Add data → Index Files: pick files, describe them, upload with progress (spec section 2). */
+export function IndexFilesTab() {
+  const [files, setFiles] = useState<File[]>([]);
+  const [form, setForm] = useState<IndexForm>(INITIAL);
+  const [preview, setPreview] = useState<CsvPreview | null>(null);
+  const [previewFailed, setPreviewFailed] = useState(false);
+  const [progress, setProgress] = useState<number | null>(null);
+  const [error, setError] = useState<ApiError | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [created, setCreated] = useState<CatalogueRecord[]>([]);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const abort = useRef<AbortController | null>(null);
+  const uploading = progress !== null;
+
+  // A preview only for exactly one CSV file (spec section 5).
+  const previewable = files.length === 1 && isCsv(files[0]) ? files[0] : null;
+  useEffect(() => {
+    setPreview(null);
+    setPreviewFailed(false);
+    if (!previewable) return;
+    let current = true;
+    previewCsv(previewable).then(
+      (result) => current && setPreview(result),
+      () => current && setPreviewFailed(true),
+    );
+    return () => {
+      current = false;
+    };
+  }, [previewable]);
+
+  useEffect(() => () => abort.current?.abort(), []);
+
+  const set = <K extends keyof IndexForm>(key: K, value: IndexForm[K]) => setForm((current) => ({ ...current, [key]: value }));
+  const fieldError = (key: keyof IndexForm) => {
+    if (!error) return undefined;
+    const entry = Object.entries(FIELD_OF).find(([, field]) => field === key);
+    return entry ? error.fieldError(entry[0]) : undefined;
+  };
+  const nameMissing = files.length === 0 && !form.recordName.trim();
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (uploading) return;
+    setError(null);
+    setFailure(null);
+    setCreated([]);
+    if (nameMissing) {
+      setFailure('A name is required when no file is chosen.');
+      return;
+    }
+    abort.current = new AbortController();
+    setProgress(0);
+    try {
+      const records = await uploadRecords(indexFormData(files, form), setProgress, abort.current.signal);
+      setCreated(records);
+      setFiles([]);
+      setForm(INITIAL);
+      if (fileInput.current) fileInput.current.value = '';
+    } catch (caught) {
+      if (caught instanceof DOMException && caught.name === 'AbortError') return;
+      const apiError = toApiError(caught);
+      const hasFieldErrors = Object.keys(apiError.fieldErrors).length > 0 || apiError.nonFieldErrors.length > 0;
+      if (hasFieldErrors || apiError.status === 413) setError(apiError);
+      else setFailure(files.length > 0 ? FILE_NOT_SAVED : RECORD_NOT_SAVED);
+    } finally {
+      setProgress(null);
+      abort.current = null;
+    }
+  };
+
+  return (
+    <form noValidate onSubmit={submit} aria-label="Index Files">
+      <Stack gap="5" maxW="3xl">
+        <Field.Root>
+          <Field.Label>Files</Field.Label>
+          <Input
+            ref={fileInput}
+            type="file"
+            name="file"
+            multiple
+            p="1"
+            disabled={uploading}
+            onChange={(event) => {
+              setFiles(Array.from(event.currentTarget.files ?? []));
+              setCreated([]);
+            }}
+          />
+          <Field.HelperText>One record is created per file. Without a file, a metadata-only record needs a name.</Field.HelperText>
+        </Field.Root>
+        {files.length > 0 && (
+          <List.Root ps="5" fontSize="sm" aria-label="Chosen files">
+            {files.map((file) => (
+              <List.Item key={file.name}>
+                {file.name.length > 70 ? `${file.name.slice(0, 70)}…` : file.name} ({formatSize(file.size)})
+              </List.Item>
+            ))}
+          </List.Root>
+        )}
+        {preview && <PreviewTable preview={preview} />}
+        {previewFailed && <Text color="fg.muted">File preview is not supported in this browser. Try Chrome or Firefox!</Text>}
+
+        <HStack gap="6" wrap="wrap">
+          <CheckboxField label="Allow duplicate files" checked={form.allowDuplicate} onChange={(v) => set('allowDuplicate', v)} />
+          <CheckboxField label="Delete file after indexing" checked={form.deleteFile} onChange={(v) => set('deleteFile', v)} />
+          <CheckboxField label="Extract from URL" checked={form.extractFromURL} onChange={(v) => set('extractFromURL', v)} />
+        </HStack>
+        <SelectField
+          label="Extract option"
+          name="extractOption"
+          value={form.extractOption}
+          options={EXTRACT_OPTIONS}
+          onChange={(v) => set('extractOption', v as IndexForm['extractOption'])}
+          error={fieldError('extractOption')}
+        />
+        <TextField label="Record name" name="recordName" value={form.recordName} onChange={(v) => set('recordName', v)} error={fieldError('recordName')} helperText="Optional; the file name is used otherwise." />
+        <TextField label="Source URL" name="recordSource" value={form.recordSource} onChange={(v) => set('recordSource', v)} error={fieldError('recordSource')} placeholder="https://" />
+        <TextField label="Description" name="recordDescription" multiline value={form.recordDescription} onChange={(v) => set('recordDescription', v)} error={fieldError('recordDescription')} />
+        <TextField label="Provenance" name="recordProvenance" multiline value={form.recordProvenance} onChange={(v) => set('recordProvenance', v)} error={fieldError('recordProvenance')} />
+        <CustomFieldsEditor fields={form.recordFields} onChange={(v) => set('recordFields', v)} error={fieldError('recordFields')} />
+
+        <ServerErrorAlert error={error} shownFields={Object.keys(FIELD_OF)} />
+        {failure && (
+          <Alert.Root status="error" role="alert">
+            <Alert.Indicator />
+            <Alert.Title>{failure}</Alert.Title>
+          </Alert.Root>
+        )}
+        {uploading && (
+          <Progress.Root value={Math.round(progress * 100)} colorPalette="teal" aria-label="Upload progress">
+            <HStack gap="3">
+              <Progress.Track flex="1">
+                <Progress.Range />
+              </Progress.Track>
+              <Progress.ValueText>{progress < 1 ? `${Math.round(progress * 100)}%` : 'Indexing…'}</Progress.ValueText>
+            </HStack>
+          </Progress.Root>
+        )}
+        <HStack>
+          <Button type="submit" colorPalette="teal" loading={uploading} loadingText="Uploading…">
+            Index
+          </Button>
+          {uploading && (
+            <Button variant="outline" onClick={() => abort.current?.abort()}>
+              Cancel
+            </Button>
+          )}
+        </HStack>
+        {created.length > 0 && (
+          <Alert.Root status="success" role="status">
+            <Alert.Indicator />
+            <Alert.Content>
+              <Alert.Title>{created.length === 1 ? 'The record was created.' : `${created.length} records were created.`}</Alert.Title>
+              <Box as="ul" ps="4" data-testid="created-records">
+                {created.map((record) => (
+                  <li key={record.id}>
+                    <RouterLink to={`/records/${record.id}`} style={{ textDecoration: 'underline' }}>
+                      {record.name}
+                    </RouterLink>
+                  </li>
+                ))}
+              </Box>
+            </Alert.Content>
+          </Alert.Root>
+        )}
+      </Stack>
+    </form>
+  );
+}

@@ -1,0 +1,108 @@
+import { useState } from 'react';
+import { Button, HStack, Text } from '@chakra-ui/react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { useAuth } from '../auth/AuthProvider';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { toApiError } from '../forms/use-form';
+import { toaster } from '../shell/toaster';
+import { recordKeys, recordsApi } from './records-api';
+import type { CatalogueRecord } from './types';
+
+export const DELETE_QUESTION = 'Are you sure you want to delete this record?';
+
+/** Download (Open access) or request (Request access), Edit and Delete, as the caller may. */
+export function RecordActions({ record }: { record: CatalogueRecord }) {
+  const { isSignedIn } = useAuth();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [confirming, setConfirming] = useState(false);
+  const [deleting, setDeleting] = useState(false);
+  const [deleteError, setDeleteError] = useState<string | null>(null);
+  const [requesting, setRequesting] = useState(false);
+  const [downloading, setDownloading] = useState(false);
+
+  const download = async () => {
+    if (!record.download_url) return;
+    // Opened before the call so pop-up blockers see a click, pointed at the link afterwards.
+    const target = window.open('about:blank', '_blank');
+    setDownloading(true);
+    try {
+      const { url } = await recordsApi.downloadLink(record.download_url);
+      if (target) target.location.href = url;
+      else window.open(url, '_blank');
+    } catch (error) {
+      target?.close();
+      toaster.create({ title: toApiError(error).message, type: 'error' });
+    } finally {
+      setDownloading(false);
+    }
+  };
+
+  const request = () => {
+    if (!isSignedIn) {
+      toaster.create({ title: 'Please login to request a record!', type: 'warning' });
+      return;
+    }
+    setRequesting(true);
+  };
+
+  const remove = async () => {
+    setDeleting(true);
+    setDeleteError(null);
+    try {
+      await recordsApi.remove(record.id);
+      queryClient.removeQueries({ queryKey: recordKeys.record(record.id) });
+      toaster.create({ title: 'The record was deleted.', type: 'success' });
+      navigate('/records');
+    } catch (error) {
+      setDeleteError(toApiError(error).message);
+      setDeleting(false);
+    }
+  };
+
+  const open = record.access === 'OP';
+  return (
+    <HStack gap="3" wrap="wrap">
+      {record.download_url && (open || record.is_owner) && (
+        <Button colorPalette={record.is_owner ? 'red' : 'blue'} loading={downloading} onClick={download}>
+          Download
+        </Button>
+      )}
+      {!open && !record.is_owner && !record.download_url && (
+        <Button colorPalette="blue" variant="outline" onClick={request} disabled={!!record.request_status}>
+          {record.request_status ? `Request ${record.request_status}` : 'Request'}
+        </Button>
+      )}
+      {requesting && (
+        <Text role="status" fontSize="sm">
+          Opening new request ... <RouterLink to="/request" style={{ textDecoration: 'underline' }}>Go to Requests</RouterLink>
+        </Text>
+      )}
+      {record.edit && (
+        <Button asChild variant="outline">
+          <RouterLink to={`/records/edit/${record.id}`}>Edit</RouterLink>
+        </Button>
+      )}
+      {record.can_delete && (
+        <Button variant="outline" colorPalette="red" onClick={() => setConfirming(true)}>
+          Delete
+        </Button>
+      )}
+      <ConfirmDialog
+        open={confirming}
+        title="Delete record"
+        message={DELETE_QUESTION}
+        confirmLabel="Delete"
+        busy={deleting}
+        onConfirm={remove}
+        onCancel={() => {
+          setConfirming(false);
+          setDeleteError(null);
+        }}
+      >
+        {deleteError && <Text color="fg.error">{deleteError}</Text>}
+      </ConfirmDialog>
+    </HStack>
+  );
+}

@@ -1,0 +1,182 @@
+import { useState, type FormEvent } from 'react';
+import { Alert, Button, HStack, Stack, Text } from '@chakra-ui/react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import type { ApiError } from '../api/client';
+import { useAuth } from '../auth/AuthProvider';
+import { Section } from '../components/Section';
+import { ServerErrorAlert } from '../forms/ServerErrorAlert';
+import { TextField } from '../forms/TextField';
+import { toApiError } from '../forms/use-form';
+import { toaster } from '../shell/toaster';
+import { AutofillPicker } from './AutofillPicker';
+import { CustomFieldsEditor } from './CustomFieldsEditor';
+import { recordKeys, recordsApi } from './records-api';
+import { SelectField } from './SelectField';
+import { UpgradeHint } from './UpgradeHint';
+import { RECORD_NOT_SAVED } from './IndexFilesTab';
+import type { AccessCode, AccessOptions, CatalogueRecord, CustomField, NamedId, RecordUpdate, Visibility, VisibilityCode } from './types';
+
+export const VISIBILITY_NOT_SAVED = 'Record visibility settings could not be saved. Please contact support.';
+
+const SHOWN_FIELDS = ['name', 'description', 'provenance', 'source', 'recordFields', 'access', 'accessFee', 'currency', 'policy'];
+
+interface EditValues {
+  name: string;
+  description: string;
+  provenance: string;
+  source: string;
+  recordFields: CustomField[];
+  access: AccessCode;
+  accessFee: string;
+  currency: string;
+  policy: string;
+  visibility: VisibilityCode;
+  organisations: NamedId[];
+  users: NamedId[];
+}
+
+function initialValues(record: CatalogueRecord, visibility: Visibility | undefined, basic: boolean): EditValues {
+  return {
+    name: record.name ?? '',
+    description: record.description ?? '',
+    provenance: record.provenance ?? '',
+    source: record.source ?? '',
+    recordFields: record.record_fields ?? Object.entries(record.RECORD ?? {}).map(([label, value]) => ({ label, value })),
+    access: record.access,
+    accessFee: record.accessFee === null || record.accessFee === undefined ? '' : String(record.accessFee),
+    currency: record.currency ?? 'CAD',
+    policy: record.policy ?? '',
+    // BASIC clients' records are visible to everyone (spec section 6).
+    visibility: basic ? 'EV' : (visibility?.visibility_selection ?? record.visibility),
+    organisations: visibility?.organisations_with_visibility ?? [],
+    users: visibility?.users_with_visibility ?? [],
+  };
+}
+
+/** Record edit (spec section 2): metadata, custom fields, access and fee, policy, visibility. */
+export function RecordEditForm({ record, visibility, options }: { record: CatalogueRecord; visibility: Visibility | undefined; options: AccessOptions | undefined }) {
+  const { clientType } = useAuth();
+  const basic = clientType === 'BASIC';
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [values, setValues] = useState<EditValues>(() => initialValues(record, visibility, basic));
+  const [error, setError] = useState<ApiError | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const set = <K extends keyof EditValues>(key: K, value: EditValues[K]) => setValues((current) => ({ ...current, [key]: value }));
+
+  const accessOptions = options?.access_options ?? record.access_options;
+  const currencyOptions = options?.currency_options ?? [[values.currency, values.currency]];
+  const visibilityOptions = basic ? [['Everyone', 'EV'] as [string, string]] : (visibility?.visibility_options ?? record.visibility_options);
+  const policyOptions: [string, string][] = [['No policy', ''], ...(record.policy ? [[record.policy_name ?? record.policy, record.policy] as [string, string]] : [])];
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (saving) return;
+    setSaving(true);
+    setError(null);
+    setFailure(null);
+    const update: RecordUpdate = {
+      name: values.name.trim(),
+      description: values.description,
+      provenance: values.provenance,
+      source: values.source.trim(),
+      recordFields: values.recordFields.filter((f) => f.label.trim()),
+      access: values.access,
+    };
+    // Fee and currency only when a fee is set (spec section 5); clearing a fee removes it.
+    if (values.accessFee.trim()) Object.assign(update, { accessFee: values.accessFee.trim(), currency: values.currency });
+    else if (record.accessFee !== null && record.accessFee !== undefined) update.accessFee = null;
+    if (!basic && values.policy !== (record.policy ?? '')) update.policy = values.policy || null;
+    try {
+      await recordsApi.update(record.id, update);
+    } catch (caught) {
+      const apiError = toApiError(caught);
+      if (Object.keys(apiError.fieldErrors).length || apiError.nonFieldErrors.length) setError(apiError);
+      else setFailure(RECORD_NOT_SAVED);
+      setSaving(false);
+      return;
+    }
+    try {
+      if (visibility) {
+        const custom = values.visibility === 'CU';
+        await recordsApi.updateVisibility(visibility.id, {
+          visibility_selection: values.visibility,
+          organisations_with_visibility: custom ? values.organisations.map((o) => o.id) : [],
+          users_with_visibility: custom ? values.users.map((u) => u.id) : [],
+          associated_record: record.id,
+        });
+      }
+    } catch {
+      setFailure(VISIBILITY_NOT_SAVED);
+      setSaving(false);
+      await queryClient.invalidateQueries({ queryKey: recordKeys.record(record.id) });
+      return;
+    }
+    await queryClient.invalidateQueries({ queryKey: recordKeys.record(record.id) });
+    await queryClient.invalidateQueries({ queryKey: recordKeys.visibility(record.id) });
+    toaster.create({ title: 'The record was saved.', type: 'success' });
+    navigate(`/records/${record.id}`);
+  };
+
+  return (
+    <form noValidate onSubmit={submit} aria-label="Edit record">
+      <Stack gap="5" maxW="3xl">
+        <Section title="Metadata">
+          <Stack gap="4">
+            <TextField label="Name" name="name" required value={values.name} onChange={(v) => set('name', v)} error={error?.fieldError('name')} />
+            <TextField label="Description" name="description" multiline value={values.description} onChange={(v) => set('description', v)} error={error?.fieldError('description')} />
+            <TextField label="Provenance" name="provenance" multiline value={values.provenance} onChange={(v) => set('provenance', v)} error={error?.fieldError('provenance')} />
+            <TextField label="Source URL" name="source" value={values.source} onChange={(v) => set('source', v)} error={error?.fieldError('source')} placeholder="https://" />
+            <CustomFieldsEditor fields={values.recordFields} onChange={(v) => set('recordFields', v)} error={error?.fieldError('recordFields')} />
+          </Stack>
+        </Section>
+        <Section title="Access">
+          <Stack gap="4">
+            <SelectField label="Access" name="access" value={values.access} options={accessOptions} onChange={(v) => set('access', v as AccessCode)} error={error?.fieldError('access')} />
+            <HStack gap="4" align="start">
+              <TextField label="Access fee" name="accessFee" value={values.accessFee} onChange={(v) => set('accessFee', v)} error={error?.fieldError('accessFee')} helperText="A term shown to requestors; nothing is charged." />
+              <SelectField label="Currency" name="currency" value={values.currency} options={currencyOptions} onChange={(v) => set('currency', v)} disabled={!values.accessFee.trim()} error={error?.fieldError('currency')} />
+            </HStack>
+            <UpgradeHint active={basic}>
+              <SelectField label="Policy" name="policy" value={values.policy} options={policyOptions} onChange={(v) => set('policy', v)} disabled={basic} error={error?.fieldError('policy')} />
+            </UpgradeHint>
+            <Text fontSize="sm" color="fg.muted">
+              Groups: {record.groups?.length ? record.groups.join(', ') : 'none'}
+            </Text>
+          </Stack>
+        </Section>
+        <Section title="Visibility">
+          <Stack gap="4">
+            <UpgradeHint active={basic}>
+              <SelectField label="Visibility" name="visibility" value={values.visibility} options={visibilityOptions} onChange={(v) => set('visibility', v as VisibilityCode)} disabled={basic} />
+            </UpgradeHint>
+            {!visibility && !basic && <Text color="fg.muted">The visibility settings could not be loaded.</Text>}
+            {values.visibility === 'CU' && !basic && (
+              <>
+                <AutofillPicker label="Organisations" search={recordsApi.organisations} selected={values.organisations} onChange={(v) => set('organisations', v)} />
+                <AutofillPicker label="Users" search={recordsApi.users} selected={values.users} onChange={(v) => set('users', v)} />
+              </>
+            )}
+          </Stack>
+        </Section>
+        <ServerErrorAlert error={error} shownFields={SHOWN_FIELDS} />
+        {failure && (
+          <Alert.Root status="error" role="alert">
+            <Alert.Indicator />
+            <Alert.Title>{failure}</Alert.Title>
+          </Alert.Root>
+        )}
+        <HStack>
+          <Button type="submit" colorPalette="teal" loading={saving}>
+            Save
+          </Button>
+          <Button asChild variant="outline">
+            <RouterLink to={`/records/${record.id}`}>Cancel</RouterLink>
+          </Button>
+        </HStack>
+      </Stack>
+    </form>
+  );
+}

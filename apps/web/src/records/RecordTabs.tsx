@@ -1,0 +1,256 @@
+import type { ReactNode } from 'react';
+import { Alert, Box, DataList, Link, Stack, Table, Tabs, Text, Wrap, WrapItem, Badge, SimpleGrid, Card } from '@chakra-ui/react';
+import { formatDate, formatNumber, formatSize } from '../lib/format';
+import { labelOf } from './format';
+import { isNumeric, latestFile, tableOf, wordSetOf } from './meta';
+import { StatsChart } from './StatsChart';
+import type { CatalogueRecord, ColumnStats, FileTable } from './types';
+
+export const NO_NUMBERS = 'No numerical data could be extracted.';
+/** Spec section 9: formatted values shown. */
+const FORMATTED_ROWS = 5;
+
+const truncate = (text: string, max = 20) => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+function HeadersTable({ table }: { table: FileTable }) {
+  return (
+    <Table.ScrollArea borderWidth="1px" borderRadius="md">
+      <Table.Root size="sm" aria-label="Headers">
+        <Table.Header>
+          <Table.Row>
+            <Table.ColumnHeader>#</Table.ColumnHeader>
+            <Table.ColumnHeader>Header</Table.ColumnHeader>
+            <Table.ColumnHeader>Type</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end">Missing</Table.ColumnHeader>
+            <Table.ColumnHeader textAlign="end">Duplicates</Table.ColumnHeader>
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {table.HEADERS.map((header, index) => {
+            const stats = table.STATS[String(index)];
+            return (
+              <Table.Row key={index}>
+                <Table.Cell>{index + 1}</Table.Cell>
+                <Table.Cell data-testid="header-name">{header}</Table.Cell>
+                <Table.Cell>{stats?.DICT?.type ?? ''}</Table.Cell>
+                <Table.Cell textAlign="end">{stats?.MISSING_VALS ?? ''}</Table.Cell>
+                <Table.Cell textAlign="end">{stats?.DUPLICATE_VALS ?? ''}</Table.Cell>
+              </Table.Row>
+            );
+          })}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  );
+}
+
+function FileMetadataTab({ record }: { record: CatalogueRecord }) {
+  const file = latestFile(record);
+  const table = tableOf(file?.META);
+  const errors = file?.META?.ERRORS ?? [];
+  const info = file?.META?.DOCUMENT ?? file?.META?.HL7 ?? file?.META?.CSV;
+  return (
+    <Stack gap="4">
+      {file ? (
+        <DataList.Root orientation="horizontal" size="sm" aria-label="File">
+          {(
+            [
+              ['File', truncate(file.name, 70)],
+              ['Content type', file.content_type ?? 'N/A'],
+              ['File size', formatSize(file.size)],
+              ['Uploaded', formatDate(file.date_created)],
+              ['Total rows', table ? String(table.TOTAL_ROWS) : 'N/A'],
+              ['Columns', table ? String(table.HEADERS.length) : 'N/A'],
+            ] as const
+          ).map(([label, value]) => (
+            <DataList.Item key={label}>
+              <DataList.ItemLabel>{label}</DataList.ItemLabel>
+              <DataList.ItemValue data-testid={`file-${label.toLowerCase().replace(/\s/g, '-')}`}>{value}</DataList.ItemValue>
+            </DataList.Item>
+          ))}
+        </DataList.Root>
+      ) : (
+        <Text color="fg.muted">This record has no file.</Text>
+      )}
+      {info && (
+        <DataList.Root orientation="horizontal" size="sm" aria-label="Document">
+          {Object.entries(info)
+            .filter(([, value]) => typeof value !== 'object' || value === null)
+            .map(([key, value]) => (
+              <DataList.Item key={key}>
+                <DataList.ItemLabel>{key}</DataList.ItemLabel>
+                <DataList.ItemValue>{key === 'DELIMITER' && value === '\t' ? 'tab' : String(value)}</DataList.ItemValue>
+              </DataList.Item>
+            ))}
+        </DataList.Root>
+      )}
+      {table && <HeadersTable table={table} />}
+      {errors.length > 0 && (
+        <Alert.Root status="warning">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Extraction notes</Alert.Title>
+            <Alert.Description>{errors.slice(0, 10).join(' · ')}</Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
+    </Stack>
+  );
+}
+
+function StatisticsTab({ table }: { table: FileTable | undefined }) {
+  const numeric = (table?.HEADERS ?? [])
+    .map((header, index) => ({ header, stats: table?.STATS[String(index)] }))
+    .filter((c): c is { header: string; stats: ColumnStats } => !!c.stats && [c.stats.MIN, c.stats.MAX, c.stats.MEAN].some(isNumeric));
+  if (numeric.length === 0) return <Text color="fg.muted">{NO_NUMBERS}</Text>;
+  return (
+    <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4">
+      {numeric.map(({ header, stats }) => (
+        <Card.Root key={header} size="sm" variant="outline" data-testid="stats-card">
+          <Card.Header>
+            <Text fontWeight="semibold">{header}</Text>
+          </Card.Header>
+          <Card.Body>
+            <Stack gap="2">
+              <Text fontSize="xs" color="fg.muted">
+                MIN {formatNumber(stats.MIN)} · MAX {formatNumber(stats.MAX)} · MEAN {formatNumber(stats.MEAN)} · STD {formatNumber(stats.STD)}
+              </Text>
+              <StatsChart header={header} stats={stats} />
+            </Stack>
+          </Card.Body>
+        </Card.Root>
+      ))}
+    </SimpleGrid>
+  );
+}
+
+/** One column per header, one row per value of the chosen list. */
+function ValuesTab({ table, pick, rows, label }: { table: FileTable | undefined; pick: (s: ColumnStats) => string[] | undefined; rows?: number; label: string }) {
+  if (!table || table.HEADERS.length === 0) return <Text color="fg.muted">No values were extracted.</Text>;
+  const columns = table.HEADERS.map((_, i) => pick(table.STATS[String(i)] ?? ({} as ColumnStats)) ?? []);
+  const count = Math.min(rows ?? Infinity, Math.max(0, ...columns.map((c) => c.length)));
+  return (
+    <Table.ScrollArea borderWidth="1px" borderRadius="md">
+      <Table.Root size="sm" aria-label={label}>
+        <Table.Header>
+          <Table.Row>
+            {table.HEADERS.map((header, i) => (
+              <Table.ColumnHeader key={i}>{header}</Table.ColumnHeader>
+            ))}
+          </Table.Row>
+        </Table.Header>
+        <Table.Body>
+          {Array.from({ length: count }, (_, r) => (
+            <Table.Row key={r}>
+              {columns.map((values, c) => (
+                <Table.Cell key={c}>{truncate(values[r] ?? '')}</Table.Cell>
+              ))}
+            </Table.Row>
+          ))}
+        </Table.Body>
+      </Table.Root>
+    </Table.ScrollArea>
+  );
+}
+
+function WordSetTab({ words }: { words: string[] }) {
+  return (
+    <Wrap gap="2" aria-label="Word set">
+      {words.map((word) => (
+        <WrapItem key={word}>
+          <Badge variant="subtle" colorPalette="teal" size="md">
+            <Link href={`https://en.wikipedia.org/w/index.php?search=${encodeURIComponent(word)}`} target="_blank" rel="noreferrer">
+              {word}
+            </Link>
+          </Badge>
+        </WrapItem>
+      ))}
+    </Wrap>
+  );
+}
+
+function AccessTab({ record }: { record: CatalogueRecord }) {
+  const fields = record.record_fields ?? Object.entries(record.RECORD ?? {}).map(([label, value]) => ({ label, value }));
+  const items: [string, string][] = [
+    ['Access', labelOf(record.access_options, record.access)],
+    ['Access fee', record.accessFee !== null && record.accessFee !== undefined ? `${record.accessFee} ${record.currency ?? ''}` : 'None'],
+    ['Policy', record.policy_name ?? record.policy ?? 'None'],
+    ['Visibility', labelOf(record.visibility_options, record.visibility)],
+    ['Source', record.source || 'N/A'],
+    ['Provenance', record.provenance || 'N/A'],
+    ...fields.map((f): [string, string] => [f.label, f.value]),
+  ];
+  return (
+    <DataList.Root orientation="horizontal" size="sm" aria-label="Access">
+      {items.map(([label, value], i) => (
+        <DataList.Item key={`${label}-${i}`}>
+          <DataList.ItemLabel>{label}</DataList.ItemLabel>
+          <DataList.ItemValue>{value}</DataList.ItemValue>
+        </DataList.Item>
+      ))}
+    </DataList.Root>
+  );
+}
+
+/** The tabs of Record details (spec section 2). While extraction runs only the Working tab shows. */
+export function RecordTabs({ record }: { record: CatalogueRecord }) {
+  const file = latestFile(record);
+  const working = record.extraction_status === 'working' || (!!file && !file.META);
+  const table = tableOf(file?.META);
+  const words = wordSetOf(file?.META);
+  const tableMeta = file?.META?.TABLE;
+  const tabs: { value: string; label: string; content: ReactNode }[] = working
+    ? [
+        {
+          value: 'working',
+          label: 'Working',
+          content: (
+            <Text role="status" color="fg.muted">
+              Metadata extraction is in progress. This page updates when it is done.
+            </Text>
+          ),
+        },
+      ]
+    : [
+        { value: 'metadata', label: 'File Metadata', content: <FileMetadataTab record={record} /> },
+        { value: 'statistics', label: 'Statistics', content: <StatisticsTab table={table} /> },
+        { value: 'samples', label: 'Sample Values', content: <ValuesTab label="Sample values" table={table} pick={(s) => s.SAMPLE_VALS} /> },
+        { value: 'formatted', label: 'Formatted Values', content: <ValuesTab label="Formatted values" table={table} pick={(s) => s.FORMATTED_VALS} rows={FORMATTED_ROWS} /> },
+        ...(words.length ? [{ value: 'wordset', label: 'Word Set', content: <WordSetTab words={words} /> }] : []),
+        ...(tableMeta
+          ? [{ value: 'table', label: 'Table Metadata', content: <Box as="pre" fontSize="xs" whiteSpace="pre-wrap">{JSON.stringify(tableMeta, null, 2)}</Box> }]
+          : []),
+      ];
+  tabs.push(
+    {
+      value: 'groups',
+      label: 'Groups',
+      content: record.groups?.length ? (
+        <Stack as="ul" ps="4">
+          {record.groups.map((g) => (
+            <li key={g}>{g}</li>
+          ))}
+        </Stack>
+      ) : (
+        <Text color="fg.muted">This record is in no group.</Text>
+      ),
+    },
+    { value: 'access', label: 'Access', content: <AccessTab record={record} /> },
+  );
+  return (
+    <Tabs.Root key={working ? 'working' : 'done'} defaultValue={tabs[0].value} colorPalette="teal" variant="line" lazyMount>
+      <Tabs.List flexWrap="wrap">
+        {tabs.map((t) => (
+          <Tabs.Trigger key={t.value} value={t.value}>
+            {t.label}
+          </Tabs.Trigger>
+        ))}
+      </Tabs.List>
+      {tabs.map((t) => (
+        <Tabs.Content key={t.value} value={t.value}>
+          {t.content}
+        </Tabs.Content>
+      ))}
+    </Tabs.Root>
+  );
+}

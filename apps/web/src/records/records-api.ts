@@ -1,0 +1,86 @@
+import { api, ApiError, parseApiError } from '../api/client';
+import type { Paged } from '../api/types';
+import { readToken } from '../auth/token-storage';
+import type { AccessOptions, CatalogueRecord, IndexForm, NamedId, RecordUpdate, Visibility, VisibilityUpdate } from './types';
+
+/** Spec section 9: upload time-out. */
+export const UPLOAD_TIMEOUT_MS = 180_000;
+/** Spec section 9: in-progress work on records is polled every 3 s. */
+export const EXTRACTION_POLL_MS = 3_000;
+
+export const recordKeys = {
+  record: (id: string) => ['record', id] as const,
+  visibility: (id: string) => ['record-visibility', id] as const,
+  accessOptions: ['access-options'] as const,
+};
+
+/** The multipart body of POST /api/records/ (flags as the strings "true"/"false", spec section 5). */
+export function indexFormData(files: readonly File[], form: IndexForm): FormData {
+  const data = new FormData();
+  for (const file of files) data.append('file', file, file.name);
+  data.append('extractOption', form.extractOption);
+  data.append('allowDuplicate', String(form.allowDuplicate));
+  data.append('deleteFile', String(form.deleteFile));
+  data.append('extractFromURL', form.extractFromURL ? 'YES' : 'NO');
+  data.append('saveSeparately', 'true');
+  const text: [string, string][] = [
+    ['name', form.recordName],
+    ['source', form.recordSource],
+    ['description', form.recordDescription],
+    ['provenance', form.recordProvenance],
+  ];
+  for (const [key, value] of text) if (value.trim()) data.append(key, value.trim());
+  const fields = form.recordFields.filter((f) => f.label.trim());
+  if (fields.length) data.append('recordFields', JSON.stringify(fields.map((f) => ({ label: f.label.trim(), value: f.value }))));
+  return data;
+}
+
+/**
+ * POST /api/records/ through XMLHttpRequest, because fetch reports no upload progress.
+ * `onProgress` gets the fraction sent (0..1). Resolves to the created records.
+ */
+export function uploadRecords(body: FormData, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<CatalogueRecord[]> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', '/api/records/');
+    xhr.timeout = UPLOAD_TIMEOUT_MS;
+    xhr.setRequestHeader('Accept', 'application/json');
+    const token = readToken();
+    if (token) xhr.setRequestHeader('Authorization', `JWT ${token}`);
+    xhr.upload.onprogress = (event) => {
+      if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+    };
+    const parse = (): unknown => {
+      try {
+        return xhr.responseText ? (JSON.parse(xhr.responseText) as unknown) : undefined;
+      } catch {
+        return xhr.responseText;
+      }
+    };
+    xhr.onload = () => {
+      const data = parse();
+      if (xhr.status >= 200 && xhr.status < 300) {
+        resolve(Array.isArray(data) ? (data as CatalogueRecord[]) : [data as CatalogueRecord]);
+      } else reject(parseApiError(xhr.status, data));
+    };
+    xhr.onerror = () => reject(new ApiError(0));
+    xhr.ontimeout = () => reject(new ApiError(0, {}, [], 'The upload timed out.'));
+    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(body);
+  });
+}
+
+export const recordsApi = {
+  get: (id: string, signal?: AbortSignal) => api.get<CatalogueRecord>(`/api/records/${encodeURIComponent(id)}/`, { signal }),
+  update: (id: string, body: RecordUpdate) => api.put<CatalogueRecord>(`/api/records/${encodeURIComponent(id)}/`, body),
+  remove: (id: string) => api.delete<void>(`/api/records/${encodeURIComponent(id)}/`),
+  /** The signed link behind download_url: `{url}`, opened in a new window. */
+  downloadLink: (downloadUrl: string) => api.get<{ url: string }>(downloadUrl),
+  accessOptions: (signal?: AbortSignal) => api.get<AccessOptions>('/api/accessoptions/', { signal }),
+  visibility: async (recordId: string, signal?: AbortSignal): Promise<Visibility | undefined> =>
+    (await api.get<Paged<Visibility>>('/api/visibilities/', { query: { associated_record: recordId }, signal })).results[0],
+  updateVisibility: (id: string, body: VisibilityUpdate) => api.put<Visibility>(`/api/visibilities/${encodeURIComponent(id)}/`, body),
+  users: (q: string, signal?: AbortSignal) => api.get<NamedId[]>('/api/userprofile-autofill-list', { query: { q }, signal }),
+  organisations: (q: string, signal?: AbortSignal) => api.get<NamedId[]>('/api/organisation-autofill-list', { query: { q }, signal }),
+};

@@ -1,0 +1,91 @@
+import type { ComponentType } from 'react';
+import { Box, chakra, Separator, Stack, Text, VisuallyHidden, type IconProps } from '@chakra-ui/react';
+import { NavLink } from 'react-router-dom';
+import { useAuth } from '../auth/AuthProvider';
+import { config } from '../config';
+import { ExploreIcon, ExternalLinkIcon, GovernanceIcon, GuideIcon, IndexDataIcon, JobsIcon, RequestsIcon } from '../components/icons';
+import { useRecordsScope } from './records-scope';
+
+interface NavItem {
+  label: string;
+  to: string;
+  icon: ComponentType<IconProps>;
+}
+
+const indexData: NavItem = { label: 'Index Data', to: '/indexdata', icon: IndexDataIcon };
+const explore: NavItem = { label: 'Explore', to: '/records', icon: ExploreIcon };
+const requests: NavItem = { label: 'Requests', to: '/request', icon: RequestsIcon };
+const governance: NavItem = { label: 'Governance', to: '/access-policies', icon: GovernanceIcon };
+const jobs: NavItem = { label: 'Backend Jobs', to: '/jobs', icon: JobsIcon };
+
+const itemStyles = {
+  display: 'flex',
+  alignItems: 'center',
+  gap: '3',
+  px: '3',
+  py: '2',
+  borderRadius: 'md',
+  fontSize: 'sm',
+  fontWeight: 'medium',
+  color: 'fg.muted',
+  _hover: { bg: 'bg.emphasized', color: 'fg' },
+  _focusVisible: { outline: '2px solid', outlineColor: 'teal.focusRing', outlineOffset: '-2px' },
+} as const;
+
+const SideLink = chakra(NavLink, {
+  base: { ...itemStyles, '&[aria-current=page]': { bg: 'teal.subtle', color: 'teal.fg', fontWeight: 'semibold' } },
+});
+
+function Item({ item }: { item: NavItem }) {
+  const Icon = item.icon;
+  return (
+    <li>
+      <SideLink to={item.to}>
+        <Icon boxSize="5" />
+        {item.label}
+      </SideLink>
+    </li>
+  );
+}
+
+/**
+ * The side menu (spec section 2, "Shell"): Index Data always; the section entries when the
+ * visibility toggle is at "all" or the user is signed in; Governance not for BASIC clients.
+ */
+export function Sidebar() {
+  const { isSignedIn, clientType } = useAuth();
+  const { scope } = useRecordsScope();
+  const showSections = scope === 'all' || isSignedIn;
+  const sections = [explore, requests, ...(clientType === 'BASIC' ? [] : [governance]), jobs];
+
+  return (
+    <Stack gap="4" p="3" h="full">
+      <Stack as="ul" gap="1" listStyleType="none">
+        <Item item={indexData} />
+      </Stack>
+      {showSections && (
+        <>
+          <Separator />
+          <Box>
+            <Text px="3" pb="2" fontSize="xs" fontWeight="semibold" color="fg.subtle" textTransform="uppercase" letterSpacing="wider">
+              Sections
+            </Text>
+            <Stack as="ul" gap="1" listStyleType="none">
+              {sections.map((item) => (
+                <Item key={item.to} item={item} />
+              ))}
+              <li>
+                <chakra.a href={config.startGuideUrl} target="_blank" rel="noopener noreferrer" {...itemStyles}>
+                  <GuideIcon boxSize="5" />
+                  Start Guide
+                  <ExternalLinkIcon boxSize="3.5" ms="auto" />
+                  <VisuallyHidden>(opens in a new tab)</VisuallyHidden>
+                </chakra.a>
+              </li>
+            </Stack>
+          </Box>
+        </>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,103 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Badge, Box, Button, Flex, HStack, IconButton, Input, InputGroup, Text } from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router-dom';
+import { useAuth } from '../auth/AuthProvider';
+import { config } from '../config';
+import { CogIcon, LogoMark, MenuIcon, SearchIcon } from '../components/icons';
+import { RecordsScopeToggle } from './records-scope';
+import { useSearchQuery, useSubmitSearch } from './search-query';
+
+export const TOP_BAR_HEIGHT = '3.5rem';
+
+interface TopBarProps {
+  bare: boolean;
+  sidebarOpen: boolean;
+  onToggleSidebar(): void;
+}
+
+function SearchBox() {
+  const current = useSearchQuery();
+  const submitSearch = useSubmitSearch();
+  const [query, setQuery] = useState(current);
+  useEffect(() => setQuery(current), [current]);
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    submitSearch(query);
+  }
+
+  return (
+    <Box as="form" role="search" aria-label="Search records" onSubmit={submit} flex="1" maxW="xl" minW="0">
+      <InputGroup startElement={<SearchIcon boxSize="4" color="fg.muted" />}>
+        <Input
+          type="search"
+          name="query"
+          size="sm"
+          placeholder="Search records"
+          aria-label="Search records"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          bg="bg.muted"
+          borderRadius="full"
+        />
+      </InputGroup>
+    </Box>
+  );
+}
+
+export function TopBar({ bare, sidebarOpen, onToggleSidebar }: TopBarProps) {
+  const { isSignedIn } = useAuth();
+  return (
+    <Flex
+      as="header"
+      position="sticky"
+      top="0"
+      zIndex="sticky"
+      h={TOP_BAR_HEIGHT}
+      align="center"
+      gap={{ base: '2', md: '4' }}
+      px={{ base: '2', md: '4' }}
+      bg="bg.panel"
+      borderBottomWidth="1px"
+    >
+      {!bare && (
+        <IconButton
+          aria-label="Toggle sidebar"
+          aria-expanded={sidebarOpen}
+          aria-controls="app-sidebar"
+          variant="ghost"
+          size="sm"
+          onClick={onToggleSidebar}
+        >
+          <MenuIcon />
+        </IconButton>
+      )}
+      <HStack asChild gap="2" flexShrink={0} _focusVisible={{ outline: '2px solid', outlineColor: 'colorPalette.focusRing' }}>
+        <RouterLink to="/" aria-label={`${config.productName} home`}>
+          <LogoMark boxSize="7" />
+          <Text as="span" fontWeight="semibold" fontSize="md" display={{ base: 'none', md: 'inline' }}>
+            {config.productName}
+          </Text>
+          <Badge colorPalette="teal" variant="subtle" size="sm">
+            Beta
+          </Badge>
+        </RouterLink>
+      </HStack>
+      <Flex flex="1" justify="center" minW="0">
+        {!bare && <SearchBox />}
+      </Flex>
+      {isSignedIn && !bare && <RecordsScopeToggle label="Records shown" ownLabel="Own" allLabel="All" />}
+      {isSignedIn ? (
+        <IconButton asChild aria-label="Profile" variant="ghost" size="sm">
+          <RouterLink to="/profile" title="Profile">
+            <CogIcon />
+          </RouterLink>
+        </IconButton>
+      ) : (
+        <Button asChild size="sm" colorPalette="teal" variant="solid">
+          <RouterLink to="/login">Login</RouterLink>
+        </Button>
+      )}
+    </Flex>
+  );
+}

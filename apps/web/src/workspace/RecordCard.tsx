@@ -1,0 +1,175 @@
+import { Badge, Box, Button, Card, HStack, IconButton, Link, Stack, Text } from '@chakra-ui/react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { toaster } from '../shell/toaster';
+import { CopyIcon, DeleteIcon, DownloadIcon, EditIcon, LinkIcon, SimilarIcon } from '../components/icons';
+import { formatDate, formatSize, truncate } from '../lib/format';
+import { DESCRIPTION_LIMIT, displayName, NAME_LIMIT, ORIGIN_LIMIT, TYPE_LIMIT, visibilityLabel } from './format';
+import { canDownload, canRequest, downloadRecord, LOGIN_TO_LINK, LOGIN_TO_REQUEST, requestLabel, useCopyRecordLink } from './record-actions';
+import type { RecordCardData } from './types';
+
+interface RecordCardProps {
+  record: RecordCardData;
+  signedIn: boolean;
+  onDelete(record: RecordCardData): void;
+}
+
+function Field({ label, value, title }: { label: string; value: string; title?: string }) {
+  return (
+    <HStack gap="2" fontSize="sm" align="baseline">
+      <Text color="fg.muted" minW="16" flexShrink="0">
+        {label}
+      </Text>
+      <Text truncate title={title}>
+        {value}
+      </Text>
+    </HStack>
+  );
+}
+
+/** A record of the Workspace grid (spec section 2, Record card). */
+export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
+  const navigate = useNavigate();
+  const copyLink = useCopyRecordLink();
+  const fullName = displayName(record.name, record.alt_name);
+  const name = truncate(fullName, NAME_LIMIT);
+  const typeText = truncate(record.type || 'Record', TYPE_LIMIT);
+  const request = requestLabel(record);
+  const headers = record.headers ?? [];
+
+  function requestRecord() {
+    if (!signedIn) {
+      toaster.create({ type: 'warning', title: LOGIN_TO_REQUEST });
+      return;
+    }
+    // The request action lives on the record's details (spec: "Access Request gives a request action").
+    navigate(`/records/${record.id}`);
+  }
+
+  function linkRecord() {
+    if (!signedIn) {
+      toaster.create({ type: 'warning', title: LOGIN_TO_LINK });
+      return;
+    }
+    toaster.create({ type: 'info', title: 'Linking datasets is coming soon.' });
+  }
+
+  return (
+    <Card.Root
+      as="article"
+      aria-label={fullName}
+      data-testid={`record-card-${record.id}`}
+      minW="300px"
+      maxW="401px"
+      w="100%"
+      size="sm"
+      variant="outline"
+    >
+      <Card.Header pb="1">
+        <Card.Title as="h2" fontSize="md" lineHeight="short" wordBreak="break-word" title={fullName}>
+          {name}
+        </Card.Title>
+        <Text fontSize="sm" color="fg.muted" data-testid="record-owner">
+          by {record.user || 'unknown'}
+          {record.organisation?.name ? ` · ${record.organisation.name}` : ''}
+        </Text>
+      </Card.Header>
+      <Card.Body py="2" gap="2">
+        <Stack gap="1">
+          <Field label="Origin" value={record.origin ? truncate(record.origin, ORIGIN_LIMIT) : 'N/A'} title={record.origin ?? undefined} />
+          <HStack gap="2" fontSize="sm" align="baseline">
+            <Text color="fg.muted" minW="16" flexShrink="0">
+              UUID
+            </Text>
+            <Link asChild colorPalette="teal" truncate fontFamily="mono" fontSize="xs">
+              <RouterLink to={`/records/${record.id}`} aria-label={`Details of ${fullName}`}>
+                {record.id}
+              </RouterLink>
+            </Link>
+          </HStack>
+          <Field label="Visibility" value={visibilityLabel(record.visibility)} />
+          <Field label="Size" value={formatSize(record.size)} />
+          <Field label="Type" value={record.type ? truncate(record.type, TYPE_LIMIT) : 'N/A'} title={record.type ?? undefined} />
+          <Field label="Changed" value={formatDate(record.date_changed)} />
+        </Stack>
+        <Text fontSize="sm" data-testid="record-description" wordBreak="break-word">
+          {truncate(record.description, DESCRIPTION_LIMIT) || 'No description.'}
+        </Text>
+        <Box as="details" fontSize="sm" borderWidth="1px" borderRadius="md" px="2" py="1">
+          <Box as="summary" cursor="pointer" fontWeight="medium">
+            Schema · {record.total_rows ?? 0} rows
+          </Box>
+          <Stack gap="1" pt="1">
+            {headers.length > 0 ? (
+              <HStack wrap="wrap" gap="1">
+                {headers.map((header) => (
+                  <Badge key={header} variant="subtle">
+                    {header}
+                  </Badge>
+                ))}
+              </HStack>
+            ) : (
+              <Text color="fg.muted">No column headers.</Text>
+            )}
+            <Text>Total rows: {record.total_rows ?? 0}</Text>
+          </Stack>
+        </Box>
+      </Card.Body>
+      <Card.Footer pt="1" flexWrap="wrap" gap="1.5">
+        <Button asChild size="xs" variant="subtle" colorPalette="teal">
+          <RouterLink to={`/records/${record.id}`} aria-label={`Open ${typeText} details of ${fullName}`} title={record.type ?? undefined}>
+            {typeText}
+          </RouterLink>
+        </Button>
+        <IconButton asChild size="xs" variant="ghost" aria-label="Find similar datasets">
+          <RouterLink to={`/records?refid=${encodeURIComponent(record.id)}`} title="Find similar datasets">
+            <SimilarIcon />
+          </RouterLink>
+        </IconButton>
+        <IconButton
+          size="xs"
+          variant="ghost"
+          aria-label="Link record"
+          aria-disabled={!signedIn || undefined}
+          title={signedIn ? 'Link record' : LOGIN_TO_LINK}
+          opacity={signedIn ? 1 : 0.5}
+          onClick={linkRecord}
+        >
+          <LinkIcon />
+        </IconButton>
+        {canDownload(record) && (
+          <IconButton
+            size="xs"
+            variant="solid"
+            colorPalette={record.is_owner ? 'red' : 'blue'}
+            aria-label="Data download"
+            title="Data download"
+            data-owner={record.is_owner ? 'true' : 'false'}
+            onClick={() => void downloadRecord(record)}
+          >
+            <DownloadIcon />
+          </IconButton>
+        )}
+        {canRequest(record) && (
+          <Button size="xs" variant="outline" colorPalette="orange" disabled={request.locked} onClick={requestRecord}>
+            {request.label}
+          </Button>
+        )}
+        <IconButton size="xs" variant="ghost" aria-label="Copy record URL" title="Copy record URL" onClick={() => void copyLink(record)}>
+          <CopyIcon />
+        </IconButton>
+        {record.edit && (
+          <IconButton asChild size="xs" variant="ghost" aria-label="Edit record">
+            <RouterLink to={`/records/edit/${record.id}`} title="Edit record">
+              <EditIcon />
+            </RouterLink>
+          </IconButton>
+        )}
+        {record.can_delete && (
+          <IconButton size="xs" variant="ghost" colorPalette="red" aria-label="Delete record" title="Delete record" onClick={() => onDelete(record)}>
+            <DeleteIcon />
+          </IconButton>
+        )}
+      </Card.Footer>
+    </Card.Root>
+  );
+}

@@ -1,0 +1,175 @@
+import { useState } from 'react';
+import { Alert, Box, Button, Grid, Heading, HStack, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { Link as RouterLink, useSearchParams } from 'react-router-dom';
+import { useAuth } from '../auth/AuthProvider';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { LoadingState } from '../components/LoadingState';
+import { RecordsScopeToggle, useRecordsScope } from '../shell/records-scope';
+import { useSearchQuery } from '../shell/search-query';
+import { toaster } from '../shell/toaster';
+import { GridIcon, TableIcon } from '../components/icons';
+import { RecordCard } from './RecordCard';
+import { RecordsTable } from './RecordsTable';
+import { ScrollSentinel } from './ScrollSentinel';
+import type { RecordCardData, RecordsSearch } from './types';
+import { useDeleteRecords, useRecordsList } from './use-records';
+
+export const END_OF_INDEX = "You've reached the end of the index for this search!";
+export const NO_RESULTS = 'No results found.';
+export const DELETE_ONE = 'Are you sure you want to delete this record?';
+
+type Layout = 'grid' | 'table';
+const LAYOUT_KEY = 'dc.workspaceLayout';
+
+function readLayout(): Layout {
+  try {
+    return localStorage.getItem(LAYOUT_KEY) === 'table' ? 'table' : 'grid';
+  } catch {
+    return 'grid';
+  }
+}
+
+/** The Records list (spec section 2, "Records list (Workspace)"). */
+export function Workspace() {
+  const { isSignedIn } = useAuth();
+  const { scope } = useRecordsScope();
+  const query = useSearchQuery();
+  const [params] = useSearchParams();
+  const refid = params.get('refid') ?? '';
+  const [layout, setLayoutState] = useState<Layout>(readLayout);
+  const search: RecordsSearch = { query, refid, view: isSignedIn ? scope : 'all', group: '' };
+  const list = useRecordsList(search);
+  const remove = useDeleteRecords();
+  const [toDelete, setToDelete] = useState<RecordCardData[] | null>(null);
+
+  const records = list.data?.pages.flatMap((page) => page.results) ?? [];
+  const count = list.data?.pages.at(-1)?.count ?? 0;
+  const loaded = list.isSuccess;
+  const empty = loaded && records.length === 0;
+
+  function setLayout(next: Layout) {
+    setLayoutState(next);
+    try {
+      localStorage.setItem(LAYOUT_KEY, next);
+    } catch {
+      // Only this visit remembers it.
+    }
+  }
+
+  function confirmDelete() {
+    if (!toDelete) return;
+    remove.mutate(
+      toDelete.map((record) => record.id),
+      {
+        onSuccess: (ids) => {
+          setToDelete(null);
+          toaster.create({ type: 'success', title: ids.length === 1 ? 'The record was deleted.' : `${ids.length} records were deleted.` });
+        },
+      },
+    );
+  }
+
+  return (
+    <Stack gap="4">
+      <Stack gap="1">
+        <Heading as="h1" size="2xl">
+          Workspace
+        </Heading>
+        <Text fontSize="sm" color="fg.muted" data-testid="records-search-summary" aria-live="polite">
+          {refid ? 'Datasets similar to the chosen record' : query ? `Search: “${query}”` : 'No search query'}
+          {isSignedIn ? ` · showing ${scope === 'own' ? 'your own' : 'all'} records` : ''}
+          {loaded ? ` · ${count} ${count === 1 ? 'record' : 'records'}` : ''}
+        </Text>
+      </Stack>
+
+      <HStack gap="3" wrap="wrap">
+        {isSignedIn && (
+          <>
+            {/* Projects (groups) are not served yet: the dropdown holds "All projects" only. */}
+            <Box title="Projects are coming soon.">
+              <NativeSelect.Root size="sm" width="48" disabled>
+                <NativeSelect.Field aria-label="Project" aria-describedby="project-hint" value="">
+                  <option value="">All projects</option>
+                </NativeSelect.Field>
+                <NativeSelect.Indicator />
+              </NativeSelect.Root>
+              <Text id="project-hint" srOnly>
+                Projects are coming soon.
+              </Text>
+            </Box>
+            <RecordsScopeToggle label="Workspace records shown" ownLabel="My records" allLabel="All records" />
+          </>
+        )}
+        <HStack gap="1" ms="auto" role="group" aria-label="Layout">
+          <Button size="sm" variant={layout === 'grid' ? 'solid' : 'outline'} aria-pressed={layout === 'grid'} onClick={() => setLayout('grid')}>
+            <GridIcon /> Grid
+          </Button>
+          <Button size="sm" variant={layout === 'table' ? 'solid' : 'outline'} aria-pressed={layout === 'table'} onClick={() => setLayout('table')}>
+            <TableIcon /> Table
+          </Button>
+        </HStack>
+      </HStack>
+
+      {list.isError && (
+        <Alert.Root status="error">
+          <Alert.Indicator />
+          <Alert.Title>An error occured, please try again.</Alert.Title>
+        </Alert.Root>
+      )}
+
+      {records.length > 0 &&
+        (layout === 'grid' ? (
+          <Grid templateColumns="repeat(auto-fill, minmax(300px, 401px))" gap="4" data-testid="records-grid">
+            {records.map((record) => (
+              <RecordCard key={record.id} record={record} signedIn={isSignedIn} onDelete={(one) => setToDelete([one])} />
+            ))}
+          </Grid>
+        ) : (
+          <RecordsTable records={records} signedIn={isSignedIn} onDelete={setToDelete} />
+        ))}
+
+      {(list.isPending || list.isFetchingNextPage) && <LoadingState label="Loading records…" />}
+      {list.hasNextPage && !list.isFetchingNextPage && (
+        <>
+          <ScrollSentinel onVisible={() => void list.fetchNextPage()} disabled={list.isFetchingNextPage} />
+          <Button alignSelf="center" size="sm" variant="ghost" onClick={() => void list.fetchNextPage()}>
+            Load more
+          </Button>
+        </>
+      )}
+
+      {empty && isSignedIn && !query && !refid ? (
+        <Stack align="center" gap="2" py="8" data-testid="records-empty">
+          <Text color="fg.muted">You have no records yet.</Text>
+          <Link asChild colorPalette="teal" fontWeight="semibold" fontSize="lg">
+            <RouterLink to="/indexdata">Start adding data!</RouterLink>
+          </Link>
+        </Stack>
+      ) : empty ? (
+        <Text textAlign="center" color="fg.muted" py="8" data-testid="records-empty">
+          {NO_RESULTS}
+        </Text>
+      ) : null}
+      {loaded && records.length > 0 && !list.hasNextPage && (
+        <Text textAlign="center" color="fg.muted" py="4" data-testid="records-end">
+          {END_OF_INDEX}
+        </Text>
+      )}
+
+      <ConfirmDialog
+        open={!!toDelete}
+        title={toDelete && toDelete.length > 1 ? 'Delete records' : 'Delete record'}
+        message={toDelete && toDelete.length > 1 ? `Are you sure you want to delete these ${toDelete.length} records?` : DELETE_ONE}
+        confirmLabel="Delete"
+        busy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => {
+          setToDelete(null);
+          remove.reset();
+        }}
+      >
+        {remove.error && <Text color="fg.error">{remove.error.message}</Text>}
+      </ConfirmDialog>
+    </Stack>
+  );
+}

@@ -1,0 +1,49 @@
+import { useCallback } from 'react';
+import { ApiError } from '../api/client';
+import { toaster } from '../shell/toaster';
+import { fetchDownloadLink } from './records-api';
+import { recordLink } from './format';
+import type { RecordCardData } from './types';
+
+/** Prompts for anonymous visitors (spec section 6). */
+export const LOGIN_TO_REQUEST = 'Please login to request records.';
+export const LOGIN_TO_LINK = 'Please login to link records.';
+
+/** Whether the caller may download: open access, or the owner, or someone with edit rights. */
+export const canDownload = (record: RecordCardData) => record.access === 'OP' || !!record.is_owner || !!record.edit;
+
+/** The Request button shows only to non-owners of records whose access is Request. */
+export const canRequest = (record: RecordCardData) => record.access === 'RE' && !record.is_owner;
+
+/** "Request {status}" once a request has left new; the button is then disabled. */
+export function requestLabel(record: RecordCardData): { label: string; locked: boolean } {
+  const status = record.request_status;
+  return status && status !== 'new' ? { label: `Request ${status}`, locked: true } : { label: 'Request', locked: false };
+}
+
+/** Opens the record's signed download link in a new window. */
+export async function downloadRecord(record: RecordCardData): Promise<void> {
+  // Opened before the call so the browser treats it as the click's own window, not a pop-up.
+  const target = window.open('', '_blank');
+  try {
+    const { url } = await fetchDownloadLink(record.id);
+    if (target) target.location.href = url;
+    else window.location.href = url;
+  } catch (error) {
+    target?.close();
+    toaster.create({ type: 'error', title: error instanceof ApiError ? error.message : 'An error occured, please try again.' });
+  }
+}
+
+/** Copies the record's link; shows it in the toast when the clipboard is not available. */
+export function useCopyRecordLink(): (record: RecordCardData) => Promise<void> {
+  return useCallback(async (record: RecordCardData) => {
+    const link = recordLink(record.id);
+    try {
+      await navigator.clipboard.writeText(link);
+      toaster.create({ type: 'success', title: 'Record link copied.', description: link });
+    } catch {
+      toaster.create({ type: 'info', title: 'Copy this record link:', description: link });
+    }
+  }, []);
+}

@@ -1,0 +1,6 @@
+export * from './events/envelope';
+export * from './events/topics';
+export * from './events/registry';
+export * from './events/catalog';
+export * from './accounts';
+export * from './events/catalogue-events';

@@ -1,0 +1,290 @@
+// Running statistics of one column in constant memory: Welford's mean and variance, min and max,
+// missing count, capped distinct values, first rows, a reservoir sample and the column's words.
+import { DistinctCounter, hash53 } from './distinct';
+import type { ColumnStats, ColumnType, ExtractionLimits, ExtractOption, ValueKind } from './types';
+import { detach, isMeaningful, TopWords, words } from './words';
+
+/** A cell as read: text from CSV/HL7, typed values from spreadsheets. */
+export type CellValue = string | number | boolean | Date | null | undefined;
+
+const MISSING = new Set(['', 'na', 'n/a', 'null', 'none', 'nan', '?', '""', '#n/a']);
+const DECIMAL_COMMA = /^[+-]?\d+,\d+$/;
+const BOOLEAN = new Set(['true', 'false', 'yes', 'no']);
+const DATE = [
+  /^\d{4}-\d{2}-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$/,
+  /^\d{1,2}[/.-]\d{1,2}[/.-]\d{4}$/,
+  /^\d{4}\/\d{1,2}\/\d{1,2}$/,
+];
+const TIME = /^\d{1,2}[:.]\d{2}(?:[:.]\d{2})?$/;
+/** A share of non-numbers this small still leaves a column numeric (with an error naming them). */
+const NUMERIC_TOLERANCE = 0.1;
+
+export interface ColumnContext {
+  option: ExtractOption;
+  limits: ExtractionLimits;
+  /** Accept "2,6" as 2.6 (semicolon-delimited files use decimal commas). */
+  decimalComma: boolean;
+  distinctCap: number;
+}
+
+const KINDS: ValueKind[] = ['integer', 'float', 'boolean', 'date', 'time', 'text'];
+const INT = 0;
+const FLT = 1;
+const BOOL = 2;
+const DAT = 3;
+const TIM = 4;
+const TXT = 5;
+
+/** The number parsed by the last classify() that returned integer or float (no allocation per cell). */
+let parsed = 0;
+
+/** INT or FLT when the text is a plain decimal number (optional sign, fraction, exponent), else -1. */
+function numberKind(text: string): number {
+  const length = text.length;
+  let i = 0;
+  let c = text.charCodeAt(0);
+  if (c === 43 || c === 45) c = text.charCodeAt(++i);
+  const intStart = i;
+  while (c >= 48 && c <= 57) c = text.charCodeAt(++i);
+  const intDigits = i - intStart;
+  if (i === length) return intDigits > 0 && intDigits <= 15 ? INT : -1;
+  let fracDigits = 0;
+  if (c === 46) {
+    c = text.charCodeAt(++i);
+    const fracStart = i;
+    while (c >= 48 && c <= 57) c = text.charCodeAt(++i);
+    fracDigits = i - fracStart;
+  }
+  if (intDigits + fracDigits === 0) return -1;
+  if (i < length && (c === 101 || c === 69)) {
+    c = text.charCodeAt(++i);
+    if (c === 43 || c === 45) c = text.charCodeAt(++i);
+    const expStart = i;
+    while (c >= 48 && c <= 57) c = text.charCodeAt(++i);
+    if (i === expStart) return -1;
+  }
+  return i === length ? FLT : -1;
+}
+
+function classifyCode(text: string, decimalComma: boolean): number {
+  const first = text.charCodeAt(0);
+  // Only strings starting with a digit, sign or dot can be numbers, dates or times.
+  if ((first >= 48 && first <= 57) || first === 43 || first === 45 || first === 46) {
+    const numeric = numberKind(text);
+    if (numeric >= 0) return ((parsed = Number(text)), numeric);
+    if (decimalComma && DECIMAL_COMMA.test(text)) return ((parsed = Number(text.replace(',', '.'))), FLT);
+    for (const pattern of DATE) if (pattern.test(text)) return DAT;
+    return TIME.test(text) ? TIM : TXT;
+  }
+  if (text.length <= 5 && BOOLEAN.has(text.toLowerCase())) return BOOL;
+  return TXT;
+}
+
+/** The kind of a trimmed, non-missing text value (and its number when numeric). */
+export function classify(text: string, decimalComma: boolean): { kind: ValueKind; number?: number } {
+  const code = classifyCode(text, decimalComma);
+  return code <= FLT ? { kind: KINDS[code], number: parsed } : { kind: KINDS[code] };
+}
+
+export function isMissingText(text: string): boolean {
+  if (text.length === 0) return true;
+  if (text.length > 4) return false;
+  const c = text.charCodeAt(0) | 0x20; // missing tokens start with n, ?, " or #
+  return (c === 0x6e || c === 0x3f || c === 0x22 || c === 0x23) && MISSING.has(text.toLowerCase());
+}
+
+function trimmed(text: string): string {
+  return text.length > 0 && (text.charCodeAt(0) <= 32 || text.charCodeAt(text.length - 1) <= 32) ? text.trim() : text;
+}
+
+export function truncate(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
+}
+
+/** Deterministic PRNG so that samples are reproducible. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export class ColumnAccumulator {
+  private rows = 0;
+  private missing = 0;
+  private nonMissing = 0;
+  private readonly kindCounts = new Float64Array(KINDS.length);
+  // Welford
+  private n = 0;
+  private mean = 0;
+  private m2 = 0;
+  private min = Infinity;
+  private max = -Infinity;
+  private decimals = 0;
+  private firstNonNumeric: string | null = null;
+  private readonly distinct: DistinctCounter;
+  private readonly formatted: string[] = [];
+  private readonly reservoir: Array<{ row: number; value: string }> = [];
+  private readonly random = mulberry32(0x5eed);
+  private readonly words: TopWords;
+  private readonly wordMemo = new Map<number, string[]>();
+
+  constructor(private readonly ctx: ColumnContext) {
+    this.distinct = new DistinctCounter(ctx.distinctCap);
+    this.words = new TopWords(Math.max(1000, ctx.limits.maxWords * 4));
+  }
+
+  add(value: CellValue, display?: string): void {
+    const row = this.rows++;
+    if (value === null || value === undefined) return this.addMissing(row);
+    let text: string;
+    let kind: number;
+    if (typeof value === 'string') {
+      text = trimmed(value);
+      if (isMissingText(text)) return this.addMissing(row);
+      kind = classifyCode(text, this.ctx.decimalComma);
+    } else if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return this.addMissing(row);
+      text = String(value);
+      parsed = value;
+      kind = Number.isInteger(value) ? INT : FLT;
+    } else if (typeof value === 'boolean') {
+      text = String(value);
+      kind = BOOL;
+    } else {
+      if (Number.isNaN(value.getTime())) return this.addMissing(row);
+      text = value.toISOString();
+      kind = DAT;
+    }
+    this.nonMissing++;
+    this.kindCounts[kind]++;
+    if (kind <= FLT) {
+      const x = parsed;
+      this.addNumber(x, text);
+      this.distinct.add(x);
+    } else {
+      if (this.firstNonNumeric === null) this.firstNonNumeric = detach(truncate(text, 40));
+      const hash = hash53(text);
+      this.distinct.addHash(hash);
+      if (kind === TXT) this.addWords(text, hash);
+    }
+    if (row < 5) this.formatted[row] = detach(truncate(display ?? text, this.ctx.limits.maxCellChars));
+    if (this.ctx.option === 'samples') this.sample(row, display ?? text);
+  }
+
+  /** Statistics so far; header index names nothing here, the table keys them. */
+  stats(): ColumnStats {
+    const type = this.type();
+    const numeric = type === 'integer' || type === 'float';
+    const errors: string[] = [];
+    const numbers = this.kindCounts[INT] + this.kindCounts[FLT];
+    if (numeric && numbers < this.nonMissing) {
+      errors.push(
+        `${this.nonMissing - numbers} of ${this.nonMissing} values are not numbers (first: "${this.firstNonNumeric ?? ''}"); MIN, MAX, MEAN and STD use the ${numbers} numbers`,
+      );
+    }
+    const distinct = this.distinct.count();
+    const formatted = Array.from({ length: Math.min(5, this.rows) }, (_, i) => this.formatted[i] ?? '');
+    return {
+      MIN: numeric ? this.min : null,
+      MAX: numeric ? this.max : null,
+      MEAN: numeric ? this.mean : null,
+      STD: numeric ? (this.n > 1 ? Math.sqrt(this.m2 / (this.n - 1)) : 0) : null,
+      FORMATTED_VALS: formatted,
+      SAMPLE_VALS: this.ctx.option === 'samples' ? this.reservoir.map((s) => s.value) : this.syntheticSamples(type, formatted),
+      DUPLICATE_VALS: Math.max(0, this.nonMissing - distinct),
+      MISSING_VALS: this.missing,
+      WORDSET: type === 'text' ? this.words.top(this.ctx.limits.maxWords) : [],
+      ERRORS: errors,
+      DICT: { type, count: this.nonMissing, distinct, distinct_exact: this.distinct.isExact, kinds: this.kinds() },
+    };
+  }
+
+  /** Word counts of the text values, for the file's KEYWORDS. */
+  wordCounts(): Array<[string, number]> {
+    return this.words.entries();
+  }
+
+  type(): ColumnType {
+    const n = this.nonMissing;
+    if (n === 0) return 'empty';
+    const counts = this.kindCounts;
+    if (counts[INT] + counts[FLT] >= n * (1 - NUMERIC_TOLERANCE)) return counts[FLT] > 0 ? 'float' : 'integer';
+    for (const kind of [DAT, TIM, BOOL]) if (counts[kind] === n) return KINDS[kind];
+    return 'text';
+  }
+
+  private kinds(): Partial<Record<ValueKind, number>> {
+    const kinds: Partial<Record<ValueKind, number>> = {};
+    KINDS.forEach((kind, i) => {
+      if (this.kindCounts[i] > 0) kinds[kind] = this.kindCounts[i];
+    });
+    return kinds;
+  }
+
+  private addMissing(row: number): void {
+    this.missing++;
+    if (row < 5) this.formatted[row] = '';
+  }
+
+  private addNumber(x: number, text: string): void {
+    this.n++;
+    const delta = x - this.mean;
+    this.mean += delta / this.n;
+    this.m2 += delta * (x - this.mean);
+    if (x < this.min) this.min = x;
+    if (x > this.max) this.max = x;
+    const dot = text.indexOf('.');
+    if (dot >= 0 && text.length - dot - 1 > this.decimals && !/e/i.test(text)) this.decimals = Math.min(6, text.length - dot - 1);
+  }
+
+  /** Categorical columns repeat their values: their words are looked up by the value's hash. */
+  private addWords(text: string, hash: number): void {
+    let found = this.wordMemo.get(hash);
+    if (!found) {
+      found = words(text).filter(isMeaningful);
+      if (this.wordMemo.size >= 512) this.wordMemo.clear();
+      this.wordMemo.set(hash, found);
+    }
+    for (const word of found) this.words.add(word);
+  }
+
+  /** Algorithm R over non-missing values, kept in row order. */
+  private sample(row: number, value: string): void {
+    const max = this.ctx.limits.maxSamples;
+    const entry = { row, value: detach(truncate(value, this.ctx.limits.maxCellChars)) };
+    if (this.reservoir.length < max) {
+      this.reservoir.push(entry);
+      return;
+    }
+    const j = Math.floor(this.random() * this.nonMissing);
+    if (j < max) {
+      this.reservoir.splice(j, 1);
+      this.reservoir.push(entry);
+    }
+  }
+
+  /**
+   * 'metadata' shows the shape of the data without any real cell: numeric columns get evenly spaced
+   * numbers between MIN and MAX, other columns character masks (X upper, x lower, 9 digit) of their
+   * first values.
+   */
+  private syntheticSamples(type: ColumnType, first: string[]): string[] {
+    if (type === 'empty') return [];
+    if (type === 'integer' || type === 'float') {
+      const count = Math.min(5, this.ctx.limits.maxSamples);
+      if (this.min === this.max || count < 2) return [this.format(this.min, type)];
+      return Array.from({ length: count }, (_, i) => this.format(this.min + ((this.max - this.min) * i) / (count - 1), type));
+    }
+    const masks = first.filter((v) => v !== '').map((v) => v.replace(/\p{Lu}/gu, 'X').replace(/\p{Ll}/gu, 'x').replace(/\p{N}/gu, '9'));
+    return [...new Set(masks)].slice(0, this.ctx.limits.maxSamples);
+  }
+
+  private format(x: number, type: ColumnType): string {
+    return type === 'integer' ? String(Math.round(x)) : x.toFixed(Math.max(1, this.decimals));
+  }
+}

@@ -1,0 +1,19 @@
+import type { Readable } from 'node:stream';
+import type { ExtractionLimits, ExtractionResult, ExtractOption } from './types';
+
+export interface ExtractorContext {
+  option: Exclude<ExtractOption, 'minimal'>;
+  limits: ExtractionLimits;
+  fileName: string;
+  size?: number;
+  /** False inside an archive: nested archives are not opened (zip-of-zips bombs). */
+  allowArchives: boolean;
+}
+
+/** What an extractor adds to the common fields of a result. */
+export type Extracted = Omit<ExtractionResult, 'NAME' | 'CONTENT_TYPE' | 'SIZE' | 'DATE' | 'TYPE' | 'EXTRACT_OPTION'> & {
+  /** Bytes read from the stream, when the whole stream was read. */
+  bytesRead?: number;
+};
+
+export type Extractor = (stream: Readable, ctx: ExtractorContext) => Promise<Extracted>;

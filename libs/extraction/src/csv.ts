@@ -1,0 +1,255 @@
+// CSV/TSV: delimiter and line ending detected on the first lines, then the stream is cut at record
+// boundaries (quote-aware, so quoted newlines stay inside their record) and each complete slice is
+// parsed by papaparse. Only one unfinished record is ever held, and it is bounded by maxLineBytes,
+// so memory stays flat however large the file is.
+import Papa from 'papaparse';
+import type { Readable } from 'node:stream';
+import { classify, isMissingText } from './column';
+import type { Extracted, ExtractorContext } from './context';
+import { CorruptFileError, ExtractionLimitError } from './errors';
+import { isBinary, TextChunkDecoder, toBytes } from './io';
+import { headerName, TableBuilder } from './table';
+import type { CsvInfo } from './types';
+import { keywordsOf, TopWords } from './words';
+
+type Delimiter = CsvInfo['DELIMITER'];
+const DELIMITERS: Delimiter[] = [',', ';', '\t', '|'];
+const QUOTE = '"';
+const SAMPLE_CHARS = 64 * 1024;
+const SAMPLE_LINES = 7;
+
+/** Splits the start of a file into up to `max` records, honouring quotes. */
+function sampleRecords(text: string, max: number): string[] {
+  const records: string[] = [];
+  let inQuotes = false;
+  let start = 0;
+  for (let i = 0; i < text.length && records.length < max; i++) {
+    const ch = text[i];
+    if (ch === QUOTE) inQuotes = !inQuotes;
+    else if (!inQuotes && (ch === '\n' || ch === '\r')) {
+      if (i > start) records.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (records.length < max && start < text.length) records.push(text.slice(start));
+  return records.filter((r) => r.trim() !== '');
+}
+
+function countOutsideQuotes(record: string, delimiter: string): number {
+  let count = 0;
+  let inQuotes = false;
+  for (const ch of record) {
+    if (ch === QUOTE) inQuotes = !inQuotes;
+    else if (!inQuotes && ch === delimiter) count++;
+  }
+  return count;
+}
+
+/**
+ * The delimiter whose count is the same on the most of the first 7 records (spec section 9), ties
+ * going to the larger count; a .tsv name prefers tab.
+ */
+export function detectDelimiter(sample: string, fileName = ''): Delimiter {
+  const records = sampleRecords(sample, SAMPLE_LINES);
+  let best: Delimiter = /\.tsv$/i.test(fileName) ? '\t' : ',';
+  let bestScore = [-1, -1];
+  for (const delimiter of DELIMITERS) {
+    const counts = records.map((r) => countOutsideQuotes(r, delimiter));
+    const tally = new Map<number, number>();
+    for (const c of counts) if (c > 0) tally.set(c, (tally.get(c) ?? 0) + 1);
+    let mode = 0;
+    let agreeing = 0;
+    for (const [c, n] of tally) if (n > agreeing || (n === agreeing && c > mode)) [mode, agreeing] = [c, n];
+    const score = [agreeing, mode];
+    if (score[0] > bestScore[0] || (score[0] === bestScore[0] && score[1] > bestScore[1])) {
+      best = delimiter;
+      bestScore = score;
+    }
+  }
+  return bestScore[0] <= 0 && /\.tsv$/i.test(fileName) ? '\t' : best;
+}
+
+function detectLineEnding(sample: string): CsvInfo['LINE_ENDING'] {
+  const lf = sample.indexOf('\n');
+  if (lf > 0 && sample[lf - 1] === '\r') return '\r\n';
+  if (lf >= 0) return '\n';
+  return sample.includes('\r') ? '\r' : '\n';
+}
+
+/**
+ * Scans text that starts at a record start. Returns the end of the last complete record (after its
+ * line end) and the length of the longest complete record. A quote opens a quoted field only at a
+ * field start and closes only before a delimiter or line end, as papaparse reads them.
+ */
+export function scanRecords(text: string, delimiter: string, eol: '\n' | '\r'): { end: number; longest: number } {
+  let pos = 0;
+  let recordStart = 0;
+  let end = 0;
+  let longest = 0;
+  let inQuotes = false;
+  while (pos < text.length) {
+    if (!inQuotes) {
+      const q = text.indexOf(QUOTE, pos);
+      const stop = q === -1 ? text.length : q;
+      let nl = text.indexOf(eol, pos);
+      while (nl !== -1 && nl < stop) {
+        longest = Math.max(longest, nl + 1 - recordStart);
+        recordStart = end = nl + 1;
+        nl = text.indexOf(eol, nl + 1);
+      }
+      if (q === -1) break;
+      const prev = text[q - 1];
+      if (q === recordStart || prev === delimiter || prev === '\n' || prev === '\r') inQuotes = true;
+      pos = q + 1;
+    } else {
+      const q = text.indexOf(QUOTE, pos);
+      if (q === -1 || q + 1 >= text.length) break; // the field goes on in the next chunk
+      if (text[q + 1] === QUOTE) {
+        pos = q + 2;
+        continue;
+      }
+      let k = q + 1;
+      while (k < text.length && text[k] === ' ') k++;
+      if (k >= text.length) break;
+      const after = text[k];
+      if (after === delimiter || after === '\n' || after === '\r') {
+        inQuotes = false;
+        pos = k;
+      } else pos = q + 1;
+    }
+  }
+  return { end, longest };
+}
+
+function isBlank(cells: string[]): boolean {
+  for (const cell of cells) if (cell !== '' && cell.trim() !== '') return false;
+  return true;
+}
+
+function looksLikeData(cells: string[]): boolean {
+  const filled = cells.map((c) => c.trim()).filter((c) => !isMissingText(c));
+  return filled.length > 0 && filled.every((c) => {
+    const kind = classify(c, false).kind;
+    return kind === 'integer' || kind === 'float';
+  });
+}
+
+class StopReading extends Error {}
+
+export async function extractCsv(stream: Readable, ctx: ExtractorContext): Promise<Extracted> {
+  const { limits } = ctx;
+  const decoder = new TextChunkDecoder();
+  let bytes = 0;
+  let pending = '';
+  let info: CsvInfo | null = null;
+  let table: TableBuilder | null = null;
+  let record = 0; // 1-based record number in the file, header included
+  let stopped: string | null = null;
+  const errors: string[] = [];
+  const parseErrors: string[] = [];
+  let parseErrorCount = 0;
+
+  const onRow = (cells: string[]): void => {
+    record++;
+    if (isBlank(cells)) return;
+    if (!table) {
+      const hasHeader = !looksLikeData(cells);
+      (info as CsvInfo).HAS_HEADER = hasHeader;
+      const headers = hasHeader ? cells.map(headerName) : cells.map((_, i) => `Column ${i + 1}`);
+      table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';' });
+      if (hasHeader) return;
+    }
+    table.addRow(cells, record);
+    if (limits.maxRowsScanned !== undefined && table.rowCount >= limits.maxRowsScanned) {
+      stopped = `Stopped after ${table.rowCount} data rows (maxRowsScanned): statistics describe those rows only`;
+      throw new StopReading();
+    }
+  };
+
+  const parse = (text: string): void => {
+    const csv = info as CsvInfo;
+    const base = record;
+    const result = Papa.parse<string[]>(text, { delimiter: csv.DELIMITER, newline: csv.LINE_ENDING, quoteChar: QUOTE, header: false });
+    for (const error of result.errors) {
+      parseErrorCount++;
+      if (parseErrors.length < limits.maxErrors) parseErrors.push(`Record ${base + (error.row ?? 0) + 1}: ${error.message}`);
+    }
+    const rows = result.data;
+    // A slice ending with its line end yields one empty last row that is not a record.
+    const last = rows[rows.length - 1];
+    if (last && last.length === 1 && last[0] === '' && /[\r\n]$/.test(text)) rows.pop();
+    for (const cells of rows) onRow(cells);
+  };
+
+  const feed = (text: string, final: boolean): void => {
+    const csv = info as CsvInfo;
+    const all = pending + text;
+    pending = '';
+    const { end, longest } = scanRecords(all, csv.DELIMITER, csv.LINE_ENDING === '\r' ? '\r' : '\n');
+    if (longest > limits.maxLineBytes || all.length - end > limits.maxLineBytes) {
+      stopped = `Stopped at record ${record + 1}: a record longer than ${limits.maxLineBytes} characters (maxLineBytes), or an unclosed quote`;
+      throw new StopReading();
+    }
+    if (final) {
+      if (all !== '') parse(all);
+      return;
+    }
+    if (end > 0) parse(all.slice(0, end));
+    pending = all.slice(end);
+  };
+
+  let head = '';
+  const start = (final: boolean): void => {
+    info = { DELIMITER: detectDelimiter(head, ctx.fileName), ENCODING: decoder.encoding, HAS_HEADER: true, LINE_ENDING: detectLineEnding(head) };
+    const text = head;
+    head = '';
+    feed(text, final);
+  };
+
+  try {
+    for await (const chunk of stream) {
+      const data = toBytes(chunk);
+      if (bytes === 0 && isBinary(data)) throw new CorruptFileError('The file holds binary data (NUL bytes), not delimited text');
+      bytes += data.length;
+      const text = decoder.decode(data);
+      if (!info) {
+        head += text;
+        if (head.length >= SAMPLE_CHARS) start(false);
+      } else feed(text, false);
+    }
+    const rest = decoder.end();
+    if (!info) {
+      head += rest;
+      start(true);
+    } else feed(rest, true);
+  } catch (error) {
+    if (!(error instanceof StopReading)) throw error;
+    stream.destroy();
+  }
+
+  const encodingProblem = decoder.problem();
+  if (encodingProblem) errors.push(encodingProblem);
+  if (info) (info as CsvInfo).ENCODING = decoder.encoding;
+  if (stopped) errors.push(stopped);
+  errors.push(...parseErrors);
+  if (parseErrorCount > parseErrors.length) errors.push(`… and ${parseErrorCount - parseErrors.length} more parse errors`);
+
+  const built = table as TableBuilder | null;
+  if (!built) {
+    if (stopped) throw new ExtractionLimitError(stopped);
+    throw new CorruptFileError(bytes === 0 ? 'The file is empty' : 'The file holds no records');
+  }
+  const file = built.build();
+  errors.push(...built.errors.list());
+  const counter = new TopWords(limits.maxWords * 4);
+  built.addWordsTo(counter);
+  return {
+    STATUS: stopped ? 'partial' : 'complete',
+    FILE: file,
+    CSV: info ?? undefined,
+    KEYWORDS: keywordsOf(counter, limits.maxKeywords),
+    SAMPLES: ctx.option === 'samples' ? 'real' : 'synthetic',
+    ERRORS: errors,
+    bytesRead: stopped ? undefined : bytes,
+  };
+}

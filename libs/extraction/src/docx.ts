@@ -1,0 +1,43 @@
+// .docx with mammoth: the document's text (paragraphs) and its number of tables. The container is
+// checked against zip bombs first, then read in memory up to maxDocumentBytes.
+import type { Readable } from 'node:stream';
+import type { Extracted, ExtractorContext } from './context';
+import { CorruptFileError, ExtractionLimitError } from './errors';
+import { readAll } from './io';
+import { documentWords, TextStats } from './text';
+import { checkZipDocument } from './zip';
+
+export async function extractDocx(stream: Readable, ctx: ExtractorContext): Promise<Extracted> {
+  const { limits } = ctx;
+  if (ctx.size !== undefined && ctx.size > limits.maxDocumentBytes) {
+    stream.destroy();
+    throw new ExtractionLimitError(`Documents are read in memory and this one is larger than ${limits.maxDocumentBytes} bytes (maxDocumentBytes): not extracted`);
+  }
+  const buffer = await readAll(stream, limits.maxDocumentBytes, 'maxDocumentBytes: documents are read in memory');
+  if (buffer.length === 0) throw new CorruptFileError('The file is empty');
+  if (buffer.length < 4 || buffer.readUInt32LE(0) !== 0x04034b50) throw new CorruptFileError('Not a Word (.docx) document: not a zip container');
+  await checkZipDocument(buffer, limits, 10 * limits.maxDocumentBytes); // mammoth inflates in memory
+
+  let text: string;
+  let html: string;
+  const mammoth = await import('mammoth'); // loaded on first use
+  try {
+    text = (await mammoth.extractRawText({ buffer })).value;
+    html = (await mammoth.convertToHtml({ buffer })).value;
+  } catch (error) {
+    throw new CorruptFileError(`Damaged Word document: ${(error as Error).message}`, { cause: error });
+  }
+  const stats = new TextStats(Number.MAX_SAFE_INTEGER);
+  stats.push(text);
+  stats.end();
+  const paragraphs = text.split(/\n{2,}/).filter((p) => p.trim() !== '').length;
+  const tables = (html.match(/<table[\s>]/g) ?? []).length;
+  const errors = stats.words === 0 ? ['The document holds no text'] : [];
+  return {
+    STATUS: 'complete',
+    DOCUMENT: { PARAGRAPHS: paragraphs, TABLES: tables, ...stats.info() },
+    ...documentWords(stats, ctx),
+    ERRORS: errors,
+    bytesRead: buffer.length,
+  };
+}

@@ -1,0 +1,116 @@
+// extractMetadata: picks the extractor for the file's type and builds the spec's META around it.
+import type { Readable } from 'node:stream';
+import type { Extracted, ExtractorContext } from './context';
+import { extractCsv } from './csv';
+import { contentTypeOf, fileKindOf } from './detect';
+import { extractDocx } from './docx';
+import { ExtractionError, UnsupportedFileError } from './errors';
+import { extractHl7 } from './hl7';
+import { extractPdf } from './pdf';
+import { extractSpreadsheet } from './spreadsheet';
+import { extractText } from './text';
+import { DEFAULT_LIMITS, type ExtractionInput, type ExtractionLimits, type ExtractionOptions, type ExtractionResult, type FileKind } from './types';
+import { extractZip } from './zip';
+
+export function resolveLimits(limits?: Partial<ExtractionLimits>): ExtractionLimits {
+  const merged: ExtractionLimits = { ...DEFAULT_LIMITS };
+  for (const [key, value] of Object.entries(limits ?? {}) as Array<[keyof ExtractionLimits, number | undefined]>) {
+    if (value !== undefined) (merged as unknown as Record<string, number>)[key] = value;
+  }
+  return merged;
+}
+
+function run(kind: FileKind, stream: Readable, ctx: ExtractorContext): Promise<Extracted> {
+  switch (kind) {
+    case 'csv':
+      return extractCsv(stream, ctx);
+    case 'txt':
+      return extractText(stream, ctx);
+    case 'hl7':
+      return extractHl7(stream, ctx);
+    case 'xls':
+    case 'xlsx':
+      return extractSpreadsheet(stream, ctx, kind);
+    case 'pdf':
+      return extractPdf(stream, ctx);
+    case 'docx':
+      return extractDocx(stream, ctx);
+    case 'zip':
+      if (!ctx.allowArchives) return Promise.reject(new UnsupportedFileError('Nested archives are not opened'));
+      return extractZip(stream, ctx, (member, name, size) =>
+        describe({ stream: member, fileName: name, size }, { ...ctx, fileName: name, size, allowArchives: false }, 'report'),
+      );
+    default:
+      return Promise.reject(new UnsupportedFileError(`No metadata extraction for this type of file (${ctx.fileName}): indexed without it`));
+  }
+}
+
+async function describe(input: ExtractionInput, ctx: ExtractorContext, onInvalid: 'report' | 'throw'): Promise<ExtractionResult> {
+  const kind = fileKindOf(input.fileName, input.contentType);
+  const base = {
+    NAME: input.fileName,
+    CONTENT_TYPE: contentTypeOf(input.fileName, input.contentType),
+    DATE: new Date().toISOString(),
+    TYPE: kind,
+    EXTRACT_OPTION: ctx.option,
+  };
+  try {
+    const { bytesRead, ...extracted } = await run(kind, input.stream, ctx);
+    return { ...base, SIZE: input.size ?? bytesRead ?? null, ...extracted };
+  } catch (error) {
+    if (!(error instanceof ExtractionError) || onInvalid === 'throw') throw error;
+    if (!input.stream.destroyed) input.stream.destroy();
+    return {
+      ...base,
+      SIZE: input.size ?? null,
+      STATUS: error instanceof UnsupportedFileError ? 'skipped' : 'failed',
+      ERRORS: [error.message],
+    };
+  }
+}
+
+/**
+ * Describes one file read from a stream (spec META). 'minimal' does not read the stream (the caller
+ * still owns it); otherwise the stream is read to its end, or destroyed when extraction stops early.
+ * Stream errors reject; content problems resolve with STATUS and ERRORS unless onInvalid is 'throw'.
+ */
+export async function extractMetadata(input: ExtractionInput, options: ExtractionOptions): Promise<ExtractionResult> {
+  const { extractOption } = options;
+  if (extractOption === 'minimal') {
+    return {
+      NAME: input.fileName,
+      CONTENT_TYPE: contentTypeOf(input.fileName, input.contentType),
+      SIZE: input.size ?? null,
+      DATE: new Date().toISOString(),
+      TYPE: fileKindOf(input.fileName, input.contentType),
+      EXTRACT_OPTION: 'minimal',
+      STATUS: 'skipped',
+      ERRORS: [],
+    };
+  }
+  const ctx: ExtractorContext = {
+    option: extractOption,
+    limits: resolveLimits(options.limits),
+    fileName: input.fileName,
+    size: input.size,
+    allowArchives: true,
+  };
+  const { signal } = options;
+  if (!signal) return describe(input, ctx, options.onInvalid ?? 'report');
+  signal.throwIfAborted();
+  let onAbort = (): void => undefined;
+  const aborted = new Promise<never>((_, reject) => {
+    onAbort = () => {
+      input.stream.destroy();
+      reject(signal.reason);
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  const work = describe(input, ctx, options.onInvalid ?? 'report');
+  work.catch(() => undefined); // after an abort its rejection (the destroyed stream) is not news
+  try {
+    return await Promise.race([work, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,104 @@
+// A table being described: headers, one accumulator per column, row count and table-level errors.
+import { type CellValue, ColumnAccumulator, isMissingText } from './column';
+import type { ExtractionLimits, ExtractOption, FileTable } from './types';
+import { detach, isMeaningful, TopWords, words } from './words';
+
+export interface TableOptions {
+  option: ExtractOption;
+  limits: ExtractionLimits;
+  decimalComma?: boolean;
+}
+
+/** Bounded list of messages: keeps the first maxErrors and counts the rest. */
+export class ErrorList {
+  private readonly messages: string[] = [];
+  private dropped = 0;
+
+  constructor(private readonly max: number) {}
+
+  add(message: string): void {
+    if (this.messages.length < this.max) this.messages.push(message);
+    else this.dropped++;
+  }
+
+  get length(): number {
+    return this.messages.length + this.dropped;
+  }
+
+  list(): string[] {
+    return this.dropped ? [...this.messages, `… and ${this.dropped} more`] : [...this.messages];
+  }
+}
+
+/** Header cell to a name: trimmed, '#' of commented headers dropped, blank ones named by position. */
+export function headerName(raw: unknown, index: number): string {
+  const text = raw === null || raw === undefined ? '' : String(raw).replace(/^\uFEFF/, '').trim();
+  const name = index === 0 ? text.replace(/^#\s*/, '') : text;
+  return name === '' ? `Column ${index + 1}` : detach(name);
+}
+
+export class TableBuilder {
+  readonly headers: string[];
+  private readonly columns: ColumnAccumulator[];
+  private rows = 0;
+  private longRows = 0;
+  private firstLongRow = 0;
+
+  constructor(
+    headers: string[],
+    private readonly options: TableOptions,
+    readonly errors: ErrorList = new ErrorList(options.limits.maxErrors),
+  ) {
+    const { limits } = options;
+    if (headers.length > limits.maxColumns) {
+      errors.add(`${headers.length} columns: only the first ${limits.maxColumns} are described (maxColumns)`);
+    }
+    this.headers = headers.slice(0, limits.maxColumns);
+    const ctx = {
+      option: options.option,
+      limits,
+      decimalComma: options.decimalComma ?? false,
+      distinctCap: Math.max(1000, Math.floor(limits.maxDistinctTracked / Math.max(1, this.headers.length))),
+    };
+    this.columns = this.headers.map(() => new ColumnAccumulator(ctx));
+  }
+
+  get rowCount(): number {
+    return this.rows;
+  }
+
+  /** Adds a data row; `rowNumber` (1-based, in the source) names it in errors. */
+  addRow(cells: ArrayLike<CellValue>, rowNumber: number, displays?: ArrayLike<string | undefined>): void {
+    this.rows++;
+    const width = this.columns.length;
+    for (let i = 0; i < width; i++) this.columns[i].add(i < cells.length ? cells[i] : null, displays?.[i]);
+    if (cells.length > width && this.headers.length > 0) {
+      let extra = false;
+      for (let i = width; i < cells.length && !extra; i++) {
+        const cell = cells[i];
+        extra = cell !== null && cell !== undefined && !(typeof cell === 'string' && isMissingText(cell.trim()));
+      }
+      if (extra) {
+        if (this.longRows === 0) this.firstLongRow = rowNumber;
+        this.longRows++;
+      }
+    }
+  }
+
+  build(): FileTable {
+    if (this.longRows > 0) {
+      this.errors.add(
+        `${this.longRows} rows have more values than the ${this.headers.length} headers (first: row ${this.firstLongRow}); the extra values are ignored`,
+      );
+    }
+    const stats: FileTable['STATS'] = {};
+    this.columns.forEach((column, i) => (stats[String(i)] = column.stats()));
+    return { HEADERS: [...this.headers], TOTAL_ROWS: this.rows, STATS: stats };
+  }
+
+  /** Headers' and text columns' words, for the file's KEYWORDS. */
+  addWordsTo(counter: TopWords): void {
+    for (const header of this.headers) for (const word of words(header)) if (isMeaningful(word)) counter.add(word);
+    for (const column of this.columns) for (const [word, count] of column.wordCounts()) counter.add(word, count);
+  }
+}

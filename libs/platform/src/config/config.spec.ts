@@ -1,0 +1,49 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ConfigError, loadConfig, withEmbeddedSecrets } from '../index';
+
+describe('configuration', () => {
+  it('defaults to the embedded mode with nothing set', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({ RUN_MODE: 'embedded', PORT: 8080, DATA_DIR: './.data', BUS_DRIVER: 'in-process', STORAGE_DRIVER: 'fs', SEARCH_DRIVER: 'postgres', MAIL_DRIVER: 'file' });
+    expect(config.EMBEDDED_PG_PORT).not.toBe(5432);
+  });
+
+  it('names the variable of every invalid setting', () => {
+    expect(() => loadConfig({ BUS_DRIVER: 'carrier-pigeon' })).toThrow(/BUS_DRIVER/);
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(/PORT/);
+    expect(() => loadConfig({ EMBEDDED_PG_PORT: '5432' })).toThrow(/EMBEDDED_PG_PORT: must not be 5432/);
+    try {
+      loadConfig({ BUS_DRIVER: 'kafka', STORAGE_DRIVER: 's3', SEARCH_DRIVER: 'elasticsearch' });
+      throw new Error('expected a ConfigError');
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConfigError);
+      const message = (error as Error).message;
+      for (const name of ['KAFKA_BROKERS', 'S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'ELASTICSEARCH_URL']) expect(message).toContain(name);
+    }
+  });
+
+  it('requires the secrets in distributed mode', () => {
+    expect(() => loadConfig({ RUN_MODE: 'distributed' })).toThrow(/JWT_SECRET[\s\S]*ENCRYPTION_KEY/);
+    expect(() => loadConfig({ ENCRYPTION_KEY: 'c2hvcnQ=' })).toThrow(/ENCRYPTION_KEY: must be 32 bytes/);
+  });
+
+  it('switches mail to SMTP when SMTP_URL is set, and reads service URLs', () => {
+    const config = loadConfig({ SMTP_URL: 'smtp://mail:25', SERVICE_URLS_IDENTITY: 'http://identity:3001', BUS_DRIVER: 'kafka', KAFKA_BROKERS: 'a:9092, b:9092' });
+    expect(config.MAIL_DRIVER).toBe('smtp');
+    expect(config.SERVICE_URLS.identity).toBe('http://identity:3001');
+    expect(config.SERVICE_URLS.catalogue).toBe('http://127.0.0.1:3002');
+    expect(config.KAFKA_BROKERS).toEqual(['a:9092', 'b:9092']);
+  });
+
+  it('generates embedded secrets once and keeps them across restarts', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'dc-secrets-'));
+    const first = withEmbeddedSecrets(loadConfig({ DATA_DIR: dir }));
+    const second = withEmbeddedSecrets(loadConfig({ DATA_DIR: dir }));
+    expect(first.JWT_SECRET).toHaveLength(64);
+    expect(Buffer.from(first.ENCRYPTION_KEY!, 'base64')).toHaveLength(32);
+    expect(second.JWT_SECRET).toBe(first.JWT_SECRET);
+    expect(JSON.parse(readFileSync(path.join(dir, 'secrets.json'), 'utf8')).ENCRYPTION_KEY).toBe(first.ENCRYPTION_KEY);
+  });
+});

@@ -1,0 +1,104 @@
+import { z } from 'zod';
+
+export const SERVICE_NAMES = ['identity', 'catalogue', 'search', 'requests', 'relations', 'jobs'] as const;
+export type ServiceName = (typeof SERVICE_NAMES)[number];
+
+/** Default ports of the services in distributed mode (the gateway listens on PORT, 8080). */
+export const SERVICE_PORTS: Record<ServiceName, number> = {
+  identity: 3001,
+  catalogue: 3002,
+  search: 3003,
+  requests: 3004,
+  relations: 3005,
+  jobs: 3006,
+};
+
+const optionalUrl = z.string().url().optional();
+const boolFromEnv = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+
+/** Every setting the product reads from its environment, validated once at start-up. */
+const rawSchema = z.object({
+  NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+  RUN_MODE: z.enum(['embedded', 'distributed']).default('embedded'),
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  PUBLIC_URL: optionalUrl,
+  DATA_DIR: z.string().min(1).default('./.data'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
+  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).refine((p) => p !== 5432, 'must not be 5432').default(54329),
+
+  BUS_DRIVER: z.enum(['in-process', 'kafka']).default('in-process'),
+  KAFKA_BROKERS: z.string().optional(),
+  KAFKA_CLIENT_ID: z.string().default('data-catalogue'),
+
+  STORAGE_DRIVER: z.enum(['fs', 's3']).default('fs'),
+  S3_ENDPOINT: optionalUrl,
+  S3_REGION: z.string().default('us-east-1'),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_BUCKET: z.string().default('data-catalogue'),
+
+  SEARCH_DRIVER: z.enum(['postgres', 'elasticsearch']).default('postgres'),
+  ELASTICSEARCH_URL: optionalUrl,
+
+  MAIL_DRIVER: z.enum(['file', 'smtp']).optional(),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  MAIL_FROM: z.string().default('Data Catalogue <no-reply@localhost>'),
+
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+  ENCRYPTION_KEY: z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded').optional(),
+  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024 * 1024),
+  SERVE_WEB: boolFromEnv.default(true),
+});
+
+export type RawConfig = z.infer<typeof rawSchema>;
+
+export interface AppConfig extends Omit<RawConfig, 'MAIL_DRIVER' | 'KAFKA_BROKERS'> {
+  MAIL_DRIVER: 'file' | 'smtp';
+  KAFKA_BROKERS: string[];
+  /** Where the gateway finds each service in distributed mode (SERVICE_URLS_<NAME>). */
+  SERVICE_URLS: Record<ServiceName, string>;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+/** Parses the environment; every problem names its variable so start-up stops with a clear message. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const parsed = rawSchema.safeParse(env);
+  const problems: string[] = [];
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}${env[String(issue.path[0])] !== undefined ? ` (got "${env[String(issue.path[0])]}")` : ''}`);
+    throw new ConfigError(problems);
+  }
+  const raw = parsed.data;
+  const brokers = (raw.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+  if (raw.BUS_DRIVER === 'kafka' && brokers.length === 0) problems.push('KAFKA_BROKERS: required when BUS_DRIVER=kafka (comma-separated host:port list)');
+  if (raw.STORAGE_DRIVER === 's3') {
+    for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
+      if (!raw[name]) problems.push(`${name}: required when STORAGE_DRIVER=s3`);
+    }
+  }
+  if (raw.SEARCH_DRIVER === 'elasticsearch' && !raw.ELASTICSEARCH_URL) problems.push('ELASTICSEARCH_URL: required when SEARCH_DRIVER=elasticsearch');
+  const mailDriver = raw.MAIL_DRIVER ?? (raw.SMTP_URL ? 'smtp' : 'file');
+  if (mailDriver === 'smtp' && !raw.SMTP_URL) problems.push('SMTP_URL: required when MAIL_DRIVER=smtp');
+  if (raw.RUN_MODE === 'distributed') {
+    if (!raw.JWT_SECRET) problems.push('JWT_SECRET: required when RUN_MODE=distributed (at least 32 characters)');
+    if (!raw.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY: required when RUN_MODE=distributed (32 bytes, base64)');
+  }
+  const serviceUrls = {} as Record<ServiceName, string>;
+  for (const name of SERVICE_NAMES) {
+    const variable = `SERVICE_URLS_${name.toUpperCase()}`;
+    const value = env[variable];
+    if (value !== undefined && !z.string().url().safeParse(value).success) problems.push(`${variable}: must be a URL (got "${value}")`);
+    serviceUrls[name] = value ?? `http://127.0.0.1:${SERVICE_PORTS[name]}`;
+  }
+  if (problems.length) throw new ConfigError(problems);
+  return { ...raw, MAIL_DRIVER: mailDriver, KAFKA_BROKERS: brokers, SERVICE_URLS: serviceUrls };
+}

@@ -1,0 +1,28 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+
+/** The error bodies the client reads (spec section 8, ARCHITECTURE section 5). */
+export type FieldErrors = Record<string, string[]>;
+export type ApiErrorBody = FieldErrors | { non_field_errors: string[] } | { detail: string };
+
+export const GENERIC_ERROR = 'An error occured, please try again.';
+
+/** 400 with per-field messages: `{"field": ["message"]}`. */
+export class FieldValidationError extends HttpException {
+  constructor(errors: FieldErrors, status: number = HttpStatus.BAD_REQUEST) {
+    super(errors, status);
+  }
+}
+
+/** 400 (or another 4xx) with `{"non_field_errors": ["message"]}`. */
+export class NonFieldError extends HttpException {
+  constructor(message: string, status: number = HttpStatus.BAD_REQUEST) {
+    super({ non_field_errors: [message] }, status);
+  }
+}
+
+/** Any status with `{"detail": "message"}`. */
+export class DetailError extends HttpException {
+  constructor(message: string, status: number) {
+    super({ detail: message }, status);
+  }
+}

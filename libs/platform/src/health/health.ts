@@ -1,0 +1,52 @@
+import { Controller, Get, Injectable, Res } from '@nestjs/common';
+import type { Response } from 'express';
+import { Public } from '../auth/auth.decorators';
+
+export type HealthCheck = () => Promise<void>;
+
+/** Services register readiness checks (database, bus, storage); liveness only says the process answers. */
+@Injectable()
+export class HealthRegistry {
+  private readonly checks = new Map<string, HealthCheck>();
+
+  register(name: string, check: HealthCheck): void {
+    this.checks.set(name, check);
+  }
+
+  async run(timeoutMs = 3000): Promise<{ ok: boolean; checks: Record<string, string> }> {
+    const results: Record<string, string> = {};
+    await Promise.all(
+      [...this.checks].map(async ([name, check]) => {
+        let timer: NodeJS.Timeout | undefined;
+        try {
+          await Promise.race([check(), new Promise((_, reject) => (timer = setTimeout(() => reject(new Error('timed out')), timeoutMs)))]);
+          results[name] = 'up';
+        } catch (error) {
+          results[name] = `down: ${(error as Error).message}`;
+        } finally {
+          clearTimeout(timer);
+        }
+      }),
+    );
+    return { ok: Object.values(results).every((r) => r === 'up'), checks: results };
+  }
+}
+
+@Controller('health')
+export class HealthController {
+  constructor(private readonly registry: HealthRegistry) {}
+
+  @Public()
+  @Get('live')
+  live() {
+    return { status: 'ok' };
+  }
+
+  @Public()
+  @Get('ready')
+  async ready(@Res({ passthrough: true }) res: Response) {
+    const { ok, checks } = await this.registry.run();
+    res.status(ok ? 200 : 503);
+    return { status: ok ? 'ok' : 'unavailable', checks };
+  }
+}

@@ -1,0 +1,26 @@
+import type { DataSource, EntityManager } from 'typeorm';
+import type { EventEnvelope } from '@dc/contracts';
+
+/**
+ * A service's own database: its schema, its data source, and its outbox. Events are written in
+ * the same transaction as the state change and relayed afterwards, so nothing is lost between
+ * commit and publish.
+ */
+export abstract class ServiceDatabase {
+  abstract readonly schema: string;
+  abstract readonly dataSource: DataSource;
+  /** Runs work in one transaction; events it records are published only if it commits. */
+  abstract transaction<T>(work: (tx: ServiceTransaction) => Promise<T>): Promise<T>;
+}
+
+export interface ServiceTransaction {
+  manager: EntityManager;
+  publish(...events: EventEnvelope[]): Promise<void>;
+}
+
+export type EventHandler = (event: EventEnvelope, manager: EntityManager) => Promise<void>;
+
+/** A service's event subscriptions; each event is applied once (processed-events table). */
+export abstract class ServiceEvents {
+  abstract on(types: string[], handler: EventHandler): void;
+}

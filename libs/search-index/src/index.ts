@@ -1,0 +1,20 @@
+export {
+  SearchIndex,
+  InvalidSearchInputError,
+  RECORD_VISIBILITIES,
+  MAX_PAGE_SIZE,
+  MAX_SEARCH_TEXT_LENGTH,
+  assertValidQuery,
+  normalizeSearchText,
+  prepareDocuments,
+  type RecordDocument,
+  type RecordVisibility,
+  type SearchHit,
+  type SearchQuery,
+  type SearchResult,
+  type SearchViewer,
+} from './search-index';
+export { EVERYONE_KEY, documentAccessKeys, viewerAccessKeys } from './visibility';
+export { toRecordsPage, type RecordsPage, type RecordsPageOptions } from './records-page';
+export { PostgresSearchIndex, type PostgresSearchIndexOptions } from './postgres-search-index';
+export { ElasticsearchSearchIndex, type ElasticsearchSearchIndexOptions } from './elasticsearch-search-index';

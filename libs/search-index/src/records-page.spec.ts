@@ -1,0 +1,32 @@
+import { toRecordsPage } from './records-page';
+
+describe('toRecordsPage', () => {
+  const results = ['a', 'b'];
+
+  it('links both neighbours in the middle, keeping the other query parameters', () => {
+    const page = toRecordsPage({ count: 45, results }, { baseUrl: 'https://dc.example/api/records/?query=ozone&view=all&page=2', page: 2, pageSize: 20 });
+    expect(page).toEqual({
+      count: 45,
+      next: 'https://dc.example/api/records/?query=ozone&view=all&page=3&page_size=20',
+      previous: 'https://dc.example/api/records/?query=ozone&view=all&page=1&page_size=20',
+      results,
+    });
+  });
+
+  it('has no previous on the first page and no next on the last', () => {
+    expect(toRecordsPage({ count: 40, results }, { baseUrl: '/api/records/', page: 1, pageSize: 20 })).toMatchObject({ previous: null, next: '/api/records/?page=2&page_size=20' });
+    expect(toRecordsPage({ count: 40, results }, { baseUrl: '/api/records/', page: 2, pageSize: 20 })).toMatchObject({ previous: '/api/records/?page=1&page_size=20', next: null });
+  });
+
+  it('has neither link for a single or empty page', () => {
+    expect(toRecordsPage({ count: 3, results }, { baseUrl: '/api/recordsannon/', page: 1, pageSize: 20 })).toMatchObject({ previous: null, next: null });
+    expect(toRecordsPage({ count: 0, results: [] }, { baseUrl: '/api/recordsannon/', page: 1, pageSize: 20 })).toEqual({ count: 0, previous: null, next: null, results: [] });
+  });
+
+  it('points back to the last page from beyond the end', () => {
+    expect(toRecordsPage({ count: 25, results: [] }, { baseUrl: '/api/records/?query=x', page: 9, pageSize: 10 })).toMatchObject({
+      next: null,
+      previous: '/api/records/?query=x&page=3&page_size=10',
+    });
+  });
+});

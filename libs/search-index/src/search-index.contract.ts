@@ -1,0 +1,303 @@
+import { InvalidSearchInputError, type RecordDocument, type SearchIndex, type SearchQuery, type SearchViewer } from './search-index';
+
+const BASE_TIME = Date.UTC(2024, 0, 1);
+/** A timestamp `minutes` after a fixed start, so orderings are explicit. */
+export const minutesIn = (minutes: number) => new Date(BASE_TIME + minutes * 60_000).toISOString();
+
+/** A complete record document with dull defaults; tests name only what matters to them. */
+export function recordDocument(overrides: Partial<RecordDocument> & { id: string }): RecordDocument {
+  return {
+    name: `Record ${overrides.id}`,
+    description: '',
+    headers: [],
+    words: [],
+    ownerId: 'owner',
+    organisationId: 'org-owner',
+    visibility: 'EV',
+    sharedWithUserIds: [],
+    sharedWithOrganisationIds: [],
+    groupIds: [],
+    createdAt: minutesIn(0),
+    changedAt: minutesIn(0),
+    card: {},
+    ...overrides,
+  };
+}
+
+const alice: SearchViewer = { userId: 'alice', organisationId: 'org-a' };
+const amy: SearchViewer = { userId: 'amy', organisationId: 'org-a' };
+const bob: SearchViewer = { userId: 'bob', organisationId: 'org-b' };
+const carol: SearchViewer = { userId: 'carol', organisationId: 'org-c' };
+const cid: SearchViewer = { userId: 'cid', organisationId: 'org-c' };
+const dave: SearchViewer = { userId: 'dave', organisationId: 'org-d' };
+const viewers = { anonymous: null, alice, amy, bob, carol, cid, dave };
+type ViewerName = keyof typeof viewers;
+
+/**
+ * The SearchIndex contract, run against every adapter. The factory returns a fresh adapter on
+ * an empty store; the suite calls init() and close() itself.
+ */
+export function searchIndexContract(name: string, factory: () => SearchIndex | Promise<SearchIndex>): void {
+  describe(`SearchIndex contract: ${name}`, () => {
+    let index: SearchIndex;
+    const query = (q: Partial<SearchQuery>): SearchQuery => ({ viewer: null, view: 'all', page: 1, pageSize: 100, ...q });
+    const ids = async (q: Partial<SearchQuery>) => (await index.search(query(q))).results.map((hit) => hit.id);
+    const reset = async (docs: RecordDocument[]) => {
+      await index.clear();
+      await index.upsert(docs);
+    };
+
+    beforeAll(async () => {
+      index = await factory();
+      await index.init();
+    });
+    afterAll(async () => {
+      await index?.close();
+    });
+
+    describe('visibility', () => {
+      // Every description says "sensor" so the same matrix can be checked with and without text.
+      const rec = (id: string, ownerId: string, organisationId: string, visibility: RecordDocument['visibility'], extra: Partial<RecordDocument> = {}) =>
+        recordDocument({ id, ownerId, organisationId, visibility, description: `sensor feed ${id}`, ...extra });
+      const docs = [
+        rec('a-ev', 'alice', 'org-a', 'EV', { groupIds: ['g1'] }),
+        rec('a-pr', 'alice', 'org-a', 'PR', { groupIds: ['g1'], name: 'Secret plans' }),
+        rec('a-cu-user', 'alice', 'org-a', 'CU', { sharedWithUserIds: ['bob'] }),
+        rec('a-cu-org', 'alice', 'org-a', 'CU', { sharedWithOrganisationIds: ['org-c'] }),
+        // Lists left over on a PR record grant nothing.
+        rec('a-pr-stale', 'alice', 'org-a', 'PR', { sharedWithUserIds: ['dave'], sharedWithOrganisationIds: ['org-d'] }),
+        rec('m-pr', 'amy', 'org-a', 'PR', { groupIds: ['g1'] }),
+        rec('b-pr', 'bob', 'org-b', 'PR', { groupIds: ['g1'] }),
+        rec('b-ev', 'bob', 'org-b', 'EV'),
+        rec('b-cu-alice', 'bob', 'org-b', 'CU', { sharedWithUserIds: ['alice'] }),
+      ];
+      const orgA = ['a-ev', 'a-pr', 'a-cu-user', 'a-cu-org', 'a-pr-stale', 'm-pr'];
+      const cases: Array<[string, ViewerName, Partial<SearchQuery>, string[]]> = [
+        ['anonymous sees EV only', 'anonymous', {}, ['a-ev', 'b-ev']],
+        ['the owner sees their organisation, EV and CU records listing them', 'alice', {}, [...orgA, 'b-ev', 'b-cu-alice']],
+        ['a member of the same organisation sees its PR and CU records', 'amy', {}, [...orgA, 'b-ev']],
+        ['another organisation sees EV and CU records listing the user', 'bob', {}, ['a-ev', 'a-cu-user', 'b-pr', 'b-ev', 'b-cu-alice']],
+        ['a user of a listed organisation sees the CU record', 'carol', {}, ['a-ev', 'a-cu-org', 'b-ev']],
+        ['every member of a listed organisation sees the CU record', 'cid', {}, ['a-ev', 'a-cu-org', 'b-ev']],
+        ['a stranger sees EV only, whatever a PR record lists', 'dave', {}, ['a-ev', 'b-ev']],
+        ['own: the records the viewer owns', 'alice', { view: 'own' }, ['a-ev', 'a-pr', 'a-cu-user', 'a-cu-org', 'a-pr-stale']],
+        ['own: only their own, not their organisation’s', 'amy', { view: 'own' }, ['m-pr']],
+        ['own: nothing for a viewer who owns nothing', 'dave', { view: 'own' }, []],
+        ['own: nothing for anonymous', 'anonymous', { view: 'own' }, []],
+        ['group: anonymous sees only the EV records of the project', 'anonymous', { groupId: 'g1' }, ['a-ev']],
+        ['group: the visible records of the project', 'alice', { groupId: 'g1' }, ['a-ev', 'a-pr', 'm-pr']],
+        ['group: another organisation sees only what it may', 'bob', { groupId: 'g1' }, ['a-ev', 'b-pr']],
+        ['group and own together', 'alice', { groupId: 'g1', view: 'own' }, ['a-ev', 'a-pr']],
+        ['an unknown group is empty', 'alice', { groupId: 'nope' }, []],
+      ];
+
+      beforeAll(() => reset(docs));
+
+      describe.each([
+        ['without text', undefined],
+        ['with text', 'sensor'],
+      ])('%s', (_label, text) => {
+        it.each(cases)('%s', async (_title, viewerName, extra, expected) => {
+          const viewer = viewers[viewerName];
+          const all = await index.search(query({ ...extra, viewer, text }));
+          expect(all.results.map((hit) => hit.id).sort()).toEqual([...expected].sort());
+          expect(all.count).toBe(expected.length);
+          // The count of a one-record page still covers only what the viewer may see.
+          const first = await index.search(query({ ...extra, viewer, text, pageSize: 1 }));
+          expect(first.count).toBe(expected.length);
+          expect(first.results).toHaveLength(Math.min(1, expected.length));
+        });
+      });
+
+      it('does not reveal a hidden record to a search for its exact name', async () => {
+        expect(await index.search(query({ text: 'Secret plans' }))).toEqual({ count: 0, results: [] });
+        expect(await index.search(query({ text: 'Secret plans', viewer: dave }))).toEqual({ count: 0, results: [] });
+        expect(await ids({ text: 'Secret plans', viewer: amy })).toEqual(['a-pr']);
+      });
+    });
+
+    describe('relevance', () => {
+      beforeAll(() =>
+        reset([
+          recordDocument({ id: 'river-exact', name: 'River flow', changedAt: minutesIn(1) }),
+          recordDocument({ id: 'river-more', name: 'River flow river flow gauges', description: 'river flow, river flow', changedAt: minutesIn(2) }),
+          recordDocument({ id: 'river-desc', name: 'Hydrology', description: 'Daily river flow at the weir', changedAt: minutesIn(3) }),
+          recordDocument({ id: 'ozone-name', name: 'Ozone levels', description: 'Hourly measurements', changedAt: minutesIn(1) }),
+          recordDocument({ id: 'ozone-description', name: 'Air quality', description: 'Hourly ozone measurements', changedAt: minutesIn(2) }),
+          recordDocument({ id: 'ozone-header', name: 'Station data', headers: ['ozone', 'station'], changedAt: minutesIn(3) }),
+          recordDocument({ id: 'ozone-word', name: 'Lab results', words: ['ozone', 'sample'], changedAt: minutesIn(3) }),
+          recordDocument({ id: 'rainfall', name: 'Rainfall', description: 'Monthly totals', changedAt: minutesIn(4) }),
+          recordDocument({ id: 'temperature', name: 'Temperature readings', description: 'Hourly values', changedAt: minutesIn(1) }),
+          recordDocument({ id: 'glacier-b', name: 'Glacier mass balance', changedAt: minutesIn(5) }),
+          recordDocument({ id: 'glacier-a', name: 'Glacier mass balance', changedAt: minutesIn(5) }),
+          recordDocument({ id: 'glacier-c', name: 'Glacier mass balance', changedAt: minutesIn(6) }),
+        ]),
+      );
+
+      it('ranks an exact, case-insensitive name match first', async () => {
+        for (const text of ['river flow', 'RIVER FLOW', '  River   flow ']) {
+          const found = await ids({ text });
+          expect(found[0]).toBe('river-exact');
+          expect(found).toEqual(expect.arrayContaining(['river-more', 'river-desc']));
+        }
+      });
+
+      it('ranks name matches above description matches above headers and words, and leaves out non-matches', async () => {
+        const found = await ids({ text: 'ozone' });
+        expect(found).toHaveLength(4);
+        expect(found.slice(0, 2)).toEqual(['ozone-name', 'ozone-description']);
+        expect(found.slice(2).sort()).toEqual(['ozone-header', 'ozone-word']);
+      });
+
+      it('finds a record by its name despite a typo', async () => {
+        expect((await ids({ text: 'temperture' }))[0]).toBe('temperature');
+        expect((await ids({ text: 'Temprature readings' }))[0]).toBe('temperature');
+      });
+
+      it('returns a score with text and none without', async () => {
+        const withText = await index.search(query({ text: 'ozone' }));
+        for (const hit of withText.results) expect(typeof hit.score).toBe('number');
+        expect(withText.results[0].score).toBeGreaterThan(withText.results[withText.results.length - 1].score ?? Infinity);
+        const withoutText = await index.search(query({}));
+        for (const hit of withoutText.results) expect(hit.score).toBeUndefined();
+      });
+
+      it('breaks ties by newest change, then id', async () => {
+        expect(await ids({ text: 'glacier' })).toEqual(['glacier-c', 'glacier-a', 'glacier-b']);
+      });
+
+      it('lists newest changes first without text, ties by id', async () => {
+        expect(await ids({})).toEqual([
+          'glacier-c',
+          'glacier-a',
+          'glacier-b',
+          'rainfall',
+          'ozone-header',
+          'ozone-word',
+          'river-desc',
+          'ozone-description',
+          'river-more',
+          'ozone-name',
+          'river-exact',
+          'temperature',
+        ]);
+        expect(await ids({ text: '   ' })).toHaveLength(12);
+      });
+
+      it('treats query syntax in the text as plain words', async () => {
+        for (const text of ['"ozone', '-ozone', 'ozone | rainfall & !x', "o'zone:* (or) \\", 'or', '!!!', '%_%']) {
+          const result = await index.search(query({ text }));
+          expect(result.count).toBe(result.results.length);
+        }
+        expect(await ids({ text: '-ozone' })).toContain('ozone-name');
+      });
+    });
+
+    describe('paging', () => {
+      const visible = Array.from({ length: 25 }, (_, i) =>
+        recordDocument({ id: `page-${String(i).padStart(2, '0')}`, name: `Page record ${i}`, description: 'paged survey', changedAt: minutesIn(i % 7) }),
+      );
+      const hidden = Array.from({ length: 5 }, (_, i) => recordDocument({ id: `hidden-${i}`, visibility: 'PR', description: 'paged survey', changedAt: minutesIn(i) }));
+
+      beforeAll(() => reset([...visible, ...hidden]));
+
+      it.each([
+        ['without text', undefined],
+        ['with text', 'survey'],
+      ])('keeps the total count on every page and covers every record exactly once (%s)', async (_label, text) => {
+        const pages = [];
+        for (let page = 1; page <= 4; page++) pages.push(await index.search(query({ text, page, pageSize: 10 })));
+        expect(pages.map((p) => p.count)).toEqual([25, 25, 25, 25]);
+        expect(pages.map((p) => p.results.length)).toEqual([10, 10, 5, 0]);
+        const paged = pages.flatMap((p) => p.results.map((hit) => hit.id));
+        expect(new Set(paged).size).toBe(25);
+        expect([...paged].sort()).toEqual(visible.map((doc) => doc.id).sort());
+        // Pages are slices of one stable order.
+        expect(paged).toEqual(await ids({ text, pageSize: 100 }));
+      });
+
+      it('rejects invalid pages', async () => {
+        await expect(index.search(query({ page: 0 }))).rejects.toBeInstanceOf(InvalidSearchInputError);
+        await expect(index.search(query({ page: 1.5 }))).rejects.toBeInstanceOf(InvalidSearchInputError);
+        await expect(index.search(query({ pageSize: 0 }))).rejects.toBeInstanceOf(InvalidSearchInputError);
+      });
+    });
+
+    describe('writes', () => {
+      beforeEach(() => index.clear());
+
+      it('stores and returns a document as given, card included', async () => {
+        const doc = recordDocument({
+          id: 'coral',
+          name: 'Coral reef survey',
+          altName: 'Reef census',
+          description: 'Counts per transect',
+          headers: ['transect', 'count'],
+          words: ['coral', 'reef'],
+          groupIds: ['g1'],
+          createdAt: '2024-03-01T10:00:00.000Z',
+          changedAt: '2024-03-02T10:00:00+02:00',
+          card: { owner: { username: 'alice' }, files: 2, tags: ['marine'], access: 'OP' },
+        });
+        await index.upsert([doc]);
+        expect(await index.get('coral')).toEqual(doc);
+        expect((await index.search(query({ text: 'coral' }))).results).toEqual([{ ...doc, score: expect.any(Number) }]);
+        expect((await index.search(query({ text: 'census' }))).results.map((hit) => hit.id)).toEqual(['coral']);
+        expect(await index.get('unknown')).toBeNull();
+      });
+
+      it('replaces a document on upsert, visibility and text included', async () => {
+        await index.upsert([recordDocument({ id: 'd1', name: 'Coral reef survey', ownerId: 'alice', organisationId: 'org-a', card: { v: 1 } })]);
+        const replacement = recordDocument({ id: 'd1', name: 'Kelp forest survey', ownerId: 'alice', organisationId: 'org-a', visibility: 'PR', card: { v: 2 } });
+        await index.upsert([replacement]);
+        expect(await index.count()).toBe(1);
+        expect(await index.get('d1')).toEqual(replacement);
+        expect(await index.search(query({ text: 'coral', viewer: alice }))).toEqual({ count: 0, results: [] });
+        expect(await ids({ text: 'kelp', viewer: alice })).toEqual(['d1']);
+        expect(await index.search(query({}))).toEqual({ count: 0, results: [] });
+      });
+
+      it('finds records by short words and single letters of their text', async () => {
+        await index.upsert([recordDocument({ id: 'sea-ice', name: 'Sea ice extent', headers: ['x', 'y'] }), recordDocument({ id: 'other', name: 'Forest cover' })]);
+        expect(await ids({ text: 'sea' })).toEqual(['sea-ice']);
+        expect(await ids({ text: 'ice', view: 'all' })).toEqual(['sea-ice']);
+        expect(await ids({ text: 'x' })).toEqual(['sea-ice']);
+        expect(await ids({ text: 'SEA ICE EXTENT' })).toEqual(['sea-ice']);
+      });
+
+      it('keeps the last document of an id within one batch', async () => {
+        await index.upsert([recordDocument({ id: 'd1', name: 'First' }), recordDocument({ id: 'd2' }), recordDocument({ id: 'd1', name: 'Second' })]);
+        expect(await index.count()).toBe(2);
+        expect((await index.get('d1'))?.name).toBe('Second');
+      });
+
+      it('rejects an invalid document and writes nothing of its batch', async () => {
+        await expect(index.upsert([recordDocument({ id: 'ok' }), recordDocument({ id: 'bad', visibility: 'XX' as never })])).rejects.toBeInstanceOf(InvalidSearchInputError);
+        await expect(index.upsert([recordDocument({ id: 'bad', changedAt: 'yesterday' })])).rejects.toBeInstanceOf(InvalidSearchInputError);
+        expect(await index.count()).toBe(0);
+      });
+
+      it('removes documents by id and ignores unknown ids', async () => {
+        await index.upsert(['x', 'y', 'z'].map((id) => recordDocument({ id, description: 'removable' })));
+        await index.remove(['y', 'unknown']);
+        await index.remove([]);
+        expect(await index.count()).toBe(2);
+        expect(await index.get('y')).toBeNull();
+        expect(await ids({ text: 'removable' })).toEqual(['x', 'z']);
+      });
+
+      it('clears everything', async () => {
+        await index.upsert(['x', 'y'].map((id) => recordDocument({ id })));
+        await index.clear();
+        expect(await index.count()).toBe(0);
+        expect(await index.search(query({}))).toEqual({ count: 0, results: [] });
+      });
+
+      it('can be initialised again without losing data', async () => {
+        await index.upsert([recordDocument({ id: 'kept' })]);
+        await Promise.all([index.init(), index.init()]);
+        expect(await index.get('kept')).not.toBeNull();
+      });
+    });
+  });
+}

@@ -1,0 +1,123 @@
+/** Who may see a record: PR = owner's organisation, EV = everyone, CU = PR plus listed users and organisations. */
+export type RecordVisibility = 'PR' | 'EV' | 'CU';
+
+/** The search service's projection of a record: what the Workspace list filters, ranks and shows. */
+export interface RecordDocument {
+  id: string;
+  name: string;
+  altName?: string;
+  description: string;
+  /** Column headers of the record's files. */
+  headers: string[];
+  /** The record's word set. */
+  words: string[];
+  ownerId: string;
+  /** The owner's organisation. */
+  organisationId: string;
+  visibility: RecordVisibility;
+  sharedWithUserIds: string[];
+  sharedWithOrganisationIds: string[];
+  /** Projects (groups) the record belongs to. */
+  groupIds: string[];
+  /** ISO 8601 timestamps; returned exactly as given. */
+  createdAt: string;
+  changedAt: string;
+  /** Everything else a record card shows, stored and returned as-is, never searched. */
+  card: Record<string, unknown>;
+}
+
+export interface SearchViewer {
+  userId: string;
+  organisationId: string;
+}
+
+export interface SearchQuery {
+  text?: string;
+  /** null = anonymous visitor. */
+  viewer: SearchViewer | null;
+  /** 'own' = only the records the viewer owns. */
+  view: 'all' | 'own';
+  /** Only records in this project. */
+  groupId?: string;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+}
+
+export type SearchHit = RecordDocument & { score?: number };
+
+export interface SearchResult {
+  /** Every record the viewer may see that matches, not just this page. */
+  count: number;
+  results: SearchHit[];
+}
+
+export const RECORD_VISIBILITIES: readonly RecordVisibility[] = ['PR', 'EV', 'CU'];
+export const MAX_PAGE_SIZE = 1000;
+/** Longer texts are cut: they add nothing to ranking but cost query time. */
+export const MAX_SEARCH_TEXT_LENGTH = 256;
+
+/**
+ * The search index port (also its NestJS injection token). Visibility is enforced inside the
+ * query of every adapter, so `count` and `results` only ever cover what the viewer may see.
+ */
+export abstract class SearchIndex {
+  /** Creates the schema or index if missing; safe to call repeatedly and concurrently. */
+  abstract init(): Promise<void>;
+  /** Inserts or fully replaces documents by id; within one call the last document of an id wins. */
+  abstract upsert(docs: RecordDocument[]): Promise<void>;
+  /** Removes documents by id; unknown ids are ignored. */
+  abstract remove(ids: string[]): Promise<void>;
+  abstract search(query: SearchQuery): Promise<SearchResult>;
+  abstract get(id: string): Promise<RecordDocument | null>;
+  /** Removes every document. */
+  abstract clear(): Promise<void>;
+  /** Number of documents in the index, whoever may see them. */
+  abstract count(): Promise<number>;
+  abstract close(): Promise<void>;
+}
+
+export class InvalidSearchInputError extends Error {
+  override readonly name = 'InvalidSearchInputError';
+}
+
+/** Trimmed, whitespace-collapsed, length-capped search text; '' means "no text". */
+export function normalizeSearchText(text: string | undefined): string {
+  return (text ?? '').replace(/\s+/g, ' ').trim().slice(0, MAX_SEARCH_TEXT_LENGTH).trim();
+}
+
+export function assertValidQuery(query: SearchQuery): void {
+  if (!Number.isInteger(query.page) || query.page < 1) throw new InvalidSearchInputError(`page must be an integer >= 1, got ${query.page}`);
+  if (!Number.isInteger(query.pageSize) || query.pageSize < 1 || query.pageSize > MAX_PAGE_SIZE) {
+    throw new InvalidSearchInputError(`pageSize must be an integer between 1 and ${MAX_PAGE_SIZE}, got ${query.pageSize}`);
+  }
+  if (query.view !== 'all' && query.view !== 'own') throw new InvalidSearchInputError(`view must be 'all' or 'own', got ${String(query.view)}`);
+  if (query.viewer && (!query.viewer.userId || !query.viewer.organisationId)) throw new InvalidSearchInputError('viewer needs a userId and an organisationId');
+}
+
+const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/** Validates documents and keeps the last one of each id, so a batch never conflicts with itself. */
+export function prepareDocuments(docs: RecordDocument[]): RecordDocument[] {
+  const byId = new Map<string, RecordDocument>();
+  for (const doc of docs) {
+    if (typeof doc.id !== 'string' || doc.id === '') throw new InvalidSearchInputError('a record document needs an id');
+    if (!RECORD_VISIBILITIES.includes(doc.visibility)) throw new InvalidSearchInputError(`record ${doc.id}: unknown visibility ${String(doc.visibility)}`);
+    for (const field of ['createdAt', 'changedAt'] as const) {
+      // An explicit offset keeps PostgreSQL (session time zone) and Elasticsearch (UTC) in agreement.
+      if (!ISO_TIMESTAMP.test(String(doc[field])) || Number.isNaN(Date.parse(doc[field]))) {
+        throw new InvalidSearchInputError(`record ${doc.id}: ${field} is not an ISO 8601 timestamp with offset: ${String(doc[field])}`);
+      }
+    }
+    byId.delete(doc.id);
+    byId.set(doc.id, doc);
+  }
+  return [...byId.values()];
+}
+
+/** Splits work into batches so one upsert never becomes one huge statement or request. */
+export function chunk<T>(items: T[], size: number): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < items.length; i += size) chunks.push(items.slice(i, i + size));
+  return chunks;
+}

@@ -1,0 +1,185 @@
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { mkdir, open, readdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { ObjectNotFoundError } from './errors';
+import { checkAnnouncedSize, MeteringStream } from './metering-stream';
+import { assertValidObjectKey, assertValidPrefix, RESERVED_SEGMENT_PREFIX } from './object-key';
+import { DEFAULT_CONTENT_TYPE, ObjectStat, ObjectStorage, PutObjectOptions, PutObjectResult, SignedDownloadUrlOptions } from './object-storage';
+import { SIGNED_DOWNLOAD_PATH, SignedLinkSigner } from './signed-link-signer';
+
+export interface FsObjectStorageOptions {
+  /** Directory holding the objects; created when missing. */
+  rootDir: string;
+  /** Origin (and optional path prefix) browsers reach the gateway at, e.g. http://localhost:3000. */
+  publicBaseUrl: string;
+  /** Signs the download tokens; the download route verifies them with the same secret. */
+  signer: SignedLinkSigner;
+}
+
+interface Metadata {
+  contentType?: string;
+}
+
+/**
+ * Objects as plain files under rootDir (embedded mode). Each object is written to a temporary file
+ * beside its final path and renamed into place once complete, so a crash never leaves a
+ * half-written object under a real key. Content types live in a small sidecar file. The
+ * temporary and sidecar names start with RESERVED_SEGMENT_PREFIX, which keys may not use.
+ */
+export class FsObjectStorage extends ObjectStorage {
+  private readonly root: string;
+  private readonly publicBaseUrl: string;
+  private readonly signer: SignedLinkSigner;
+
+  constructor(options: FsObjectStorageOptions) {
+    super();
+    this.root = resolve(options.rootDir);
+    this.publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
+    this.signer = options.signer;
+  }
+
+  async put(key: string, body: Readable, options: PutObjectOptions = {}): Promise<PutObjectResult> {
+    let target: string;
+    try {
+      target = this.pathOf(key);
+      checkAnnouncedSize(key, options);
+    } catch (error) {
+      body.destroy();
+      throw error;
+    }
+    const directory = dirname(target);
+    await mkdir(directory, { recursive: true });
+    const suffix = randomBytes(8).toString('hex');
+    const temp = join(directory, `${RESERVED_SEGMENT_PREFIX}tmp-${suffix}`);
+    const metaTemp = join(directory, `${RESERVED_SEGMENT_PREFIX}tmp-${suffix}.meta`);
+    const meter = new MeteringStream(key, options);
+    try {
+      // flush: fsync before close, so the rename below never publishes data still in the page cache.
+      await pipeline(body, meter, createWriteStream(temp, { flags: 'wx', flush: true }));
+      if (options.contentType) {
+        await writeFile(metaTemp, JSON.stringify({ contentType: options.contentType } satisfies Metadata), { flag: 'wx', flush: true });
+        await rename(metaTemp, this.metaPathOf(target));
+      } else {
+        await rm(this.metaPathOf(target), { force: true });
+      }
+      await rename(temp, target);
+    } catch (error) {
+      await rm(temp, { force: true });
+      await rm(metaTemp, { force: true });
+      throw meter.limitError ?? error;
+    }
+    return { key, size: meter.byteCount, checksum: meter.checksum };
+  }
+
+  async get(key: string): Promise<Readable> {
+    const path = this.pathOf(key);
+    let handle;
+    try {
+      handle = await open(path, 'r');
+    } catch (error) {
+      throw this.notFoundOr(key, error);
+    }
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      await handle.close();
+      throw new ObjectNotFoundError(key);
+    }
+    return handle.createReadStream();
+  }
+
+  async stat(key: string): Promise<ObjectStat | null> {
+    const path = this.pathOf(key);
+    try {
+      const info = await stat(path);
+      if (!info.isFile()) return null;
+      const meta = await this.readMetadata(path);
+      return { size: info.size, contentType: meta.contentType ?? DEFAULT_CONTENT_TYPE };
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+  }
+
+  async exists(key: string): Promise<boolean> {
+    return (await this.stat(key)) !== null;
+  }
+
+  async delete(key: string): Promise<void> {
+    const path = this.pathOf(key);
+    try {
+      const info = await stat(path);
+      if (!info.isFile()) return;
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    await rm(path, { force: true });
+    await rm(this.metaPathOf(path), { force: true });
+  }
+
+  async *list(prefix: string): AsyncIterable<string> {
+    assertValidPrefix(prefix);
+    // Start the walk at the deepest directory the prefix names, then filter by the full prefix.
+    const slash = prefix.lastIndexOf('/');
+    const startDir = slash >= 0 ? join(this.root, prefix.slice(0, slash)) : this.root;
+    for await (const key of this.walk(startDir)) {
+      if (key.startsWith(prefix)) yield key;
+    }
+  }
+
+  async signedDownloadUrl(key: string, options: SignedDownloadUrlOptions): Promise<string> {
+    assertValidObjectKey(key);
+    const token = this.signer.sign(key, options);
+    return `${this.publicBaseUrl}${SIGNED_DOWNLOAD_PATH}?token=${encodeURIComponent(token)}`;
+  }
+
+  private async *walk(directory: string): AsyncIterable<string> {
+    let entries;
+    try {
+      entries = await readdir(directory, { withFileTypes: true });
+    } catch (error) {
+      if (isMissing(error) || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return;
+      throw error;
+    }
+    for (const entry of entries) {
+      if (entry.name.startsWith(RESERVED_SEGMENT_PREFIX)) continue;
+      const path = join(directory, entry.name);
+      if (entry.isDirectory()) yield* this.walk(path);
+      else if (entry.isFile()) yield relative(this.root, path).split(sep).join('/');
+    }
+  }
+
+  /** Validates the key and maps it to a path that is guaranteed to stay under the root. */
+  private pathOf(key: string): string {
+    assertValidObjectKey(key);
+    const path = resolve(this.root, ...key.split('/'));
+    if (!path.startsWith(this.root + sep)) throw new Error(`Key escapes the storage root: ${key}`);
+    return path;
+  }
+
+  private metaPathOf(objectPath: string): string {
+    return join(dirname(objectPath), `${RESERVED_SEGMENT_PREFIX}meta-${basename(objectPath)}.json`);
+  }
+
+  private async readMetadata(objectPath: string): Promise<Metadata> {
+    try {
+      return JSON.parse(await readFile(this.metaPathOf(objectPath), 'utf8')) as Metadata;
+    } catch (error) {
+      if (isMissing(error)) return {};
+      throw error;
+    }
+  }
+
+  private notFoundOr(key: string, error: unknown): unknown {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' || code === 'EISDIR' ? new ObjectNotFoundError(key, { cause: error }) : error;
+  }
+}
+
+function isMissing(error: unknown): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}

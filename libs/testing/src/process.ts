@@ -1,0 +1,94 @@
+import { ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+export const REPO_ROOT = path.resolve(__dirname, '../../..');
+
+/** A free loopback port (the OS picks it; the listener is closed before returning). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Builds the server code once (dist/) if a test needs the real entry points and it is missing. */
+export function ensureServerBuild(): void {
+  if (existsSync(path.join(REPO_ROOT, 'dist/apps/gateway/src/main.js'))) return;
+  execFileSync(process.execPath, [path.join(REPO_ROOT, 'tools/scripts/build.mjs'), '--server-only'], { cwd: REPO_ROOT, stdio: 'inherit' });
+}
+
+export interface RunningProcess {
+  name: string;
+  process: ChildProcess;
+  /** Everything it printed, line by line (stdout and stderr). */
+  lines: string[];
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts a Node entry point of the repo with the project's Node and a controlled environment. */
+export function startNode(name: string, script: string, env: Record<string, string>): RunningProcess {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], {
+    cwd: REPO_ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'test', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  const collect = (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean));
+  child.stdout!.on('data', collect);
+  child.stderr!.on('data', collect);
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  return {
+    name,
+    process: child,
+    lines,
+    exited,
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** Polls a URL until it answers 2xx (or the process dies, or time runs out). */
+export async function waitForHttp(url: string, options: { timeoutMs?: number; process?: RunningProcess } = {}): Promise<void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 60_000);
+  let lastError = '';
+  while (Date.now() < deadline) {
+    if (options.process && options.process.process.exitCode !== null) {
+      throw new Error(`${options.process.name} exited with ${options.process.process.exitCode}:\n${options.process.lines.slice(-30).join('\n')}`);
+    }
+    try {
+      const response = await fetch(url);
+      if (response.ok) return;
+      lastError = `HTTP ${response.status}: ${await response.text()}`;
+    } catch (error) {
+      lastError = (error as Error).message;
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`${url} not ready: ${lastError}${options.process ? `\n${options.process.lines.slice(-30).join('\n')}` : ''}`);
+}
+
+/** Retries an assertion until it passes or time runs out (for eventually-consistent projections). */
+export async function eventually<T>(check: () => Promise<T>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  }
+}
