@@ -1,6 +1,8 @@
 const { swcOptions, jestModuleNameMapper } = require('./tools/scripts/swc-options.cjs');
 
 const transform = { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...swcOptions(), sourceMaps: 'inline', swcrc: false }] };
+const serverSwc = swcOptions();
+const webSwc = { ...serverSwc, jsc: { ...serverSwc.jsc, parser: { syntax: 'typescript', tsx: true }, transform: { react: { runtime: 'automatic' } } } };
 const common = {
   transform,
   moduleNameMapper: jestModuleNameMapper(),
@@ -19,6 +21,14 @@ module.exports = {
       roots: ['<rootDir>/apps', '<rootDir>/libs', '<rootDir>/tools'],
       testMatch: ['**/*.spec.ts'],
       testPathIgnorePatterns: ['/node_modules/', '/dist/', '\\.e2e-spec\\.ts$', '/apps/web/'],
+    },
+    {
+      // Pure client logic (formatting, previews, rules); the screens themselves are covered by the browser tests.
+      ...common,
+      displayName: 'web',
+      transform: { '^.+\\.(t|j)sx?$': ['@swc/jest', { ...webSwc, sourceMaps: 'inline', swcrc: false }] },
+      roots: ['<rootDir>/apps/web/src'],
+      testMatch: ['**/*.spec.ts', '**/*.spec.tsx'],
     },
     {
       ...common,
