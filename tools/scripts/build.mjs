@@ -15,7 +15,7 @@ async function* sources(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) yield* sources(full);
-    else if (/\.ts$/.test(entry.name) && !/\.(e2e-)?spec\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield full;
+    else if (/\.ts$/.test(entry.name) && !/\.((e2e-)?spec|fixture)\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield full;
   }
 }
 

@@ -33,16 +33,25 @@ export interface RunningProcess {
 }
 
 /** Starts a Node entry point of the repo with the project's Node and a controlled environment. */
-export function startNode(name: string, script: string, env: Record<string, string>): RunningProcess {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, script)], {
+export function startNode(name: string, script: string, env: Record<string, string>, args: string[] = []): RunningProcess {
+  const child = spawn(process.execPath, [path.join(REPO_ROOT, script), ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
-  const collect = (chunk: Buffer) => lines.push(...chunk.toString().split('\n').filter(Boolean));
-  child.stdout!.on('data', collect);
-  child.stderr!.on('data', collect);
+  // A chunk may end mid-line: each stream keeps its unfinished line until the rest arrives.
+  const collect = (stream: NodeJS.ReadableStream) => {
+    let partial = '';
+    stream.on('data', (chunk: Buffer) => {
+      const parts = (partial + chunk.toString()).split('\n');
+      partial = parts.pop() ?? '';
+      lines.push(...parts.filter(Boolean));
+    });
+    stream.on('end', () => partial && lines.push(partial));
+  };
+  collect(child.stdout!);
+  collect(child.stderr!);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     name,
@@ -58,6 +67,25 @@ export function startNode(name: string, script: string, env: Record<string, stri
       return code;
     },
   };
+}
+
+/** Runs a TypeScript file of the repo in its own process (compiled on load, as tools/scripts/run-ts.cjs does). */
+export function startTypeScript(name: string, script: string, env: Record<string, string>): RunningProcess {
+  return startNode(name, 'tools/scripts/run-ts.cjs', env, [script]);
+}
+
+/** Waits until the process prints a line that passes `test`; fails when it exits or time runs out. */
+export async function waitForLine(running: RunningProcess, test: (line: string) => boolean, timeoutMs = 60_000): Promise<string> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = running.lines.find(test);
+    if (line !== undefined) return line;
+    const exited = running.process.exitCode !== null || running.process.signalCode !== null;
+    if (exited || Date.now() > deadline) {
+      throw new Error(`${running.name} ${exited ? 'exited' : 'went on'} without printing the line awaited:\n${running.lines.slice(-30).join('\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 50));
+  }
 }
 
 /** Polls a URL until it answers 2xx (or the process dies, or time runs out). */
