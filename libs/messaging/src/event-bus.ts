@@ -13,7 +13,10 @@ export interface MessagingLogger {
  * Carries versioned event envelopes between services. Used as its own Nest injection token.
  *
  * - publish validates every envelope (validateEnvelope) before anything is sent; one invalid
- *   envelope rejects the whole call and nothing of it is sent.
+ *   envelope rejects the whole call and nothing of it is sent. It resolves once the events are as
+ *   safe as the bus can make them (Kafka: acknowledged by the in-sync replicas; in-process, where
+ *   memory dies with the process: handled by every subscribed group), so the outbox relay may
+ *   mark them published.
  * - subscribe joins a consumer group: every group receives every event of its types, the members of
  *   one group share them (each event is handled once per group), events with the same key are
  *   handled in order, and a group that is new starts from the oldest retained event.

@@ -13,9 +13,15 @@ export interface InProcessEventBusOptions extends DeliveryOptions {
   logger?: MessagingLogger;
 }
 
+/** A log entry queued for one member; `handled` settles the publish call that is waiting for it. */
+interface Delivery {
+  raw: string;
+  handled?: () => void;
+}
+
 interface Member {
   handler: EventHandler;
-  queue: string[];
+  queue: Delivery[];
   /** The member's drain loop while it runs. */
   active?: Promise<void>;
 }
@@ -24,7 +30,7 @@ interface Group {
   id: string;
   types: Set<string>;
   members: Member[];
-  /** Absolute offset of the next log entry this group has not dispatched yet. */
+  /** Absolute offset of the next log entry this group has not queued yet. */
   next: number;
 }
 
@@ -32,7 +38,13 @@ interface Group {
  * The embedded mode's bus: one Node process, no broker. It behaves like a Kafka topic with
  * consumer groups: a log of serialized events, an offset per group, members of a group sharing
  * events by key (so one key's events stay in order), delivery always on a later tick.
- * Events still queued in memory are lost if the process dies; close() delivers them first.
+ *
+ * Memory is not durable, so publish resolves only once every group subscribed at that moment has
+ * handled the events (or given up on them): the outbox relay marks a row published only then, and
+ * a process that dies earlier publishes it again after restart (consumers are idempotent).
+ * A group that subscribes later still receives the retained log, but nothing waits for it.
+ * (So a handler must not await publish of events its own group handles: it would wait for itself.
+ * Handlers publish through their service's outbox.)
  */
 export class InProcessEventBus extends EventBus {
   private readonly logger: MessagingLogger;
@@ -41,7 +53,6 @@ export class InProcessEventBus extends EventBus {
   private log: string[] = [];
   private logStart = 0;
   private readonly groups = new Map<string, Group>();
-  private dispatchScheduled = false;
   private closed = false;
   private closing?: Promise<void>;
 
@@ -59,9 +70,11 @@ export class InProcessEventBus extends EventBus {
     if (this.closed) throw new EventBusClosedError();
     // Validate the whole batch before anything is appended: all or nothing.
     const serialized = events.map((event) => JSON.stringify(validateEnvelope(JSON.parse(JSON.stringify(event)))));
+    const first = this.logStart + this.log.length;
     this.log.push(...serialized);
+    const handled = this.dispatch(first);
     this.trimLog();
-    this.scheduleDispatch();
+    await Promise.all(handled);
   }
 
   async subscribe(groupId: string, eventTypes: string[], handler: EventHandler): Promise<void> {
@@ -70,7 +83,7 @@ export class InProcessEventBus extends EventBus {
     const group = this.groups.get(groupId) ?? { id: groupId, types, members: [], next: this.logStart };
     group.members.push({ handler, queue: [] });
     this.groups.set(groupId, group);
-    this.scheduleDispatch();
+    this.dispatch();
   }
 
   close(): Promise<void> {
@@ -81,7 +94,6 @@ export class InProcessEventBus extends EventBus {
   private async drainAll(): Promise<void> {
     this.closed = true;
     // Deliver what was already published: a clean shutdown loses nothing.
-    this.dispatch();
     for (;;) {
       const active = [...this.groups.values()].flatMap((group) => group.members.map((member) => member.active)).filter((p) => p !== undefined);
       if (active.length === 0) return;
@@ -96,42 +108,41 @@ export class InProcessEventBus extends EventBus {
     this.logStart += excess;
   }
 
-  private scheduleDispatch(): void {
-    if (this.dispatchScheduled) return;
-    this.dispatchScheduled = true;
-    setImmediate(() => {
-      this.dispatchScheduled = false;
-      this.dispatch();
-    });
-  }
-
-  /** Moves new log entries into member queues and makes sure every member with work is draining. */
-  private dispatch(): void {
+  /**
+   * Queues the log entries each group has not seen yet with its members, and makes sure every
+   * member with work is draining. Returns, for the entries from offset `waitFrom` on, one promise
+   * per queued delivery, settled once it was handled.
+   */
+  private dispatch(waitFrom = Infinity): Promise<void>[] {
+    const handled: Promise<void>[] = [];
     const end = this.logStart + this.log.length;
     for (const group of this.groups.values()) {
-      if (group.next < this.logStart) {
-        this.logger.warn(`group ${group.id}: ${this.logStart - group.next} events passed the retention of ${this.retention} before delivery`);
-        group.next = this.logStart;
-      }
       for (; group.next < end; group.next++) {
         const raw = this.log[group.next - this.logStart];
         const { type, key } = JSON.parse(raw) as EventEnvelope;
         if (!group.types.has(type)) continue;
-        group.members[memberIndex(key, group.members.length)].queue.push(raw);
+        const delivery: Delivery = { raw };
+        if (group.next >= waitFrom) handled.push(new Promise<void>((resolve) => (delivery.handled = resolve)));
+        group.members[memberIndex(key, group.members.length)].queue.push(delivery);
       }
       for (const member of group.members) {
         if (member.queue.length > 0 && !member.active) member.active = this.drain(group, member);
       }
     }
+    return handled;
   }
 
   private async drain(group: Group, member: Member): Promise<void> {
     // Always start on a later tick than publish.
     await new Promise<void>((resolve) => setImmediate(resolve));
     try {
-      for (let raw = member.queue.shift(); raw !== undefined; raw = member.queue.shift()) {
-        const event = decodeEvent(raw, this.logger, `group ${group.id}`);
-        if (event) await deliver(event, group.id, member.handler, this.logger, this.options);
+      for (let delivery = member.queue.shift(); delivery !== undefined; delivery = member.queue.shift()) {
+        try {
+          const event = decodeEvent(delivery.raw, this.logger, `group ${group.id}`);
+          if (event) await deliver(event, group.id, member.handler, this.logger, this.options);
+        } finally {
+          delivery.handled?.();
+        }
       }
     } finally {
       member.active = undefined;

@@ -95,6 +95,7 @@ function crashSuite(busName: string, bus: () => BusUnderTest, cases: { pauseAt: 
 // The in-process bus reaches only its own process: the consumer runs inside the relay's process and dies with it.
 crashSuite('in-process', () => ({ relayEnv: (groupId) => ({ BUS_DRIVER: 'in-process', CONSUMER_GROUP: groupId }) }), [
   { pauseAt: 'before-publish', deliveriesOfFirst: 1 },
+  { pauseAt: 'after-handling', deliveriesOfFirst: 2 },
   { pauseAt: 'after-publish', deliveriesOfFirst: 2 },
 ]);
 
