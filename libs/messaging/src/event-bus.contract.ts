@@ -179,11 +179,13 @@ export function eventBusContract(name: string, factory: () => Promise<EventBus>,
       expect(calls.filter((id) => id === broken.id).length).toBeGreaterThan(1);
     });
 
-    it('closes idempotently and refuses work afterwards', async () => {
+    it('passes its readiness check while open; closes idempotently and refuses work afterwards', async () => {
       const bus = await newBus();
+      await bus.check();
       await bus.close();
       await bus.close();
       await expect(bus.publish([organisationEvent(randomUUID(), 'late')])).rejects.toThrow('closed');
+      await expect(bus.check()).rejects.toThrow('closed');
     });
   });
 }

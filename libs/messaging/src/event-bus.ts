@@ -31,6 +31,8 @@ export abstract class EventBus {
   abstract start(): Promise<void>;
   abstract publish(events: EventEnvelope[]): Promise<void>;
   abstract subscribe(groupId: string, eventTypes: string[], handler: EventHandler): Promise<void>;
+  /** Readiness: resolves when the bus can carry events now (Kafka: the cluster answers), rejects with the reason otherwise. */
+  abstract check(): Promise<void>;
   /** Stops consuming and disconnects. Idempotent; publish and subscribe reject afterwards. */
   abstract close(): Promise<void>;
 }

@@ -77,6 +77,10 @@ export class InProcessEventBus extends EventBus {
     await Promise.all(handled);
   }
 
+  async check(): Promise<void> {
+    if (this.closed) throw new EventBusClosedError();
+  }
+
   async subscribe(groupId: string, eventTypes: string[], handler: EventHandler): Promise<void> {
     if (this.closed) throw new EventBusClosedError();
     const types = checkSubscription(groupId, eventTypes, this.groups.get(groupId)?.types);

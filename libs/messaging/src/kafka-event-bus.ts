@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import { EventEnvelope, topicOf, validateEnvelope } from '@dc/contracts';
-import { Consumer, IHeaders, Kafka, KafkaMessage, logCreator, logLevel, Partitioners, Producer, RetryOptions } from 'kafkajs';
+import { Admin, Consumer, IHeaders, Kafka, KafkaMessage, logCreator, logLevel, Partitioners, Producer, RetryOptions } from 'kafkajs';
 import { EventBus, EventBusClosedError, EventHandler, MessagingLogger } from './event-bus';
 import { decodeEvent, deliver, DeliveryOptions, describeError, sleep } from './delivery';
 import { checkSubscription } from './subscriptions';
@@ -37,6 +37,8 @@ export class KafkaEventBus extends EventBus {
   private readonly producer: Producer;
   private readonly consumers: Consumer[] = [];
   private readonly groupTypes = new Map<string, Set<string>>();
+  /** Only for readiness checks; made on the first one. */
+  private admin?: Admin;
   private starting?: Promise<void>;
   private closing?: Promise<void>;
   private closed = false;
@@ -109,6 +111,18 @@ export class KafkaEventBus extends EventBus {
     });
   }
 
+  /**
+   * Asks the cluster to describe itself through a client of its own without retries: a readiness
+   * probe wants the answer of now, and reports the failure itself (so that client logs nothing).
+   */
+  async check(): Promise<void> {
+    if (this.closed) throw new EventBusClosedError();
+    this.admin ??= new Kafka({ brokers: this.options.brokers, clientId: `${this.options.clientId}-health`, logLevel: logLevel.NOTHING, retry: { retries: 0 } }).admin();
+    await this.admin.connect();
+    const { brokers } = await this.admin.describeCluster();
+    if (brokers.length === 0) throw new Error('the Kafka cluster reports no brokers');
+  }
+
   close(): Promise<void> {
     this.closing ??= this.disconnect();
     return this.closing;
@@ -117,7 +131,7 @@ export class KafkaEventBus extends EventBus {
   private async disconnect(): Promise<void> {
     this.closed = true;
     // Consumers first: they commit what they handled and leave their groups cleanly.
-    const results = await Promise.allSettled([...this.consumers.map((consumer) => consumer.disconnect()), this.producer.disconnect()]);
+    const results = await Promise.allSettled([...this.consumers.map((consumer) => consumer.disconnect()), this.producer.disconnect(), this.admin?.disconnect()]);
     for (const result of results) {
       if (result.status === 'rejected') this.logger.warn(`disconnect failed: ${describeError(result.reason)}`);
     }

@@ -22,6 +22,7 @@ class BrokenBus extends EventBus {
     throw new Error('broker unreachable');
   }
   async subscribe() {}
+  async check() {}
   async close() {}
 }
 

@@ -46,6 +46,13 @@ describe('FsObjectStorage specifics', () => {
   });
   afterEach(() => rm(rootDir, { recursive: true, force: true }));
 
+  it('fails its readiness check when its directory cannot be written', async () => {
+    await storage.check();
+    await rm(join(rootDir, 'objects'), { recursive: true });
+    await writeFile(join(rootDir, 'objects'), 'a file where the directory should be');
+    await expect(storage.check()).rejects.toThrow(/EEXIST|ENOTDIR/);
+  });
+
   it('stores objects as plain files under the root, creating folders as needed', async () => {
     await storage.put('records/1/data.csv', Readable.from([Buffer.from('a,b\n')]), { contentType: 'text/csv' });
     expect((await stat(join(rootDir, 'objects/records/1/data.csv'))).size).toBe(4);

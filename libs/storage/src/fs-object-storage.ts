@@ -120,6 +120,14 @@ export class FsObjectStorage extends ObjectStorage {
     await rm(this.metaPathOf(path), { force: true });
   }
 
+  /** Writes and removes a probe file (a reserved name, so list() never shows it). */
+  async check(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    const probe = join(this.root, `${RESERVED_SEGMENT_PREFIX}probe-${randomBytes(8).toString('hex')}`);
+    await writeFile(probe, '');
+    await rm(probe, { force: true });
+  }
+
   async *list(prefix: string): AsyncIterable<string> {
     assertValidPrefix(prefix);
     // Start the walk at the deepest directory the prefix names, then filter by the full prefix.

@@ -111,6 +111,12 @@ export function objectStorageContract(name: string, factory: (clock: ContractClo
       expect(await harness.leftovers(prefix)).toEqual([]);
     });
 
+    it('passes its readiness check while the store is up, and leaves nothing behind', async () => {
+      await storage.check();
+      await storage.check();
+      expect((await harness.leftovers('')).filter((key) => key.includes('probe'))).toEqual([]);
+    });
+
     it('throws ObjectNotFoundError for a missing key, and stat answers null', async () => {
       await expect(storage.get(`${prefix}missing`)).rejects.toBeInstanceOf(ObjectNotFoundError);
       expect(await storage.stat(`${prefix}missing`)).toBeNull();

@@ -51,6 +51,8 @@ export abstract class ObjectStorage {
   abstract list(prefix: string): AsyncIterable<string>;
   /** A URL that lets a browser download the object, without other credentials, until it expires. */
   abstract signedDownloadUrl(key: string, options: SignedDownloadUrlOptions): Promise<string>;
+  /** Readiness: resolves when objects can be stored now (bucket reachable, directory writable), rejects with the reason otherwise. */
+  abstract check(): Promise<void>;
 }
 
 /** S3 allows presigned URLs of at most seven days; both adapters keep to that. */

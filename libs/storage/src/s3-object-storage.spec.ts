@@ -68,6 +68,15 @@ describe('S3ObjectStorage specifics (s3rver)', () => {
   });
   afterAll(() => server.stop());
 
+  it('fails its readiness check once the store is gone', async () => {
+    const doomed = await startS3rver();
+    const storage = new S3ObjectStorage(options(doomed, bucketName()));
+    await storage.check();
+    await doomed.stop();
+    await expect(storage.check()).rejects.toThrow(/ECONNREFUSED/);
+    storage.close();
+  });
+
   it('creates its bucket when missing, and reuses an existing one', async () => {
     const bucket = bucketName();
     const first = new S3ObjectStorage(options(server, bucket));

@@ -137,6 +137,12 @@ export class S3ObjectStorage extends ObjectStorage {
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
   }
 
+  /** Asks for the bucket every time (ensureBucket remembers its success; the store may have gone since). */
+  async check(): Promise<void> {
+    await this.ensureBucket();
+    await this.client.send(new HeadBucketCommand({ Bucket: this.bucket }));
+  }
+
   async *list(prefix: string): AsyncIterable<string> {
     assertValidPrefix(prefix);
     await this.ensureBucket();

@@ -56,15 +56,20 @@ export async function startS3rver(): Promise<TestS3Server> {
     await rm(directory, { recursive: true, force: true });
     throw error;
   }
+  let stopping: Promise<void> | undefined;
   return {
     endpoint: `http://127.0.0.1:${address.port}`,
     accessKeyId: S3RVER_ACCESS_KEY_ID,
     secretAccessKey: S3RVER_SECRET_ACCESS_KEY,
     directory,
-    async stop() {
-      server.httpServer?.closeAllConnections();
-      await server.close();
-      await rm(directory, { recursive: true, force: true });
+    /** Idempotent. */
+    stop() {
+      stopping ??= (async () => {
+        server.httpServer?.closeAllConnections();
+        await server.close();
+        await rm(directory, { recursive: true, force: true });
+      })();
+      return stopping;
     },
   };
 }

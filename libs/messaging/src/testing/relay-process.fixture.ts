@@ -49,6 +49,9 @@ class PausingBus extends EventBus {
   subscribe(groupId: string, eventTypes: string[], handler: EventHandler) {
     return this.inner.subscribe(groupId, eventTypes, handler);
   }
+  check() {
+    return this.inner.check();
+  }
   close() {
     return this.inner.close();
   }

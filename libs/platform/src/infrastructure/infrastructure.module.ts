@@ -38,9 +38,11 @@ export function createMailer(config: AppConfig, logger: Logger): Mailer {
 class InfrastructureLifecycle implements BeforeApplicationShutdown {
   constructor(
     private readonly bus: EventBus,
+    storage: ObjectStorage,
     health: HealthRegistry,
   ) {
-    health.register('event-bus', async () => undefined);
+    health.register('event-bus', () => bus.check());
+    health.register('object-storage', () => storage.check());
   }
 
   /** After the relays stopped (onModuleDestroy), before the databases close (onApplicationShutdown). */
