@@ -1,9 +1,10 @@
-import { randomBytes } from 'node:crypto';
+import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { createHash, randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
 import {
   createTestDatabase, describeInfra, ensureServerBuild, eventually, freePort, isKcatInstalled, RunningProcess,
-  startKafkaMock, startNode, startS3rver, TestDatabase, waitForHttp,
+  startKafkaMock, startNode, startS3rver, TestDatabase, TestS3Server, waitForHttp,
 } from '@dc/testing';
 import { activateAndLogin, createPublicRecord, register } from './flows';
 
@@ -16,14 +17,15 @@ const SERVICES = ['identity', 'catalogue', 'search', 'requests', 'relations', 'j
 describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKcatInstalled() || 'kcat is not installed (apt-get install kcat)', () => {
   let db: TestDatabase;
   let kafka: { bootstrapServers: string; stop(): Promise<void> };
-  let s3: { endpoint: string; accessKeyId: string; secretAccessKey: string; stop(): Promise<void> };
+  let s3: TestS3Server;
   const processes: RunningProcess[] = [];
   let gatewayUrl: string;
+  let ports: Record<string, number>;
 
   beforeAll(async () => {
     ensureServerBuild();
     [db, kafka, s3] = await Promise.all([createTestDatabase('dc_distributed'), startKafkaMock(), startS3rver()]);
-    const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)));
+    ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)));
     const gatewayPort = await freePort();
     gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const common = {
@@ -46,7 +48,7 @@ describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKca
     const serviceUrls = Object.fromEntries(SERVICES.map((s) => [`SERVICE_URLS_${s.toUpperCase()}`, `http://127.0.0.1:${ports[s]}`]));
     processes.push(startNode('gateway', 'dist/apps/gateway/src/main.js', { ...common, ...serviceUrls, PORT: String(gatewayPort) }));
     await Promise.all(
-      processes.map((p) => waitForHttp(`http://127.0.0.1:${p.name === 'gateway' ? gatewayPort : ports[p.name as (typeof SERVICES)[number]]}/health/ready`, { process: p, timeoutMs: 90_000 })),
+      processes.map((p) => waitForHttp(`http://127.0.0.1:${p.name === 'gateway' ? gatewayPort : ports[p.name]}/health/ready`, { process: p, timeoutMs: 90_000 })),
     );
   }, 180_000);
 
@@ -113,6 +115,42 @@ describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKca
     expect(page.results[0]).toMatchObject({ id: record.id, name: 'Rainfall by river basin', user: 'ada', visibility: 'EV' });
   }, 90_000);
 
+  it('streams an upload through the gateway into S3 (s3rver), and serves it back through the signed download link', async () => {
+    await register(gatewayUrl, 'lin', 'rain gauge network');
+    const token = await eventually(() => activateAndLogin(gatewayUrl, path.join(`/tmp/${db.name}`, 'mail'), 'lin', 'rain gauge network'), 20_000);
+    const auth = { authorization: `JWT ${token}` };
+    const csv = Buffer.from(['station,rainfall_mm', ...Array.from({ length: 5000 }, (_, i) => `gauge-${i},${(i * 37) % 211}`)].join('\n'));
+    const form = new FormData();
+    form.append('file', new Blob([csv], { type: 'text/csv' }), 'rainfall.csv');
+
+    const created = await fetch(`${gatewayUrl}/api/records/`, { method: 'POST', headers: auth, body: form });
+    expect(created.status).toBe(201);
+    const record = await created.json();
+    expect(record.FILES).toEqual([expect.objectContaining({ name: 'rainfall.csv', size: csv.length, checksum: createHash('sha256').update(csv).digest('hex') })]);
+
+    // The catalogue process wrote the object into the bucket, under its file's key.
+    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    try {
+      const object = await client.send(new GetObjectCommand({ Bucket: 'data-catalogue', Key: `catalogue/files/${record.FILES[0].id}` }));
+      expect(Buffer.from(await object.Body!.transformToByteArray()).equals(csv)).toBe(true);
+    } finally {
+      client.destroy();
+    }
+
+    // The record's download_url answers a presigned S3 link, which serves the bytes to anyone holding it.
+    const link = await fetch(`${gatewayUrl}${record.download_url}`, { headers: auth });
+    expect(link.status).toBe(200);
+    const { url, file } = await link.json();
+    expect(file).toEqual({ id: record.FILES[0].id, name: 'rainfall.csv' });
+    expect(url.startsWith(`${s3.endpoint}/data-catalogue/catalogue/files/${record.FILES[0].id}?`)).toBe(true);
+    const downloaded = await fetch(url);
+    expect(downloaded.status).toBe(200);
+    expect(downloaded.headers.get('content-disposition')).toContain('rainfall.csv');
+    expect(Buffer.from(await downloaded.arrayBuffer()).equals(csv)).toBe(true);
+    // Without the signature, s3rver (like S3) refuses.
+    expect((await fetch(url.split('?')[0])).status).toBe(403);
+  }, 90_000);
+
   it('routes the record list to the search service', async () => {
     const response = await fetch(`${gatewayUrl}/api/recordsannon/`, { headers: { 'x-correlation-id': 'corr-list-1' } });
     expect(response.status).toBe(200);
@@ -131,5 +169,9 @@ describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKca
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ detail: 'Not found.' });
     expect((await fetch(`${gatewayUrl}/health/live`)).status).toBe(200);
+    for (const service of SERVICES) {
+      const ready = await (await fetch(`http://127.0.0.1:${ports[service]}/health/ready`)).json();
+      expect(ready).toEqual({ status: 'ok', checks: expect.objectContaining({ 'event-bus': 'up', 'object-storage': 'up', [`${service}-database`]: 'up' }) });
+    }
   });
 });
