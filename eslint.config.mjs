@@ -1,6 +1,24 @@
 import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
+/** The service modules: only the gateway composes them (embedded mode runs them all in one process). */
+const SERVICE_MODULES = ['@dc/service-identity', '@dc/service-catalogue', '@dc/service-search', '@dc/service-requests', '@dc/service-relations', '@dc/service-jobs'];
+
+const LAYERS = [
+  { sourceTag: 'platform:neutral', onlyDependOnLibsWithTags: ['platform:neutral'] },
+  { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['platform:neutral'] },
+  { sourceTag: 'scope:server', onlyDependOnLibsWithTags: ['platform:neutral', 'scope:server'] },
+  { sourceTag: 'scope:service', onlyDependOnLibsWithTags: ['platform:neutral', 'scope:server'] },
+  { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['platform:neutral', 'scope:server', 'type:app'] },
+  { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['platform:neutral', 'scope:server'] },
+];
+/** Tests may use any library (the testing helpers included), but still import no app unless allowed. */
+const ANY_LIBRARY = [{ sourceTag: '*', onlyDependOnLibsWithTags: ['*'] }];
+const TESTS = ['**/*.spec.ts', '**/*.spec.tsx', '**/*.e2e-spec.ts'];
+
+// Nx forbids importing an app unless its path is in `allow`; the gateway's blocks come last, so only they allow the services.
+const boundaries = (depConstraints, allow = []) => ['error', { enforceBuildableLibDependency: false, allow, depConstraints }];
+
 export default [
   { ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/test-artifacts/**', '**/*.cjs', '**/*.mjs'] },
   ...tseslint.configs.recommended,
@@ -10,26 +28,10 @@ export default [
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
-      '@nx/enforce-module-boundaries': [
-        'error',
-        {
-          enforceBuildableLibDependency: false,
-          // Embedded mode: the gateway composes every service module into one process.
-          allow: ['@dc/service-identity', '@dc/service-catalogue', '@dc/service-search', '@dc/service-requests', '@dc/service-relations', '@dc/service-jobs'],
-          depConstraints: [
-            { sourceTag: 'platform:neutral', onlyDependOnLibsWithTags: ['platform:neutral'] },
-            { sourceTag: 'scope:web', onlyDependOnLibsWithTags: ['platform:neutral'] },
-            { sourceTag: 'scope:server', onlyDependOnLibsWithTags: ['platform:neutral', 'scope:server'] },
-            { sourceTag: 'scope:service', onlyDependOnLibsWithTags: ['platform:neutral', 'scope:server'] },
-            { sourceTag: 'scope:gateway', onlyDependOnLibsWithTags: ['platform:neutral', 'scope:server', 'type:app'] },
-            { sourceTag: 'scope:testing', onlyDependOnLibsWithTags: ['platform:neutral', 'scope:server'] },
-          ],
-        },
-      ],
+      '@nx/enforce-module-boundaries': boundaries(LAYERS),
     },
   },
-  {
-    files: ['**/*.spec.ts', '**/*.e2e-spec.ts'],
-    rules: { '@nx/enforce-module-boundaries': ['error', { allow: ['@dc/testing', '@dc/service-identity', '@dc/service-catalogue', '@dc/service-search', '@dc/service-requests', '@dc/service-relations', '@dc/service-jobs'], depConstraints: [{ sourceTag: '*', onlyDependOnLibsWithTags: ['*'] }] }] },
-  },
+  { files: TESTS, rules: { '@nx/enforce-module-boundaries': boundaries(ANY_LIBRARY, ['@dc/testing']) } },
+  { files: ['apps/gateway/**/*.ts'], rules: { '@nx/enforce-module-boundaries': boundaries(LAYERS, SERVICE_MODULES) } },
+  { files: TESTS.map((pattern) => `apps/gateway/${pattern}`), rules: { '@nx/enforce-module-boundaries': boundaries(ANY_LIBRARY, ['@dc/testing', ...SERVICE_MODULES]) } },
 ];
