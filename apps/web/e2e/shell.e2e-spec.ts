@@ -186,6 +186,19 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
     await sidebar(page).waitFor({ state: 'detached' });
   });
 
+  // The breakpoint itself: open by default at 768 px and wider, closed below.
+  for (const [width, expanded] of [[768, true], [767, false]] as const) {
+    it(`${expanded ? 'opens' : 'closes'} the sidebar by default at ${width} px`, async () => {
+      const page = await open('/records', { width });
+      await heading(page, 'Workspace').waitFor();
+      if (expanded) await sidebarLink(page, 'Explore').waitFor();
+      expect(await page.evaluate(() => window.innerWidth)).toBe(width);
+      expect(await page.getByRole('button', { name: 'Toggle sidebar' }).getAttribute('aria-expanded')).toBe(String(expanded));
+      expect(await sidebar(page).count()).toBe(expanded ? 1 : 0);
+      await saveScreenshot(page, `sidebar-at-${width}px`);
+    });
+  }
+
   it('hides Governance from BASIC clients', async () => {
     const page = await open('/records', { token: BASIC_TOKEN });
     await page.getByRole('link', { name: 'Profile' }).waitFor();
