@@ -1,5 +1,6 @@
 // Compiles every service and library to dist/ with swc (path aliases rewritten to relative
 // requires), then builds the web app with Vite into dist/apps/web.
+import './require-node.mjs';
 import { transformFile } from '@swc/core';
 import { existsSync } from 'node:fs';
 import { mkdir, readdir, writeFile, rm } from 'node:fs/promises';

@@ -1,6 +1,7 @@
 // The README's test command: builds, type-checks, lints, then runs every jest project (unit,
 // infrastructure contract suites, distributed-mode proof, browser tests) and prints one summary
 // line. With CI=true a skipped infrastructure suite fails (see libs/testing/src/infra.ts).
+import './require-node.mjs';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';

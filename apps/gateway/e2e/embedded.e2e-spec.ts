@@ -1,4 +1,4 @@
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -140,5 +140,14 @@ describe('embedded mode (one process, nothing else running)', () => {
     const bad = startNode('bad-config', 'dist/apps/gateway/src/main.js', { ...env(), BUS_DRIVER: 'carrier-pigeon' });
     expect(await bad.exited).toBe(1);
     expect(bad.lines.join('\n')).toMatch(/BUS_DRIVER/);
+  });
+
+  it('refuses to start on another Node major, saying which one it needs', async () => {
+    // This Node (24) made to report itself as the machine's older one.
+    const preload = path.join(dataDir, 'pretend-node-20.cjs');
+    writeFileSync(preload, "Object.defineProperty(process.versions, 'node', { value: '20.20.2' });\n");
+    const old = startNode('old-node', 'dist/apps/gateway/src/main.js', { ...env(), NODE_OPTIONS: `--require ${preload}` });
+    expect(await old.exited).toBe(1);
+    expect(old.lines).toEqual([expect.stringContaining('Node.js 24 is required, but this is Node.js 20.20.2')]);
   });
 });

@@ -1,3 +1,4 @@
+import '@dc/platform/node-version-guard';
 import 'reflect-metadata';
 import { ConfigError, createLogger, loadConfig } from '@dc/platform';
 import { startDistributedGateway } from './app/distributed';
