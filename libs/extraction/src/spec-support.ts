@@ -7,8 +7,15 @@ import { crc32, deflateRawSync } from 'node:zlib';
 import { extractMetadata } from './extract';
 import type { ExtractionLimits, ExtractionResult, ExtractOption } from './types';
 
-/** /work/main's parent holds shared/ both on developer machines and in CI (main cloned beside it). */
-export const DATASETS = path.resolve(__dirname, '../../../../shared/datasets');
+/** The nearest shared/datasets above this file: beside the repository (CI, /work/main) or beside a worktree's parent. */
+function findDatasets(): string {
+  for (let dir = __dirname; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'shared/datasets'))) return path.join(dir, 'shared/datasets');
+  }
+  return path.resolve(__dirname, '../../../../shared/datasets');
+}
+
+export const DATASETS = findDatasets();
 
 export function dataset(relative: string): string {
   const file = path.join(DATASETS, relative);

@@ -119,6 +119,7 @@ export class RecordsService {
         extractFromUrl: dto.extractFromURL,
         deleteFile: dto.deleteFile,
         groupIds: [],
+        privateColumns: files.length ? dto.privateColumns : null,
       };
       return { record, files };
     });
