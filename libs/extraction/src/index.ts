@@ -32,3 +32,4 @@ export { extractMetadata, resolveLimits } from './extract';
 export { fileKindOf, contentTypeOf } from './detect';
 export { detectDelimiter } from './csv';
 export { keyedHash } from './private-columns';
+export { buildZip, type ZipEntrySpec } from './zip-writer';
