@@ -59,7 +59,7 @@ function PreviewTable({ preview }: { preview: CsvPreview }) {
   return (
     <Stack gap="2" data-testid="csv-preview">
       <Text fontSize="sm" color="fg.muted">
-        Preview of the first lines (delimiter: {delimiterName})
+        Preview of the first lines (delimiter: <span data-testid="csv-preview-delimiter">{delimiterName}</span>)
       </Text>
       <Table.ScrollArea borderWidth="1px" borderRadius="md" maxW="100%">
         <Table.Root size="sm" aria-label="File preview">
@@ -213,7 +213,7 @@ export function IndexFilesTab() {
           </Alert.Root>
         )}
         {uploading && (
-          <Progress.Root value={Math.round(progress * 100)} colorPalette="teal" aria-label="Upload progress">
+          <Progress.Root value={Math.round(progress * 100)} colorPalette="teal" aria-label="Upload progress" data-testid="upload-progress">
             <HStack gap="3">
               <Progress.Track flex="1">
                 <Progress.Range />
