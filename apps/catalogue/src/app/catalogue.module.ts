@@ -11,6 +11,7 @@ import { DownloadLinks } from './files/download-links';
 import { FilesController } from './files/files.controller';
 import { CatalogueRecords1763800000000 } from './migrations/1763800000000-catalogue-records';
 import { RecordPrivateColumns1764000000000 } from './migrations/1764000000000-record-private-columns';
+import { NoRecordRequests, RecordRequests } from './records/record-requests';
 import { RecordsController } from './records/records.controller';
 import { RecordsRepository } from './records/records.repository';
 import { RecordsService } from './records/records.service';
@@ -30,6 +31,8 @@ import { VisibilityService } from './visibility/visibility.service';
     DownloadLinks,
     ExtractionRepository,
     ExtractionWorker,
+    // The requests service comes later; its projection will replace this adapter.
+    { provide: RecordRequests, useClass: NoRecordRequests },
     { provide: MetadataExtractor, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new LibraryMetadataExtractor(columnHashKey(config)) },
   ],
 })

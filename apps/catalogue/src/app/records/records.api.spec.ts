@@ -6,6 +6,7 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { listAll, ObjectStorage, SignedLinkSigner } from '@dc/storage';
 import { createTestDatabase, describeInfra, eventually, TestDatabase } from '@dc/testing';
+import { RecordRequests } from './record-requests';
 import { Caller, caller, CatalogueTestApp, DATASETS, TEST_ENCRYPTION_KEY, TEST_JWT_SECRET } from '../../testing/catalogue-test-app';
 
 const dataset = (name: string) => path.join(DATASETS, name);
@@ -509,6 +510,31 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       const none = await http().get(`/api/records/${metadataOnly.body.id}/download/`).set(as(owner));
       expect(none.status).toBe(404);
       expect(none.body).toEqual({ detail: 'This record has no stored file to download.' });
+    });
+
+    it('an approved requestor may download (the requests seam): request_status and download follow what RecordRequests says', async () => {
+      await http().put(`/api/records/${record.id}/`).set(as(owner)).send({ access: 'RE', visibility: 'PR' });
+      const requests = catalogue.app.get(RecordRequests);
+      const statuses = new Map<string, 'sent' | 'approved'>();
+      const spy = jest.spyOn(requests, 'statusOf').mockImplementation(async (recordId, userId) => (recordId === record.id ? (statuses.get(userId) ?? null) : null));
+      try {
+        const link = () => http().get(`/api/records/${record.id}/download/`).set(as(member));
+        expect((await get(member)).body).toMatchObject({ request_status: null, download_url: null });
+        statuses.set(member.id, 'sent');
+        expect((await get(member)).body).toMatchObject({ request_status: 'sent', download_url: null });
+        expect((await link()).status).toBe(403);
+        statuses.set(member.id, 'approved');
+        expect((await get(member)).body).toMatchObject({ request_status: 'approved', download_url: `/api/records/${record.id}/download/` });
+        expect((await link()).status).toBe(200);
+        // Approval gives download, never sight: a stranger's approved request does not reveal a PR record.
+        statuses.set(outsider.id, 'approved');
+        expect((await get(outsider)).status).toBe(404);
+        // The owner is never asked about requests.
+        expect((await get(owner)).body.request_status).toBeNull();
+        expect(spy.mock.calls.some(([, userId]) => userId === owner.id)).toBe(false);
+      } finally {
+        spy.mockRestore();
+      }
     });
 
     it('DELETE: members 403, strangers 404; the owner removes the record, its files and objects, and record.deleted is published', async () => {

@@ -12,6 +12,7 @@ import { isUuid, nameField } from './dto/record-fields';
 import { UpdateRecordDto } from './dto/update-record.dto';
 import type { CatalogueFile, CatalogueRecord } from './record';
 import { permissionsFor, Viewer } from './record-access';
+import { RecordRequests, RequestStatus } from './record-requests';
 import { recordSnapshot } from './record-events';
 import { fileView, recordView, RecordView, visibilityView } from './record-view';
 import { BASIC_POLICY_REFUSED, BASIC_VISIBILITY_FIXED, DOWNLOAD_REFUSED, forbidden, NAME_REQUIRED, NO_STORED_FILE, notFound } from './records.errors';
@@ -49,6 +50,7 @@ export class RecordsService {
     private readonly records: RecordsRepository,
     private readonly storage: ObjectStorage,
     private readonly worker: ExtractionWorker,
+    private readonly requests: RecordRequests,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) logger: Logger,
   ) {
@@ -73,7 +75,8 @@ export class RecordsService {
       throw error;
     }
     if (form.files.length) this.worker.nudge();
-    const views = created.map(({ record, files }) => this.toView(record, files, user, null));
+    // The creator owns the new records: no request, no visibility lookup needed beyond the defaults.
+    const views = created.map(({ record, files }) => this.toView(record, files, user, null, null));
     return views.length === 1 ? views[0] : views;
   }
 
@@ -262,7 +265,7 @@ export class RecordsService {
     if (!isUuid(id) || (fileId !== undefined && !isUuid(fileId))) throw notFound();
     const { file } = await this.records.read(async (store) => {
       const record = await store.findRecord(id);
-      const permissions = record && permissionsFor(record, viewer);
+      const permissions = record && permissionsFor(record, viewer, { approvedRequest: (await this.requestStatus(record, viewer)) === 'approved' });
       if (!record || !permissions?.view) throw notFound();
       if (!permissions.download) throw new DetailError(DOWNLOAD_REFUSED, 403);
       const files = await store.files(id);
@@ -285,21 +288,28 @@ export class RecordsService {
 
   async viewOf(store: RecordStore, record: CatalogueRecord, viewer: Viewer): Promise<RecordView> {
     const files = await store.files(record.id);
+    const requestStatus = await this.requestStatus(record, viewer);
     const permissions = permissionsFor(record, viewer);
     let visibility = null;
     if (permissions.edit) {
       const shared = record.visibility === 'CU' ? { users: await store.knownUsers(record.sharedUserIds), organisations: await store.knownOrganisations(record.sharedOrganisationIds) } : { users: [], organisations: [] };
       visibility = visibilityView(record, shared, ownerClientTypeOf(record, viewer));
     }
-    return this.toView(record, files, viewer, visibility);
+    return this.toView(record, files, viewer, visibility, requestStatus);
   }
 
-  private toView(record: CatalogueRecord, files: CatalogueFile[], viewer: Viewer, visibility: ReturnType<typeof visibilityView> | null): RecordView {
-    const permissions = permissionsFor(record, viewer);
+  /** The caller's request for the record (owners never request their own). */
+  private async requestStatus(record: CatalogueRecord, viewer: Viewer): Promise<RequestStatus | null> {
+    if (!viewer || viewer.id === record.ownerId) return null;
+    return this.requests.statusOf(record.id, viewer.id);
+  }
+
+  private toView(record: CatalogueRecord, files: CatalogueFile[], viewer: Viewer, visibility: ReturnType<typeof visibilityView> | null, requestStatus: RequestStatus | null): RecordView {
+    const permissions = permissionsFor(record, viewer, { approvedRequest: requestStatus === 'approved' });
     const ownerClientType = ownerClientTypeOf(record, viewer);
     if (!visibility && permissions.edit) visibility = visibilityView(record, { users: [], organisations: [] }, ownerClientType);
     const downloadUrl = permissions.download && files.some((f) => f.storageKey) ? downloadPathFor(record.id) : null;
-    return recordView(record, files, { permissions, ownerClientType, downloadUrl, visibility, requestStatus: null });
+    return recordView(record, files, { permissions, ownerClientType, downloadUrl, visibility, requestStatus });
   }
 
   private async deleteObjects(keys: string[]): Promise<void> {
