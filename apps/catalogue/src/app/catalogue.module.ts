@@ -15,6 +15,7 @@ import { NoRecordRequests, RecordRequests } from './records/record-requests';
 import { RecordsController } from './records/records.controller';
 import { RecordsRepository } from './records/records.repository';
 import { RecordsService } from './records/records.service';
+import { SourceDownloader } from './records/source-download';
 import { VisibilitiesController } from './visibility/visibilities.controller';
 import { VisibilityService } from './visibility/visibility.service';
 
@@ -27,6 +28,7 @@ import { VisibilityService } from './visibility/visibility.service';
     DirectoryRepository,
     RecordsRepository,
     RecordsService,
+    SourceDownloader,
     VisibilityService,
     DownloadLinks,
     ExtractionRepository,

@@ -1,3 +1,4 @@
+import type { Type } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
@@ -43,7 +44,8 @@ export class CatalogueTestApp {
   ) {}
 
   /** A temporary DATA_DIR (fs storage) unless one is given, e.g. to restart on the same files. */
-  static async start(databaseUrl: string, options: { dataDir?: string; maxUploadBytes?: number } = {}): Promise<CatalogueTestApp> {
+  /** modules: extra (global) modules, e.g. to provide settings the catalogue takes as optional. */
+  static async start(databaseUrl: string, options: { dataDir?: string; maxUploadBytes?: number; modules?: Type[] } = {}): Promise<CatalogueTestApp> {
     const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'dc-catalogue-'));
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -56,7 +58,7 @@ export class CatalogueTestApp {
     });
     // CATALOGUE_TEST_LOGS=1 shows the service's logs while debugging a test.
     const logger = createLogger({ service: 'catalogue-test', level: process.env.CATALOGUE_TEST_LOGS === '1' ? 'debug' : 'silent' });
-    const app = await createApp({ service: 'catalogue', config, logger, modules: [CatalogueModule], shutdownHooks: false });
+    const app = await createApp({ service: 'catalogue', config, logger, modules: [CatalogueModule, ...(options.modules ?? [])], shutdownHooks: false });
     await app.init();
     const db = new Client({ connectionString: databaseUrl });
     await db.connect();

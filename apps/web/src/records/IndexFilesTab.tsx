@@ -123,7 +123,8 @@ export function IndexFilesTab() {
     const entry = Object.entries(FIELD_OF).find(([, field]) => field === key);
     return entry ? error.fieldError(entry[0]) : undefined;
   };
-  const nameMissing = files.length === 0 && !form.recordName.trim();
+  // extractFromURL fetches the file at the source URL, whose name then names the record.
+  const nameMissing = files.length === 0 && !form.extractFromURL && !form.recordName.trim();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -191,6 +192,11 @@ export function IndexFilesTab() {
           <CheckboxField label="Delete file after indexing" checked={form.deleteFile} onChange={(v) => set('deleteFile', v)} />
           <CheckboxField label="Extract from URL" checked={form.extractFromURL} onChange={(v) => set('extractFromURL', v)} />
         </HStack>
+        {form.extractFromURL && (
+          <Text fontSize="sm" color="fg.muted">
+            The file at the source URL is fetched and indexed (without a chosen file).
+          </Text>
+        )}
         <SelectField
           label="Extract option"
           name="extractOption"

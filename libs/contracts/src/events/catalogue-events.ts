@@ -43,7 +43,7 @@ export const recordSnapshotSchema = z.object({
   accessFee: z.number().nonnegative().nullable().describe('A term shown to requestors; no payment is taken.'),
   currency: z.string(),
   policyId: id.nullable(),
-  origin: z.string().describe('How the record was indexed: upload, metadata.'),
+  origin: z.string().describe('How the record was indexed: upload, url (fetched from its source URL), metadata.'),
   type: z.string(),
   size: z.number().int().nonnegative().describe('Bytes of all its files.'),
   version: z.number().int().positive(),

@@ -353,6 +353,15 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       });
     });
 
+    it('extractFromURL refuses, by default, a source on the server\'s own network (server-side request forgery)', async () => {
+      const before = await counts();
+      for (const source of ['http://127.0.0.1:8080/api/records/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/x.csv', 'http://localhost:5432/']) {
+        const response = await upload(owner, [], { extractFromURL: 'YES', source });
+        expect([source, response.status, response.body]).toEqual([source, 400, { source: ['The source URL points to a local or private network address; it is not fetched.'] }]);
+      }
+      expect(await counts()).toEqual(before);
+    });
+
     it('requires a token', async () => {
       expect((await http().post('/api/records/').field('name', 'x')).status).toBe(401);
     });

@@ -15,8 +15,11 @@ import { permissionsFor, Viewer } from './record-access';
 import { RecordRequests, RequestStatus } from './record-requests';
 import { recordSnapshot } from './record-events';
 import { fileView, recordView, RecordView, visibilityView } from './record-view';
-import { BASIC_POLICY_REFUSED, BASIC_VISIBILITY_FIXED, DOWNLOAD_REFUSED, forbidden, NAME_REQUIRED, NO_STORED_FILE, notFound } from './records.errors';
+import {
+  BASIC_POLICY_REFUSED, BASIC_VISIBILITY_FIXED, DOWNLOAD_REFUSED, forbidden, NAME_REQUIRED, NO_STORED_FILE, notFound, SOURCE_OR_FILES, SOURCE_REQUIRED,
+} from './records.errors';
 import { NewRecord, RecordStore, RecordsRepository } from './records.repository';
+import { SourceDownloader, SourceDownloadError } from './source-download';
 
 /** Signed download links live this long (ARCHITECTURE section 6: short-lived). */
 export const DOWNLOAD_LINK_SECONDS = 5 * 60;
@@ -51,6 +54,7 @@ export class RecordsService {
     private readonly storage: ObjectStorage,
     private readonly worker: ExtractionWorker,
     private readonly requests: RecordRequests,
+    private readonly sources: SourceDownloader,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) logger: Logger,
   ) {
@@ -63,8 +67,9 @@ export class RecordsService {
 
   /**
    * POST /api/records/: one record per file (saveSeparately, the default), one record with every
-   * file, or a metadata-only record. The files are already stored; if anything fails here they are
-   * deleted again, so bad input leaves neither records nor objects behind.
+   * file, or a metadata-only record; with extractFromURL, the file at the source URL is fetched and
+   * indexed like an upload. The files are already stored (the fetched one is added to form.files);
+   * if anything fails here they are deleted again, so bad input leaves neither records nor objects.
    */
   async create(user: AuthUser, form: ReceivedForm): Promise<RecordView | RecordView[]> {
     let created: Awaited<ReturnType<RecordsService['createRecords']>>;
@@ -84,9 +89,14 @@ export class RecordsService {
     const parsed = createRecordSchema.safeParse(form.fields);
     const errors: FieldErrors = parsed.success ? {} : toFieldErrors(parsed.error);
     const dto = parsed.success ? parsed.data : undefined;
-    if (form.files.length === 0 && !dto?.name && !errors.name) errors.name = [NAME_REQUIRED];
+    // Even when other fields are invalid, a request to extract from the URL needs no name.
+    const fromSource = dto ? dto.extractFromURL : ['true', '1', 'yes'].includes(String(form.fields.extractFromURL ?? '').trim().toLowerCase());
+    if (fromSource && dto && !dto.source) errors.source = [SOURCE_REQUIRED];
+    else if (fromSource && form.files.length) errors.extractFromURL = [SOURCE_OR_FILES];
+    if (form.files.length === 0 && !fromSource && !dto?.name && !errors.name) errors.name = [NAME_REQUIRED];
     if (user.clientType === 'BASIC' && dto?.policy) errors.policy = [BASIC_POLICY_REFUSED];
     if (!dto || Object.keys(errors).length) throw new FieldValidationError(errors);
+    if (dto.extractFromURL) form.files.push(await this.fetchSource(dto.source));
 
     const groups: StoredUpload[][] = form.files.length === 0 ? [[]] : dto.saveSeparately ? form.files.map((f) => [f]) : [form.files];
     const now = new Date();
@@ -102,7 +112,7 @@ export class RecordsService {
         source: dto.source,
         ownerId: user.id,
         organisationId: user.organisationId,
-        origin: files.length ? 'upload' : 'metadata',
+        origin: dto.extractFromURL ? 'url' : files.length ? 'upload' : 'metadata',
         type: typeOf(files),
         size: files.reduce((sum, f) => sum + f.size, 0),
         version: 1,
@@ -148,6 +158,16 @@ export class RecordsService {
       }
       return created;
     });
+  }
+
+  /** The source URL's file, stored like an upload; what went wrong is the source field's error. */
+  private async fetchSource(source: string): Promise<StoredUpload> {
+    try {
+      return await this.sources.download(source, { maxBytes: this.maxUploadBytes, keyFor: objectKeyFor });
+    } catch (error) {
+      if (error instanceof SourceDownloadError) throw new FieldValidationError({ source: [error.message] });
+      throw error;
+    }
   }
 
   /** Duplicates by checksum within the caller's organisation, and within this upload. */

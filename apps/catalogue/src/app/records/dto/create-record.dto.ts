@@ -10,6 +10,9 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefin
 /**
  * The fields of POST /api/records/ (spec section 7; defaults from section 3 "Index form defaults").
  *
+ * extractFromURL (YES/NO, or true/false): fetch the file at `source` (http or https, public
+ * addresses only, within the upload size limit) and index it as if it had been uploaded.
+ *
  * Private columns (spec: share formats exclude, mask or plain, plus a separate hash option), as JSON
  * text in a multipart form or as values in a JSON body; a column is a position from 0 (a number) or
  * a header name (a string, matched ignoring case):
