@@ -28,6 +28,7 @@ const FILES = {
 const SEMICOLON_CSV = 'csv/bank-marketing.csv';
 
 const UPGRADE_TEXT = 'Upgrade your plan to choose who sees your records and to assign access policies.';
+const UPLOAD_TIMED_OUT = 'The upload did not finish within 3 minutes and was stopped. Check the Workspace before you try again, with fewer or smaller files.';
 
 interface ApiRecord {
   id: string;
@@ -302,6 +303,25 @@ describeInfra('records screens end to end in embedded mode', isChromiumInstalled
       expect((await recordOf(id)).FILES[0].META?.ERRORS[0]).toMatch(message);
     }
     await saveScreenshot(page, 'records-details-bad-file');
+  });
+
+  it('stops an upload still running after 180 s and says so (the page’s clock is fast-forwarded)', async () => {
+    const { context, page: slow } = await signedInContext(user);
+    await slow.clock.install();
+    // The server never answers this upload.
+    await slow.route(`${base}/api/records/`, () => undefined);
+    await slow.goto(`${base}/#/indexdata`);
+    await slow.locator('input[type="file"]').setInputFiles(path.join(datasets, FILES.csv));
+    await button('Index', slow).click();
+    await slow.getByTestId('upload-progress').waitFor();
+    await slow.clock.fastForward(179_000);
+    expect(await slow.getByTestId('upload-progress').count()).toBe(1);
+    await slow.clock.fastForward(2_000);
+    await slow.getByRole('alert').getByText(UPLOAD_TIMED_OUT).waitFor();
+    expect(await slow.getByTestId('upload-progress').count()).toBe(0);
+    expect(await button('Index', slow).isEnabled()).toBe(true);
+    await saveScreenshot(slow, 'records-upload-timed-out');
+    await context.close();
   });
 
   it('edits the description and makes the record visible to everyone', async () => {

@@ -8,7 +8,7 @@ import { ServerErrorAlert } from '../forms/ServerErrorAlert';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { isCsv, previewCsv, type CsvPreview } from './csv-preview';
 import { formatSize } from '../lib/format';
-import { indexFormData, uploadRecords } from './records-api';
+import { indexFormData, UploadTimeoutError, uploadRecords } from './records-api';
 import { SelectField } from './SelectField';
 import type { CatalogueRecord, IndexForm } from './types';
 
@@ -146,6 +146,10 @@ export function IndexFilesTab() {
       if (fileInput.current) fileInput.current.value = '';
     } catch (caught) {
       if (caught instanceof DOMException && caught.name === 'AbortError') return;
+      if (caught instanceof UploadTimeoutError) {
+        setFailure(caught.message);
+        return;
+      }
       const apiError = toApiError(caught);
       const hasFieldErrors = Object.keys(apiError.fieldErrors).length > 0 || apiError.nonFieldErrors.length > 0;
       if (hasFieldErrors || apiError.status === 413) setError(apiError);
