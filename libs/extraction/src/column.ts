@@ -1,6 +1,7 @@
 // Running statistics of one column in constant memory: Welford's mean and variance, min and max,
 // missing count, capped distinct values, first rows, a reservoir sample and the column's words.
 import { DistinctCounter, hash53 } from './distinct';
+import { type ColumnPolicy, maskOf, PLAIN } from './private-columns';
 import type { ColumnStats, ColumnType, ExtractionLimits, ExtractOption, ValueKind } from './types';
 import { detach, isMeaningful, TopWords, words } from './words';
 
@@ -133,7 +134,10 @@ export class ColumnAccumulator {
   private readonly words: TopWords;
   private readonly wordMemo = new Map<number, string[]>();
 
-  constructor(private readonly ctx: ColumnContext) {
+  constructor(
+    private readonly ctx: ColumnContext,
+    private readonly policy: ColumnPolicy = PLAIN,
+  ) {
     this.distinct = new DistinctCounter(ctx.distinctCap);
     this.words = new TopWords(Math.max(1000, ctx.limits.maxWords * 4));
   }
@@ -160,6 +164,12 @@ export class ColumnAccumulator {
       text = value.toISOString();
       kind = DAT;
     }
+    if (this.policy.hash) {
+      // A hashed column is described from the hashes alone: no raw value goes further than here.
+      text = this.policy.hash(text);
+      kind = TXT;
+      display = undefined;
+    }
     this.nonMissing++;
     this.kindCounts[kind]++;
     if (kind <= FLT) {
@@ -170,10 +180,10 @@ export class ColumnAccumulator {
       if (this.firstNonNumeric === null) this.firstNonNumeric = detach(truncate(text, 40));
       const hash = hash53(text);
       this.distinct.addHash(hash);
-      if (kind === TXT) this.addWords(text, hash);
+      if (kind === TXT && this.policy.format === 'plain' && !this.policy.hash) this.addWords(text, hash);
     }
     if (row < 5) this.formatted[row] = detach(truncate(display ?? text, this.ctx.limits.maxCellChars));
-    if (this.ctx.option === 'samples') this.sample(row, display ?? text);
+    if (this.ctx.option === 'samples' && this.policy.format === 'plain') this.sample(row, display ?? text);
   }
 
   /** Statistics so far; header index names nothing here, the table keys them. */
@@ -189,6 +199,7 @@ export class ColumnAccumulator {
     }
     const distinct = this.distinct.count();
     const formatted = Array.from({ length: Math.min(5, this.rows) }, (_, i) => this.formatted[i] ?? '');
+    if (this.policy.format === 'mask') return this.maskedStats(type, formatted, distinct);
     return {
       MIN: numeric ? this.min : null,
       MAX: numeric ? this.max : null,
@@ -200,6 +211,30 @@ export class ColumnAccumulator {
       MISSING_VALS: this.missing,
       WORDSET: type === 'text' ? this.words.top(this.ctx.limits.maxWords) : [],
       ERRORS: errors,
+      DICT: { type, count: this.nonMissing, distinct, distinct_exact: this.distinct.isExact, kinds: this.kinds() },
+    };
+  }
+
+  /**
+   * A masked column: header, type and counts, but no value. Numbers keep MIN, MAX, MEAN and STD only
+   * when the owner listed the column in the summary list.
+   */
+  private maskedStats(type: ColumnType, formatted: string[], distinct: number): ColumnStats {
+    const numeric = type === 'integer' || type === 'float';
+    const summary = numeric && this.policy.summary;
+    const masks = formatted.map(maskOf);
+    const numbers = this.kindCounts[INT] + this.kindCounts[FLT];
+    return {
+      MIN: summary ? this.min : null,
+      MAX: summary ? this.max : null,
+      MEAN: summary ? this.mean : null,
+      STD: summary ? (this.n > 1 ? Math.sqrt(this.m2 / (this.n - 1)) : 0) : null,
+      FORMATTED_VALS: masks,
+      SAMPLE_VALS: summary ? this.syntheticSamples(type, masks) : [...new Set(masks.filter((m) => m !== ''))].slice(0, this.ctx.limits.maxSamples),
+      DUPLICATE_VALS: Math.max(0, this.nonMissing - distinct),
+      MISSING_VALS: this.missing,
+      WORDSET: [],
+      ERRORS: numeric && numbers < this.nonMissing ? [`${this.nonMissing - numbers} of ${this.nonMissing} values are not numbers`] : [],
       DICT: { type, count: this.nonMissing, distinct, distinct_exact: this.distinct.isExact, kinds: this.kinds() },
     };
   }

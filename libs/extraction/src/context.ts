@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { ColumnPrivacy } from './private-columns';
 import type { ExtractionLimits, ExtractionResult, ExtractOption } from './types';
 
 export interface ExtractorContext {
@@ -8,6 +9,8 @@ export interface ExtractorContext {
   size?: number;
   /** False inside an archive: nested archives are not opened (zip-of-zips bombs). */
   allowArchives: boolean;
+  /** Private columns of every table of the file (archive members included); undefined when none. */
+  privacy?: ColumnPrivacy;
 }
 
 /** What an extractor adds to the common fields of a result. */

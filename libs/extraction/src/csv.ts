@@ -156,7 +156,7 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext): Promi
       const hasHeader = !looksLikeData(cells);
       (info as CsvInfo).HAS_HEADER = hasHeader;
       const headers = hasHeader ? cells.map(headerName) : cells.map((_, i) => `Column ${i + 1}`);
-      table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';' });
+      table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';', privacy: ctx.privacy });
       if (hasHeader) return;
     }
     table.addRow(cells, record);
@@ -249,6 +249,7 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext): Promi
     CSV: info ?? undefined,
     KEYWORDS: keywordsOf(counter, limits.maxKeywords),
     SAMPLES: ctx.option === 'samples' ? 'real' : 'synthetic',
+    ...built.shareFormats(),
     ERRORS: errors,
     bytesRead: stopped ? undefined : bytes,
   };

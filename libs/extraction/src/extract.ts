@@ -7,6 +7,7 @@ import { extractDocx } from './docx';
 import { ExtractionError, UnsupportedFileError } from './errors';
 import { extractHl7 } from './hl7';
 import { extractPdf } from './pdf';
+import { ColumnPrivacy } from './private-columns';
 import { extractSpreadsheet } from './spreadsheet';
 import { extractText } from './text';
 import { DEFAULT_LIMITS, type ExtractionInput, type ExtractionLimits, type ExtractionOptions, type ExtractionResult, type FileKind } from './types';
@@ -69,6 +70,13 @@ async function describe(input: ExtractionInput, ctx: ExtractorContext, onInvalid
   }
 }
 
+/** Private-column choices that matched no column are worth telling (a misspelt name hides nothing). */
+function withPrivacyNotes(result: ExtractionResult, ctx: ExtractorContext): ExtractionResult {
+  if (!ctx.privacy || result.STATUS === 'failed' || result.STATUS === 'skipped') return result;
+  const notes = ctx.privacy.unmatched();
+  return notes.length ? { ...result, ERRORS: [...result.ERRORS, ...notes] } : result;
+}
+
 /**
  * Describes one file read from a stream (spec META). 'minimal' does not read the stream (the caller
  * still owns it); otherwise the stream is read to its end, or destroyed when extraction stops early.
@@ -94,9 +102,10 @@ export async function extractMetadata(input: ExtractionInput, options: Extractio
     fileName: input.fileName,
     size: input.size,
     allowArchives: true,
+    privacy: ColumnPrivacy.isActive(options.privateColumns) ? new ColumnPrivacy(options.privateColumns) : undefined,
   };
   const { signal } = options;
-  if (!signal) return describe(input, ctx, options.onInvalid ?? 'report');
+  if (!signal) return withPrivacyNotes(await describe(input, ctx, options.onInvalid ?? 'report'), ctx);
   signal.throwIfAborted();
   let onAbort = (): void => undefined;
   const aborted = new Promise<never>((_, reject) => {
@@ -109,7 +118,7 @@ export async function extractMetadata(input: ExtractionInput, options: Extractio
   const work = describe(input, ctx, options.onInvalid ?? 'report');
   work.catch(() => undefined); // after an abort its rejection (the destroyed stream) is not news
   try {
-    return await Promise.race([work, aborted]);
+    return withPrivacyNotes(await Promise.race([work, aborted]), ctx);
   } finally {
     signal.removeEventListener('abort', onAbort);
   }

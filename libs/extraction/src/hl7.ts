@@ -3,11 +3,12 @@
 // by segment, so a large batch file is read in flat memory.
 import type { Readable } from 'node:stream';
 import { ColumnAccumulator, type ColumnContext } from './column';
+import { type ColumnPolicy, PLAIN } from './private-columns';
 import type { Extracted, ExtractorContext } from './context';
 import { CorruptFileError } from './errors';
 import { TextChunkDecoder, toBytes } from './io';
 import { ErrorList } from './table';
-import type { ColumnStats, FileTable, Hl7Info } from './types';
+import type { ColumnStats, FileTable, Hl7Info, ShareFormatEntry } from './types';
 import { isMeaningful, keywordsOf, TopWords, words } from './words';
 
 const SEGMENT_NAME = /^[A-Z][A-Z0-9]{2}$/;
@@ -16,6 +17,7 @@ interface Column {
   segment: string;
   field: number;
   acc: ColumnAccumulator;
+  policy: ColumnPolicy;
 }
 
 class Hl7Table {
@@ -78,32 +80,41 @@ class Hl7Table {
         this.tooManyColumns = true;
         continue;
       }
-      // A new field of a known segment: its earlier segments lacked it.
-      const acc = new ColumnAccumulator(this.ctx);
+      // A new field of a known segment: its earlier segments lacked it. Private columns go by name
+      // here: positions are known only once every segment type was seen.
+      const header = `${name}-${field}`;
+      const policy = this.extractor.privacy?.policyFor(header) ?? PLAIN;
+      const acc = new ColumnAccumulator(this.ctx, policy);
       for (let i = 1; i < seen; i++) acc.add(null);
-      this.columns.set(`${name}-${field}`, { segment: name, field, acc });
+      this.columns.set(header, { segment: name, field, acc, policy });
       known.push(field);
       known.sort((a, b) => a - b);
     }
     for (const field of known) (this.columns.get(`${name}-${field}`) as Column).acc.add(values.get(field) ?? null);
   }
 
-  build(): { file: FileTable; keywords: string[] } {
+  build(): { file: FileTable; keywords: string[]; formats: ShareFormatEntry[]; hashed: string[] } {
     if (this.tooManyColumns) this.errors.add(`More than ${this.extractor.limits.maxColumns} field positions: the rest are not described (maxColumns)`);
     const headers: string[] = [];
     const stats: Record<string, ColumnStats> = {};
+    const formats: ShareFormatEntry[] = [];
+    const hashed: string[] = [];
     const counter = new TopWords(this.extractor.limits.maxWords * 4);
     for (const segment of this.order) {
       for (const field of this.fieldsOf.get(segment) ?? []) {
         const header = `${segment}-${field}`;
         const column = this.columns.get(header) as Column;
+        const { format, hash } = column.policy;
+        if (format === 'exclude') continue;
+        formats.push({ index: headers.length, format, hash: hash !== null });
+        if (hash) hashed.push(header);
         stats[String(headers.length)] = column.acc.stats();
         headers.push(header);
         for (const [word, count] of column.acc.wordCounts()) counter.add(word, count);
       }
     }
     for (const segment of this.order) for (const word of words(segment)) if (isMeaningful(word)) counter.add(word);
-    return { file: { HEADERS: headers, TOTAL_ROWS: this.segments, STATS: stats }, keywords: keywordsOf(counter, this.extractor.limits.maxKeywords) };
+    return { file: { HEADERS: headers, TOTAL_ROWS: this.segments, STATS: stats }, keywords: keywordsOf(counter, this.extractor.limits.maxKeywords), formats, hashed };
   }
 }
 
@@ -146,7 +157,7 @@ export async function extractHl7(stream: Readable, ctx: ExtractorContext): Promi
   take(decoder.end(), true);
   if (bytes === 0) throw new CorruptFileError('The file is empty');
   if (table.info.MESSAGES === 0) throw new CorruptFileError('Not an HL7 v2 message: no MSH segment');
-  const { file, keywords } = table.build();
+  const { file, keywords, formats, hashed } = table.build();
   const errors: string[] = [];
   const problem = decoder.problem();
   if (problem) errors.push(problem);
@@ -158,6 +169,7 @@ export async function extractHl7(stream: Readable, ctx: ExtractorContext): Promi
     HL7: table.info,
     KEYWORDS: keywords,
     SAMPLES: ctx.option === 'samples' ? 'real' : 'synthetic',
+    ...(ctx.privacy && { ENCRYPTED_COLS: hashed, SHARE_FORMATS: formats }),
     ERRORS: errors,
     bytesRead: bytes,
   };

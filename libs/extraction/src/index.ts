@@ -17,6 +17,11 @@
  * described by its own type, under entry, size and ratio limits; unsafe entry names reject the archive.
  * Other types resolve with STATUS 'skipped'.
  *
+ * Private columns (options.privateColumns, spec: exclude, mask or plain, plus a hash option) apply to
+ * every table of the file, picked by position or header name: hashed columns are described from the
+ * keyed hashes of their values, masked ones show no value, excluded ones are left out. META then holds
+ * ENCRYPTED_COLS (hashed header names) and SHARE_FORMATS ({index, format, hash} per shown column).
+ *
  * Content problems (empty, corrupt, too large, unsupported) resolve with STATUS 'failed' or 'skipped'
  * and ERRORS, or reject with the typed errors below when onInvalid is 'throw'; an error of the input
  * stream always rejects (so a caller can retry the read).
@@ -26,3 +31,5 @@ export * from './errors';
 export { extractMetadata, resolveLimits } from './extract';
 export { fileKindOf, contentTypeOf } from './detect';
 export { detectDelimiter } from './csv';
+export { keyedHash } from './private-columns';
+export { buildZip, type ZipEntrySpec } from './zip-writer';

@@ -101,6 +101,7 @@ export async function extractSpreadsheet(stream: Readable, ctx: ExtractorContext
   const sheets: SheetTable[] = [];
   const keywords = new TopWords(limits.maxWords * 4);
   const errors: string[] = [];
+  const hashed = new Set<string>();
   let partial = false;
   let main = -1;
   let mainCells = -1;
@@ -111,7 +112,7 @@ export async function extractSpreadsheet(stream: Readable, ctx: ExtractorContext
     let width = header === null ? 0 : Math.max(rows[header]?.length ?? 0, rangeWidth(sheet?.['!ref']));
     for (let r = firstData; r < rows.length; r++) width = Math.max(width, rows[r]?.length ?? 0);
     const headers = Array.from({ length: width }, (_, i) => (header === null ? `Column ${i + 1}` : headerName(rows[header]?.[i]?.w ?? rows[header]?.[i]?.v, i)));
-    const table = new TableBuilder(headers, { option: ctx.option, limits });
+    const table = new TableBuilder(headers, { option: ctx.option, limits, privacy: ctx.privacy });
     let limitHit = false;
     for (let r = firstData; r < rows.length; r++) {
       const row = rows[r];
@@ -132,15 +133,18 @@ export async function extractSpreadsheet(stream: Readable, ctx: ExtractorContext
     table.addWordsTo(keywords);
     const cellsFilled = Object.values(built.STATS).reduce((n, s) => n + s.DICT.count, 0);
     if (cellsFilled > mainCells) [main, mainCells] = [sheets.length, cellsFilled];
-    sheets.push({ NAME: name, HEADER_ROW: header === null ? null : header + 1, ...built });
+    const privateColumns = table.shareFormats();
+    privateColumns?.ENCRYPTED_COLS.forEach((h) => hashed.add(h));
+    sheets.push({ NAME: name, HEADER_ROW: header === null ? null : header + 1, ...built, ...(privateColumns && { SHARE_FORMATS: privateColumns.SHARE_FORMATS }) });
   }
-  const { NAME: _name, HEADER_ROW: _row, ...mainTable } = sheets[main];
+  const { NAME: _name, HEADER_ROW: _row, SHARE_FORMATS: mainFormats, ...mainTable } = sheets[main];
   return {
     STATUS: partial ? 'partial' : 'complete',
     FILE: mainTable,
     SHEETS: sheets,
     KEYWORDS: keywordsOf(keywords, limits.maxKeywords),
     SAMPLES: ctx.option === 'samples' ? 'real' : 'synthetic',
+    ...(ctx.privacy && { ENCRYPTED_COLS: [...hashed], SHARE_FORMATS: mainFormats ?? [] }),
     ERRORS: errors,
     bytesRead: buffer.length,
   };

@@ -1,12 +1,15 @@
 // A table being described: headers, one accumulator per column, row count and table-level errors.
 import { type CellValue, ColumnAccumulator, isMissingText } from './column';
-import type { ExtractionLimits, ExtractOption, FileTable } from './types';
+import { type ColumnPolicy, type ColumnPrivacy, PLAIN } from './private-columns';
+import type { ExtractionLimits, ExtractOption, FileTable, ShareFormatEntry } from './types';
 import { detach, isMeaningful, TopWords, words } from './words';
 
 export interface TableOptions {
   option: ExtractOption;
   limits: ExtractionLimits;
   decimalComma?: boolean;
+  /** Columns to hash, mask or exclude, picked by position or header name. */
+  privacy?: ColumnPrivacy;
 }
 
 /** Bounded list of messages: keeps the first maxErrors and counts the rest. */
@@ -38,8 +41,11 @@ export function headerName(raw: unknown, index: number): string {
 }
 
 export class TableBuilder {
+  /** The source's headers (up to maxColumns); excluded columns are among them but not in build(). */
   readonly headers: string[];
-  private readonly columns: ColumnAccumulator[];
+  private readonly policies: ColumnPolicy[];
+  /** null for an excluded column: its values are not even looked at. */
+  private readonly columns: Array<ColumnAccumulator | null>;
   private rows = 0;
   private longRows = 0;
   private firstLongRow = 0;
@@ -60,7 +66,8 @@ export class TableBuilder {
       decimalComma: options.decimalComma ?? false,
       distinctCap: Math.max(1000, Math.floor(limits.maxDistinctTracked / Math.max(1, this.headers.length))),
     };
-    this.columns = this.headers.map(() => new ColumnAccumulator(ctx));
+    this.policies = this.headers.map((header, i) => options.privacy?.policyFor(header, i) ?? PLAIN);
+    this.columns = this.policies.map((policy) => (policy.format === 'exclude' ? null : new ColumnAccumulator(ctx, policy)));
   }
 
   get rowCount(): number {
@@ -71,7 +78,7 @@ export class TableBuilder {
   addRow(cells: ArrayLike<CellValue>, rowNumber: number, displays?: ArrayLike<string | undefined>): void {
     this.rows++;
     const width = this.columns.length;
-    for (let i = 0; i < width; i++) this.columns[i].add(i < cells.length ? cells[i] : null, displays?.[i]);
+    for (let i = 0; i < width; i++) this.columns[i]?.add(i < cells.length ? cells[i] : null, displays?.[i]);
     if (cells.length > width && this.headers.length > 0) {
       let extra = false;
       for (let i = width; i < cells.length && !extra; i++) {
@@ -91,14 +98,35 @@ export class TableBuilder {
         `${this.longRows} rows have more values than the ${this.headers.length} headers (first: row ${this.firstLongRow}); the extra values are ignored`,
       );
     }
+    const headers: string[] = [];
     const stats: FileTable['STATS'] = {};
-    this.columns.forEach((column, i) => (stats[String(i)] = column.stats()));
-    return { HEADERS: [...this.headers], TOTAL_ROWS: this.rows, STATS: stats };
+    this.columns.forEach((column, i) => {
+      if (!column) return;
+      stats[String(headers.length)] = column.stats();
+      headers.push(this.headers[i]);
+    });
+    return { HEADERS: headers, TOTAL_ROWS: this.rows, STATS: stats };
   }
 
-  /** Headers' and text columns' words, for the file's KEYWORDS. */
+  /** With private columns: the share format of each column build() shows, and the hashed headers. */
+  shareFormats(): { SHARE_FORMATS: ShareFormatEntry[]; ENCRYPTED_COLS: string[] } | undefined {
+    if (!this.options.privacy) return undefined;
+    const formats: ShareFormatEntry[] = [];
+    const hashed: string[] = [];
+    this.policies.forEach((policy, i) => {
+      if (policy.format === 'exclude') return;
+      formats.push({ index: formats.length, format: policy.format, hash: policy.hash !== null });
+      if (policy.hash) hashed.push(this.headers[i]);
+    });
+    return { SHARE_FORMATS: formats, ENCRYPTED_COLS: hashed };
+  }
+
+  /** Shown headers' and plain text columns' words, for the file's KEYWORDS. */
   addWordsTo(counter: TopWords): void {
-    for (const header of this.headers) for (const word of words(header)) if (isMeaningful(word)) counter.add(word);
-    for (const column of this.columns) for (const [word, count] of column.wordCounts()) counter.add(word, count);
+    this.headers.forEach((header, i) => {
+      if (!this.columns[i]) return;
+      for (const word of words(header)) if (isMeaningful(word)) counter.add(word);
+    });
+    for (const column of this.columns) for (const [word, count] of column?.wordCounts() ?? []) counter.add(word, count);
   }
 }

@@ -22,6 +22,40 @@ export type ColumnType = ValueKind | 'empty';
  */
 export type ExtractionStatus = 'complete' | 'partial' | 'failed' | 'skipped';
 
+/**
+ * How a column is shared (spec: exclude, mask or plain, plus a separate hash option).
+ * plain: described as extracted. mask: header, type and counts stay, but no value shows: FORMATTED_VALS
+ * and SAMPLE_VALS become character masks ("Xxxxx 99"), WORDSET is empty and MIN, MAX, MEAN and STD are
+ * null unless the column is in the summary list. exclude: the column is left out of HEADERS and STATS.
+ */
+export type ShareFormat = 'exclude' | 'mask' | 'plain';
+
+/** A column picked by its 0-based position in its table or by its header name (HL7: by name, "PID-5"). */
+export type ColumnRef = number | string;
+
+/** One shown column's share format; index is the column's position in META's HEADERS. */
+export interface ShareFormatEntry {
+  index: number;
+  format: Exclude<ShareFormat, 'exclude'>;
+  /** Its values were replaced by keyed hashes before they were described. */
+  hash: boolean;
+}
+
+/**
+ * Private columns of a file, applied to each of its tables (CSV, every sheet, HL7, archive members).
+ * Hashed columns are described from the keyed hashes of their values (HMAC-SHA256 of the trimmed text,
+ * 32 hex characters), so no raw value reaches META, and equal values hash equally under the same key.
+ */
+export interface PrivateColumns {
+  hash?: ColumnRef[];
+  /** Columns not listed are plain. */
+  formats?: Array<{ column: ColumnRef; format: ShareFormat }>;
+  /** Masked columns whose MIN, MAX, MEAN and STD stay visible. */
+  summary?: ColumnRef[];
+  /** The product's hashing key: the same key gives the same hash for the same value in every file. */
+  hashKey: Uint8Array | string;
+}
+
 export interface ColumnDict {
   type: ColumnType;
   /** Non-missing values. */
@@ -66,6 +100,8 @@ export interface FileTable {
 
 export interface SheetTable extends FileTable {
   NAME: string;
+  /** With private columns: the share format of each column of this sheet. */
+  SHARE_FORMATS?: ShareFormatEntry[];
   /** 1-based row of the header in the sheet; null when the sheet has no header row (names were generated). */
   HEADER_ROW: number | null;
 }
@@ -126,6 +162,10 @@ export interface ExtractionResult {
   WORDSET?: string[];
   /** Whether SAMPLE_VALS hold real cells ('samples') or synthetic ones ('metadata'). */
   SAMPLES?: 'real' | 'synthetic';
+  /** With private columns: the header names of the hashed columns of every table (linkable headers). */
+  ENCRYPTED_COLS?: string[];
+  /** With private columns: the share format of each column of FILE (each sheet has its own). */
+  SHARE_FORMATS?: ShareFormatEntry[];
   ERRORS: string[];
 }
 
@@ -196,4 +236,6 @@ export interface ExtractionOptions {
   onInvalid?: 'report' | 'throw';
   /** Aborting destroys the input stream and rejects with the signal's reason. */
   signal?: AbortSignal;
+  /** Columns to hash, mask or exclude; ignored with extractOption minimal (nothing is read). */
+  privateColumns?: PrivateColumns;
 }

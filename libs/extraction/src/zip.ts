@@ -143,6 +143,7 @@ export async function extractZip(stream: Readable, ctx: ExtractorContext, extrac
     const members: ExtractionResult[] = [];
     const errors: string[] = [];
     const keywords = new TopWords(limits.maxWords * 4);
+    const hashed = new Set<string>();
     let entries = 0;
     let used = 0;
     let partial = false;
@@ -201,12 +202,14 @@ export async function extractZip(stream: Readable, ctx: ExtractorContext, extrac
       used += Math.max(budget.used, 0);
       members.push(result);
       for (const word of result.KEYWORDS ?? []) keywords.add(word);
+      for (const header of result.ENCRYPTED_COLS ?? []) hashed.add(header);
     }
     if (members.length === 0 && errors.length === 0) errors.push('The archive holds no files');
     return {
       STATUS: partial ? 'partial' : 'complete',
       MEMBERS: members,
       KEYWORDS: keywordsOf(keywords, limits.maxKeywords),
+      ...(ctx.privacy && { ENCRYPTED_COLS: [...hashed] }),
       ERRORS: errors,
       bytesRead: bytes,
     };

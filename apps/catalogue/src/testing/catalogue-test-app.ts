@@ -1,7 +1,8 @@
+import type { Type } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
@@ -13,7 +14,15 @@ import { CatalogueModule } from '../app/catalogue.module';
 
 /** Test-only: the catalogue service as the real process builds it (createApp), on a test database. */
 export const TEST_JWT_SECRET = 'catalogue-test-secret-'.padEnd(48, 'x');
-export const DATASETS = path.resolve(__dirname, '../../../../../shared/datasets');
+export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 7).toString('base64');
+/** The nearest shared/datasets above this file: beside the repository (CI, /work/main) or above a worktree. */
+function findDatasets(): string {
+  for (let dir = __dirname; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, 'shared/datasets'))) return path.join(dir, 'shared/datasets');
+  }
+  return path.resolve(__dirname, '../../../../../shared/datasets');
+}
+export const DATASETS = findDatasets();
 
 export interface Caller {
   id: string;
@@ -35,20 +44,21 @@ export class CatalogueTestApp {
   ) {}
 
   /** A temporary DATA_DIR (fs storage) unless one is given, e.g. to restart on the same files. */
-  static async start(databaseUrl: string, options: { dataDir?: string; maxUploadBytes?: number } = {}): Promise<CatalogueTestApp> {
+  /** modules: extra (global) modules, e.g. to provide settings the catalogue takes as optional. */
+  static async start(databaseUrl: string, options: { dataDir?: string; maxUploadBytes?: number; modules?: Type[] } = {}): Promise<CatalogueTestApp> {
     const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'dc-catalogue-'));
     const config = loadConfig({
       NODE_ENV: 'test',
       DATABASE_URL: databaseUrl,
       DATA_DIR: dataDir,
       JWT_SECRET: TEST_JWT_SECRET,
-      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       LOG_LEVEL: 'silent',
       ...(options.maxUploadBytes ? { MAX_UPLOAD_BYTES: String(options.maxUploadBytes) } : {}),
     });
     // CATALOGUE_TEST_LOGS=1 shows the service's logs while debugging a test.
     const logger = createLogger({ service: 'catalogue-test', level: process.env.CATALOGUE_TEST_LOGS === '1' ? 'debug' : 'silent' });
-    const app = await createApp({ service: 'catalogue', config, logger, modules: [CatalogueModule], shutdownHooks: false });
+    const app = await createApp({ service: 'catalogue', config, logger, modules: [CatalogueModule, ...(options.modules ?? [])], shutdownHooks: false });
     await app.init();
     const db = new Client({ connectionString: databaseUrl });
     await db.connect();

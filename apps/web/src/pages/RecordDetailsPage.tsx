@@ -25,7 +25,8 @@ export function RecordDetailsPage() {
       {query.data && (
         <>
           <RecordHeader record={query.data} />
-          <RecordActions record={query.data} />
+          {/* Keyed by record: a dialog or a deletion in progress must not carry over to the next record shown. */}
+          <RecordActions key={query.data.id} record={query.data} />
           <RecordTabs record={query.data} />
         </>
       )}

@@ -8,7 +8,7 @@ import { ServerErrorAlert } from '../forms/ServerErrorAlert';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { isCsv, previewCsv, type CsvPreview } from './csv-preview';
 import { formatSize } from '../lib/format';
-import { indexFormData, uploadRecords } from './records-api';
+import { indexFormData, UploadTimeoutError, uploadRecords } from './records-api';
 import { SelectField } from './SelectField';
 import type { CatalogueRecord, IndexForm } from './types';
 
@@ -59,7 +59,7 @@ function PreviewTable({ preview }: { preview: CsvPreview }) {
   return (
     <Stack gap="2" data-testid="csv-preview">
       <Text fontSize="sm" color="fg.muted">
-        Preview of the first lines (delimiter: {delimiterName})
+        Preview of the first lines (delimiter: <span data-testid="csv-preview-delimiter">{delimiterName}</span>)
       </Text>
       <Table.ScrollArea borderWidth="1px" borderRadius="md" maxW="100%">
         <Table.Root size="sm" aria-label="File preview">
@@ -123,7 +123,8 @@ export function IndexFilesTab() {
     const entry = Object.entries(FIELD_OF).find(([, field]) => field === key);
     return entry ? error.fieldError(entry[0]) : undefined;
   };
-  const nameMissing = files.length === 0 && !form.recordName.trim();
+  // extractFromURL fetches the file at the source URL, whose name then names the record.
+  const nameMissing = files.length === 0 && !form.extractFromURL && !form.recordName.trim();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -145,6 +146,10 @@ export function IndexFilesTab() {
       if (fileInput.current) fileInput.current.value = '';
     } catch (caught) {
       if (caught instanceof DOMException && caught.name === 'AbortError') return;
+      if (caught instanceof UploadTimeoutError) {
+        setFailure(caught.message);
+        return;
+      }
       const apiError = toApiError(caught);
       const hasFieldErrors = Object.keys(apiError.fieldErrors).length > 0 || apiError.nonFieldErrors.length > 0;
       if (hasFieldErrors || apiError.status === 413) setError(apiError);
@@ -191,6 +196,11 @@ export function IndexFilesTab() {
           <CheckboxField label="Delete file after indexing" checked={form.deleteFile} onChange={(v) => set('deleteFile', v)} />
           <CheckboxField label="Extract from URL" checked={form.extractFromURL} onChange={(v) => set('extractFromURL', v)} />
         </HStack>
+        {form.extractFromURL && (
+          <Text fontSize="sm" color="fg.muted">
+            The file at the source URL is fetched and indexed (without a chosen file).
+          </Text>
+        )}
         <SelectField
           label="Extract option"
           name="extractOption"
@@ -213,7 +223,7 @@ export function IndexFilesTab() {
           </Alert.Root>
         )}
         {uploading && (
-          <Progress.Root value={Math.round(progress * 100)} colorPalette="teal" aria-label="Upload progress">
+          <Progress.Root value={Math.round(progress * 100)} colorPalette="teal" aria-label="Upload progress" data-testid="upload-progress">
             <HStack gap="3">
               <Progress.Track flex="1">
                 <Progress.Range />

@@ -6,6 +6,7 @@ import { useAuth } from '../auth/AuthProvider';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { toApiError } from '../forms/use-form';
 import { toaster } from '../shell/toaster';
+import { recordActionsFor } from './record-actions';
 import { recordKeys, recordsApi } from './records-api';
 import type { CatalogueRecord } from './types';
 
@@ -61,17 +62,17 @@ export function RecordActions({ record }: { record: CatalogueRecord }) {
     }
   };
 
-  const open = record.access === 'OP';
+  const actions = recordActionsFor(record);
   return (
     <HStack gap="3" wrap="wrap">
-      {record.download_url && (open || record.is_owner) && (
-        <Button colorPalette={record.is_owner ? 'red' : 'blue'} loading={downloading} onClick={download}>
+      {actions.download && (
+        <Button colorPalette={actions.downloadColour} loading={downloading} onClick={download}>
           Download
         </Button>
       )}
-      {!open && !record.is_owner && !record.download_url && (
-        <Button colorPalette="blue" variant="outline" onClick={request} disabled={!!record.request_status}>
-          {record.request_status ? `Request ${record.request_status}` : 'Request'}
+      {actions.request && (
+        <Button colorPalette="blue" variant="outline" onClick={request} disabled={actions.requestDisabled}>
+          {actions.requestLabel}
         </Button>
       )}
       {requesting && (

@@ -1,10 +1,10 @@
 import type { ReactNode } from 'react';
-import { Alert, Box, DataList, Link, Stack, Table, Tabs, Text, Wrap, WrapItem, Badge, SimpleGrid, Card } from '@chakra-ui/react';
+import { Alert, DataList, Heading, Link, Stack, Table, Tabs, Text, Wrap, WrapItem, Badge, SimpleGrid, Card } from '@chakra-ui/react';
 import { formatDate, formatNumber, formatSize } from '../lib/format';
 import { labelOf } from './format';
-import { isNumeric, latestFile, tableOf, wordSetOf } from './meta';
+import { errorsOf, isNumeric, latestFile, sharingOf, tableMetadataOf, type TableSection, tableOf, wordSetOf } from './meta';
 import { StatsChart } from './StatsChart';
-import type { CatalogueRecord, ColumnStats, FileTable } from './types';
+import type { CatalogueRecord, ColumnStats, FileTable, ShareFormat } from './types';
 
 export const NO_NUMBERS = 'No numerical data could be extracted.';
 /** Spec section 9: formatted values shown. */
@@ -12,10 +12,10 @@ const FORMATTED_ROWS = 5;
 
 const truncate = (text: string, max = 20) => (text.length > max ? `${text.slice(0, max)}…` : text);
 
-function HeadersTable({ table }: { table: FileTable }) {
+function HeadersTable({ table, shareFormats, label = 'Headers' }: { table: FileTable; shareFormats?: ShareFormat[]; label?: string }) {
   return (
     <Table.ScrollArea borderWidth="1px" borderRadius="md">
-      <Table.Root size="sm" aria-label="Headers">
+      <Table.Root size="sm" aria-label={label}>
         <Table.Header>
           <Table.Row>
             <Table.ColumnHeader>#</Table.ColumnHeader>
@@ -23,6 +23,7 @@ function HeadersTable({ table }: { table: FileTable }) {
             <Table.ColumnHeader>Type</Table.ColumnHeader>
             <Table.ColumnHeader textAlign="end">Missing</Table.ColumnHeader>
             <Table.ColumnHeader textAlign="end">Duplicates</Table.ColumnHeader>
+            {shareFormats && <Table.ColumnHeader>Shared as</Table.ColumnHeader>}
           </Table.Row>
         </Table.Header>
         <Table.Body>
@@ -35,6 +36,7 @@ function HeadersTable({ table }: { table: FileTable }) {
                 <Table.Cell>{stats?.DICT?.type ?? ''}</Table.Cell>
                 <Table.Cell textAlign="end">{stats?.MISSING_VALS ?? ''}</Table.Cell>
                 <Table.Cell textAlign="end">{stats?.DUPLICATE_VALS ?? ''}</Table.Cell>
+                {shareFormats && <Table.Cell data-testid="header-sharing">{sharingOf(shareFormats, index) || 'plain'}</Table.Cell>}
               </Table.Row>
             );
           })}
@@ -47,8 +49,10 @@ function HeadersTable({ table }: { table: FileTable }) {
 function FileMetadataTab({ record }: { record: CatalogueRecord }) {
   const file = latestFile(record);
   const table = tableOf(file?.META);
-  const errors = file?.META?.ERRORS ?? [];
-  const info = file?.META?.DOCUMENT ?? file?.META?.HL7 ?? file?.META?.CSV;
+  const errors = errorsOf(file?.META);
+  const info = file?.META?.DOCUMENT;
+  // SHARE_FORMATS describe FILE, the table shown here whenever the file has one.
+  const shareFormats = table === file?.META?.FILE ? file?.META?.SHARE_FORMATS : undefined;
   return (
     <Stack gap="4">
       {file ? (
@@ -84,13 +88,25 @@ function FileMetadataTab({ record }: { record: CatalogueRecord }) {
             ))}
         </DataList.Root>
       )}
-      {table && <HeadersTable table={table} />}
+      {!!record.enc_headers?.length && (
+        <Text fontSize="sm" data-testid="linkable-headers">
+          Hashed (linkable) columns: {record.enc_headers.join(', ')}
+        </Text>
+      )}
+      {table && <HeadersTable table={table} shareFormats={shareFormats} />}
       {errors.length > 0 && (
-        <Alert.Root status="warning">
+        <Alert.Root status={file?.META?.STATUS === 'failed' ? 'error' : 'warning'} data-testid="extraction-errors">
           <Alert.Indicator />
           <Alert.Content>
-            <Alert.Title>Extraction notes</Alert.Title>
-            <Alert.Description>{errors.slice(0, 10).join(' · ')}</Alert.Description>
+            <Alert.Title>{file?.META?.STATUS === 'failed' ? 'Metadata could not be extracted' : 'Extraction notes'}</Alert.Title>
+            <Alert.Description>
+              <Stack as="ul" gap="1" ps="4" listStyleType="disc">
+                {errors.slice(0, 10).map((error, i) => (
+                  <li key={i}>{error}</li>
+                ))}
+                {errors.length > 10 && <li>… and {errors.length - 10} more</li>}
+              </Stack>
+            </Alert.Description>
           </Alert.Content>
         </Alert.Root>
       )}
@@ -169,6 +185,32 @@ function WordSetTab({ words }: { words: string[] }) {
   );
 }
 
+/** Every table of the file with its facts: the CSV dialect, each sheet, HL7 messages, archive members. */
+function TableMetadataTab({ sections }: { sections: TableSection[] }) {
+  return (
+    <Stack gap="6">
+      {sections.map((section, i) => (
+        <Stack key={`${section.title}-${i}`} gap="2" data-testid="table-section">
+          <Heading as="h3" size="sm">
+            {section.title}
+          </Heading>
+          {section.facts.length > 0 && (
+            <DataList.Root orientation="horizontal" size="sm">
+              {section.facts.map(([label, value]) => (
+                <DataList.Item key={label}>
+                  <DataList.ItemLabel>{label}</DataList.ItemLabel>
+                  <DataList.ItemValue>{value}</DataList.ItemValue>
+                </DataList.Item>
+              ))}
+            </DataList.Root>
+          )}
+          {section.table && section.table.HEADERS.length > 0 && <HeadersTable table={section.table} shareFormats={section.shareFormats} label={`Headers of ${section.title}`} />}
+        </Stack>
+      ))}
+    </Stack>
+  );
+}
+
 function AccessTab({ record }: { record: CatalogueRecord }) {
   const fields = record.record_fields ?? Object.entries(record.RECORD ?? {}).map(([label, value]) => ({ label, value }));
   const items: [string, string][] = [
@@ -198,7 +240,7 @@ export function RecordTabs({ record }: { record: CatalogueRecord }) {
   const working = record.extraction_status === 'working' || (!!file && !file.META);
   const table = tableOf(file?.META);
   const words = wordSetOf(file?.META);
-  const tableMeta = file?.META?.TABLE;
+  const tableSections = tableMetadataOf(file?.META);
   const tabs: { value: string; label: string; content: ReactNode }[] = working
     ? [
         {
@@ -217,9 +259,7 @@ export function RecordTabs({ record }: { record: CatalogueRecord }) {
         { value: 'samples', label: 'Sample Values', content: <ValuesTab label="Sample values" table={table} pick={(s) => s.SAMPLE_VALS} /> },
         { value: 'formatted', label: 'Formatted Values', content: <ValuesTab label="Formatted values" table={table} pick={(s) => s.FORMATTED_VALS} rows={FORMATTED_ROWS} /> },
         ...(words.length ? [{ value: 'wordset', label: 'Word Set', content: <WordSetTab words={words} /> }] : []),
-        ...(tableMeta
-          ? [{ value: 'table', label: 'Table Metadata', content: <Box as="pre" fontSize="xs" whiteSpace="pre-wrap">{JSON.stringify(tableMeta, null, 2)}</Box> }]
-          : []),
+        ...(tableSections.length ? [{ value: 'table', label: 'Table Metadata', content: <TableMetadataTab sections={tableSections} /> }] : []),
       ];
   tabs.push(
     {

@@ -1,4 +1,4 @@
-import type { CatalogueRecord, FileMeta, FileTable, RecordFile } from './types';
+import type { CatalogueRecord, FileMeta, FileTable, RecordFile, ShareFormat } from './types';
 
 /** The newest file that has META, else the newest file. */
 export function latestFile(record: CatalogueRecord): RecordFile | undefined {
@@ -28,4 +28,104 @@ export function wordSetOf(meta: FileMeta | null | undefined): string[] {
 
 export function isNumeric(value: number | null | undefined): value is number {
   return typeof value === 'number' && Number.isFinite(value);
+}
+
+/** The file's extraction errors and those of its archive members ("member.csv: message"). */
+export function errorsOf(meta: FileMeta | null | undefined): string[] {
+  if (!meta) return [];
+  const own = meta.ERRORS ?? [];
+  const members = (meta.MEMBERS ?? []).flatMap((member) => (member.ERRORS ?? []).map((error) => `${member.NAME ?? 'member'}: ${error}`));
+  return [...own, ...members];
+}
+
+const DELIMITER_NAMES: Record<string, string> = { ',': 'comma', ';': 'semicolon', '\t': 'tab', '|': 'pipe' };
+const LINE_ENDINGS: Record<string, string> = { '\n': 'LF', '\r\n': 'CRLF', '\r': 'CR' };
+
+/** How a column is shared, for the headers table: "hashed", "masked", "hashed, masked", or "" when plain. */
+export function sharingOf(formats: ShareFormat[] | undefined, index: number): string {
+  const format = formats?.find((f) => f.index === index);
+  if (!format) return '';
+  return [format.hash ? 'hashed' : '', format.format === 'mask' ? 'masked' : ''].filter(Boolean).join(', ');
+}
+
+/** One block of the Table Metadata tab: a title, facts, and the table's headers when it has some. */
+export interface TableSection {
+  title: string;
+  facts: [label: string, value: string][];
+  table?: FileTable;
+  shareFormats?: ShareFormat[];
+}
+
+/** Archive members shown in Table Metadata; the rest are counted. */
+export const MAX_MEMBER_SECTIONS = 50;
+
+const rowsAndColumns = (table: FileTable | undefined): [string, string][] =>
+  table ? [['Rows', String(table.TOTAL_ROWS)], ['Columns', String(table.HEADERS.length)]] : [];
+
+function scalarFacts(record: Record<string, unknown>): [string, string][] {
+  return Object.entries(record)
+    .filter(([, value]) => value === null || ['string', 'number', 'boolean'].includes(typeof value))
+    .map(([key, value]) => [key, String(value)]);
+}
+
+/**
+ * What the Table Metadata tab shows, from the file's real META: the CSV dialect, every sheet of a
+ * workbook, the HL7 messages and segments, each archive member, and an indexed database table's
+ * TABLE. Empty when the file has none of these (the tab is then hidden).
+ */
+export function tableMetadataOf(meta: FileMeta | null | undefined): TableSection[] {
+  if (!meta) return [];
+  const sections: TableSection[] = [];
+  if (meta.TABLE) sections.push({ title: 'Database table', facts: scalarFacts(meta.TABLE), table: meta.FILE });
+  if (meta.CSV) {
+    const csv = meta.CSV;
+    sections.push({
+      title: 'Delimited text',
+      facts: [
+        ['Delimiter', DELIMITER_NAMES[csv.DELIMITER ?? ''] ?? String(csv.DELIMITER ?? 'N/A')],
+        ['Encoding', csv.ENCODING ?? 'N/A'],
+        ['Header row', csv.HAS_HEADER === false ? 'no (names generated)' : 'yes'],
+        ['Line ending', LINE_ENDINGS[csv.LINE_ENDING ?? ''] ?? 'N/A'],
+        ...rowsAndColumns(meta.FILE),
+      ],
+      table: meta.FILE,
+      shareFormats: meta.SHARE_FORMATS,
+    });
+  }
+  for (const sheet of meta.SHEETS ?? []) {
+    sections.push({
+      title: `Sheet "${sheet.NAME}"`,
+      facts: [['Header row', sheet.HEADER_ROW ? String(sheet.HEADER_ROW) : 'none (names generated)'], ...rowsAndColumns(sheet)],
+      table: sheet,
+      shareFormats: sheet.SHARE_FORMATS,
+    });
+  }
+  if (meta.HL7) {
+    const hl7 = meta.HL7;
+    const segments = Object.entries(hl7.SEGMENTS ?? {}).map(([name, count]) => `${name} ${count}`);
+    sections.push({
+      title: 'HL7 v2 messages',
+      facts: [
+        ['Messages', String(hl7.MESSAGES ?? 0)],
+        ['Version', hl7.VERSION ?? 'N/A'],
+        ['Message types', (hl7.MESSAGE_TYPES ?? []).join(', ') || 'N/A'],
+        ['Segments', segments.join(', ') || 'N/A'],
+        ...rowsAndColumns(meta.FILE),
+      ],
+      table: meta.FILE,
+      shareFormats: meta.SHARE_FORMATS,
+    });
+  }
+  const members = meta.MEMBERS ?? [];
+  for (const member of members.slice(0, MAX_MEMBER_SECTIONS)) {
+    const table = tableOf(member);
+    sections.push({
+      title: `Archive member ${member.NAME ?? ''}`.trim(),
+      facts: [['Type', member.TYPE ?? 'N/A'], ['Status', member.STATUS ?? 'N/A'], ...rowsAndColumns(table), ...(member.ERRORS?.length ? [['Errors', member.ERRORS.join(' · ')] as [string, string]] : [])],
+      table,
+      shareFormats: member.SHARE_FORMATS,
+    });
+  }
+  if (members.length > MAX_MEMBER_SECTIONS) sections.push({ title: `… and ${members.length - MAX_MEMBER_SECTIONS} more members`, facts: [] });
+  return sections;
 }

@@ -5,6 +5,16 @@ import type { AccessOptions, CatalogueRecord, IndexForm, NamedId, RecordUpdate, 
 
 /** Spec section 9: upload time-out. */
 export const UPLOAD_TIMEOUT_MS = 180_000;
+
+export const UPLOAD_TIMED_OUT = 'The upload did not finish within 3 minutes and was stopped. Check the Workspace before you try again, with fewer or smaller files.';
+
+/** The upload took longer than UPLOAD_TIMEOUT_MS and was stopped. */
+export class UploadTimeoutError extends Error {
+  constructor() {
+    super(UPLOAD_TIMED_OUT);
+    this.name = 'UploadTimeoutError';
+  }
+}
 /** Spec section 9: in-progress work on records is polled every 3 s. */
 export const EXTRACTION_POLL_MS = 3_000;
 
@@ -37,13 +47,22 @@ export function indexFormData(files: readonly File[], form: IndexForm): FormData
 
 /**
  * POST /api/records/ through XMLHttpRequest, because fetch reports no upload progress.
- * `onProgress` gets the fraction sent (0..1). Resolves to the created records.
+ * `onProgress` gets the fraction sent (0..1). Resolves to the created records; rejects with
+ * UploadTimeoutError after UPLOAD_TIMEOUT_MS (a timer of the page's, so it covers the whole call).
  */
 export function uploadRecords(body: FormData, onProgress: (fraction: number) => void, signal?: AbortSignal): Promise<CatalogueRecord[]> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      xhr.abort();
+    }, UPLOAD_TIMEOUT_MS);
+    const settle = (outcome: () => void) => {
+      clearTimeout(timer);
+      outcome();
+    };
     xhr.open('POST', '/api/records/');
-    xhr.timeout = UPLOAD_TIMEOUT_MS;
     xhr.setRequestHeader('Accept', 'application/json');
     const token = readToken();
     if (token) xhr.setRequestHeader('Authorization', `JWT ${token}`);
@@ -57,15 +76,14 @@ export function uploadRecords(body: FormData, onProgress: (fraction: number) => 
         return xhr.responseText;
       }
     };
-    xhr.onload = () => {
-      const data = parse();
-      if (xhr.status >= 200 && xhr.status < 300) {
-        resolve(Array.isArray(data) ? (data as CatalogueRecord[]) : [data as CatalogueRecord]);
-      } else reject(parseApiError(xhr.status, data));
-    };
-    xhr.onerror = () => reject(new ApiError(0));
-    xhr.ontimeout = () => reject(new ApiError(0, {}, [], 'The upload timed out.'));
-    xhr.onabort = () => reject(new DOMException('The upload was cancelled.', 'AbortError'));
+    xhr.onload = () =>
+      settle(() => {
+        const data = parse();
+        if (xhr.status >= 200 && xhr.status < 300) resolve(Array.isArray(data) ? (data as CatalogueRecord[]) : [data as CatalogueRecord]);
+        else reject(parseApiError(xhr.status, data));
+      });
+    xhr.onerror = () => settle(() => reject(new ApiError(0)));
+    xhr.onabort = () => settle(() => reject(timedOut ? new UploadTimeoutError() : new DOMException('The upload was cancelled.', 'AbortError')));
     signal?.addEventListener('abort', () => xhr.abort(), { once: true });
     xhr.send(body);
   });

@@ -37,20 +37,37 @@ export interface FileTable {
   STATS: Record<string, ColumnStats>;
 }
 
+/** A shown column's share format (private columns); index is its position in HEADERS. */
+export interface ShareFormat {
+  index: number;
+  format: 'mask' | 'plain';
+  hash: boolean;
+}
+
+export interface SheetTable extends FileTable {
+  NAME: string;
+  /** 1-based row of the header; null when the sheet had none. */
+  HEADER_ROW?: number | null;
+  SHARE_FORMATS?: ShareFormat[];
+}
+
 export interface FileMeta {
   NAME?: string;
   TYPE?: string;
   STATUS?: string;
+  SIZE?: number | null;
   FILE?: FileTable;
-  SHEETS?: (FileTable & { NAME: string })[];
+  SHEETS?: SheetTable[];
   DOCUMENT?: Record<string, unknown>;
-  HL7?: Record<string, unknown>;
-  CSV?: Record<string, unknown>;
+  HL7?: { MESSAGES?: number; VERSION?: string | null; MESSAGE_TYPES?: string[]; SEGMENTS?: Record<string, number> };
+  CSV?: { DELIMITER?: string; ENCODING?: string; HAS_HEADER?: boolean; LINE_ENDING?: string };
   MEMBERS?: FileMeta[];
   KEYWORDS?: string[];
   WORDSET?: string[];
   ERRORS?: string[];
-  ENCRYPTED_COLS?: unknown[];
+  /** Headers of hashed private columns. */
+  ENCRYPTED_COLS?: string[];
+  SHARE_FORMATS?: ShareFormat[];
   /** Table metadata of indexed database tables, when present. */
   TABLE?: Record<string, unknown>;
 }
@@ -105,6 +122,8 @@ export interface CatalogueRecord {
   can_delete?: boolean;
   request_status?: string | null;
   download_url?: string | null;
+  /** Headers of hashed (linkable) private columns. */
+  enc_headers?: string[];
   extraction_status?: 'working' | 'done' | null;
   RECORD?: Record<string, string>;
   record_fields?: CustomField[];

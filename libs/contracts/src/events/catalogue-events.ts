@@ -43,7 +43,7 @@ export const recordSnapshotSchema = z.object({
   accessFee: z.number().nonnegative().nullable().describe('A term shown to requestors; no payment is taken.'),
   currency: z.string(),
   policyId: id.nullable(),
-  origin: z.string().describe('How the record was indexed: upload, metadata.'),
+  origin: z.string().describe('How the record was indexed: upload, url (fetched from its source URL), metadata.'),
   type: z.string(),
   size: z.number().int().nonnegative().describe('Bytes of all its files.'),
   version: z.number().int().positive(),
@@ -52,6 +52,7 @@ export const recordSnapshotSchema = z.object({
   headers: z.array(z.string()).default([]).describe('Column headers of its files, once extracted.'),
   words: z.array(z.string()).default([]).describe('Word set of its files, once extracted (capped).'),
   totalRows: z.number().int().nonnegative().nullable().default(null),
+  encryptedHeaders: z.array(z.string()).default([]).describe('Headers of hashed private columns (linkable: equal values hash equally across records).'),
   files: z.array(recordFile).default([]),
 });
 export type RecordSnapshot = z.output<typeof recordSnapshotSchema>;
@@ -76,4 +77,5 @@ export const FileMetadataExtracted = defineEvent('file.metadata-extracted', 1, '
   headers: z.array(z.string()).default([]),
   totalRows: z.number().int().nonnegative().nullable().default(null),
   errors: z.array(z.string()).default([]),
+  encryptedHeaders: z.array(z.string()).default([]).describe('Headers of hashed private columns.'),
 }));

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { ServiceDatabase } from '@dc/platform';
-import type { CatalogueFile, ExtractOption, ExtractionStatus } from '../records/record';
+import type { CatalogueFile, ExtractOption, ExtractionStatus, PrivateColumnChoices } from '../records/record';
 import { FileRow, RecordStore, RecordsRepository, toFile } from '../records/records.repository';
 
 export interface ClaimedFile {
@@ -8,6 +8,7 @@ export interface ClaimedFile {
   claimToken: string;
   extractOption: ExtractOption;
   deleteAfterExtraction: boolean;
+  privateColumns: PrivateColumnChoices | null;
 }
 
 export interface ExtractionOutcome {
@@ -32,7 +33,7 @@ export class ExtractionRepository {
    */
   async claimNext(claimToken: string, leaseSeconds: number): Promise<ClaimedFile | null> {
     // UPDATE answers [rows, affected count].
-    const [rows]: [Array<FileRow & { extract_option: ExtractOption; delete_file: boolean }>, number] = await this.db.dataSource.query(
+    const [rows]: [Array<FileRow & { extract_option: ExtractOption; delete_file: boolean; private_columns: PrivateColumnChoices | null }>, number] = await this.db.dataSource.query(
       `UPDATE catalogue.files f
           SET extraction_status = 'running', attempts = f.attempts + 1, claim_token = $1, heartbeat_at = now(), changed_at = now()
          FROM catalogue.records r
@@ -43,12 +44,12 @@ export class ExtractionRepository {
                        ORDER BY next_attempt_at, created_at
                        LIMIT 1
                        FOR UPDATE SKIP LOCKED)
-        RETURNING f.*, r.extract_option, r.delete_file`,
+        RETURNING f.*, r.extract_option, r.delete_file, r.private_columns`,
       [claimToken, leaseSeconds],
     );
     const row = rows[0];
     if (!row) return null;
-    return { file: toFile(row), claimToken, extractOption: row.extract_option, deleteAfterExtraction: row.delete_file };
+    return { file: toFile(row), claimToken, extractOption: row.extract_option, deleteAfterExtraction: row.delete_file, privateColumns: row.private_columns };
   }
 
   /** Keeps the claim alive; false when it was lost (another worker reclaimed the file, or it was deleted). */

@@ -140,7 +140,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
         }),
       );
       aborted.catch(() => undefined);
-      const extraction = this.extractor.extract({ stream: opened, fileName: file.name, contentType: file.contentType, size: file.size }, { extractOption: claimed.extractOption, signal: abort.signal });
+      const extraction = this.extractor.extract({ stream: opened, fileName: file.name, contentType: file.contentType, size: file.size }, { extractOption: claimed.extractOption, privateColumns: claimed.privateColumns ?? undefined, signal: abort.signal });
       const meta = await withTimeout(Promise.race([extraction, aborted]), this.settings.timeoutMs, () => abort.abort());
       const status = statusFromMeta(meta);
       log.info({ status }, 'metadata extracted');
@@ -192,6 +192,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
           headers: summary.headers,
           totalRows: summary.totalRows,
           errors: summary.errors.slice(0, 50),
+          encryptedHeaders: summary.encryptedColumns,
         }),
         createEvent(RecordUpdated, record.id, recordSnapshot(record, await store.files(record.id))),
       );

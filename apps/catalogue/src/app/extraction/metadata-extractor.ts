@@ -1,5 +1,5 @@
 import type { Readable } from 'node:stream';
-import type { ExtractOption } from '../records/record';
+import type { ExtractOption, PrivateColumnChoices } from '../records/record';
 
 export interface MetadataExtractionInput {
   stream: Readable;
@@ -12,6 +12,8 @@ export interface MetadataExtractionOptions {
   extractOption: ExtractOption;
   /** Aborted when the worker gives up (time-out, shutdown); the stream is destroyed as well. */
   signal?: AbortSignal;
+  /** Columns to hash, mask or exclude: no raw value of them may reach META. */
+  privateColumns?: PrivateColumnChoices;
 }
 
 /**

@@ -49,14 +49,14 @@ export function extensionOf(fileName: string): string {
   return dot > 0 ? fileName.slice(dot + 1).toLowerCase() : '';
 }
 
-function contentTypeOf(fileName: string, announced: string | undefined): string {
+export function contentTypeOf(fileName: string, announced: string | undefined): string {
   const type = (announced ?? '').trim().toLowerCase();
   if (type && type !== 'application/octet-stream') return type;
   return CONTENT_TYPES[extensionOf(fileName)] ?? 'application/octet-stream';
 }
 
 /** The base name only (some browsers send a path), without control characters, at most 255 characters. */
-function cleanFileName(name: string): string {
+export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
   return base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
 }

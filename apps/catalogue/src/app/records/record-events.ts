@@ -6,12 +6,14 @@ import type { CatalogueFile, CatalogueRecord } from './record';
 export function recordSnapshot(record: CatalogueRecord, files: CatalogueFile[]): RecordSnapshot {
   const headers = new Set<string>();
   const words = new Set<string>();
+  const encrypted = new Set<string>();
   let totalRows: number | null = null;
   for (const file of files) {
     if (!file.meta) continue;
     const summary = summariseMeta(file.meta);
     summary.headers.forEach((h) => headers.size < MAX_SUMMARY_HEADERS && headers.add(h));
     summary.words.forEach((w) => words.size < MAX_SUMMARY_WORDS && words.add(w));
+    summary.encryptedColumns.forEach((h) => encrypted.add(h));
     if (summary.totalRows !== null) totalRows = (totalRows ?? 0) + summary.totalRows;
   }
   const custom = record.visibility === 'CU';
@@ -43,6 +45,7 @@ export function recordSnapshot(record: CatalogueRecord, files: CatalogueFile[]):
     headers: [...headers],
     words: [...words],
     totalRows,
+    encryptedHeaders: [...encrypted],
     files: files.map((f) => ({ fileId: f.id, name: f.name, contentType: f.contentType, size: f.size, checksum: f.checksum, extractionStatus: f.status })),
   };
 }

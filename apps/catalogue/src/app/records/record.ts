@@ -4,6 +4,25 @@ import type { AccessCode, VisibilityCode } from '../access-options/access-option
 export type ExtractOption = 'minimal' | 'metadata' | 'samples';
 export type ExtractionStatus = 'pending' | 'running' | 'done' | 'failed' | 'skipped';
 
+/** Share formats of a private column (spec: exclude, mask or plain, plus a separate hash option). */
+export const SHARE_FORMATS = ['exclude', 'mask', 'plain'] as const;
+export type ShareFormat = (typeof SHARE_FORMATS)[number];
+
+/** A column picked by its position in the file's table (from 0) or by its header name (ignoring case). */
+export type ColumnRef = number | string;
+
+/**
+ * The owner's private-column choices for a record's files (POST /api/records/ encryptList, formatList
+ * and summaryList), applied by metadata extraction: hashed columns are described from keyed hashes of
+ * their values, masked ones show no value, excluded ones are left out of META.
+ */
+export interface PrivateColumnChoices {
+  hash: ColumnRef[];
+  formats: Array<{ column: ColumnRef; format: ShareFormat }>;
+  /** Masked columns whose MIN, MAX, MEAN and STD stay visible. */
+  summary: ColumnRef[];
+}
+
 /** A custom label/value pair of a record (the spec's RECORD, kept in order). */
 export interface CustomField {
   label: string;
@@ -43,6 +62,8 @@ export interface CatalogueRecord {
   extractFromUrl: boolean;
   deleteFile: boolean;
   groupIds: string[];
+  /** null when every column is plain. */
+  privateColumns: PrivateColumnChoices | null;
 }
 
 export interface CatalogueFile {

@@ -6,7 +6,8 @@ import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { listAll, ObjectStorage, SignedLinkSigner } from '@dc/storage';
 import { createTestDatabase, describeInfra, eventually, TestDatabase } from '@dc/testing';
-import { Caller, caller, CatalogueTestApp, DATASETS, TEST_JWT_SECRET } from '../../testing/catalogue-test-app';
+import { RecordRequests } from './record-requests';
+import { Caller, caller, CatalogueTestApp, DATASETS, TEST_ENCRYPTION_KEY, TEST_JWT_SECRET } from '../../testing/catalogue-test-app';
 
 const dataset = (name: string) => path.join(DATASETS, name);
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -263,6 +264,104 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       expect((await http().get('/api/accessoptions/').set(as(basic))).body.visibility_options).toEqual([['Everyone', 'EV']]);
     });
 
+    describe('private columns (encryptList, formatList, summaryList)', () => {
+      /** The product's column key and a value's hash, computed here without the service's code. */
+      const productKey = createHmac('sha256', Buffer.from(TEST_ENCRYPTION_KEY, 'base64')).update('catalogue-column-hashing').digest();
+      const hashOf = (value: string) => createHmac('sha256', productKey).update(value).digest('hex').slice(0, 32);
+      // These two files have no quoted line breaks: a split on commas outside quotes reads them.
+      const rowsOf = (file: string) => readFileSync(file, 'utf8').trim().split(/\r?\n/).map((line) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/).map((cell) => cell.replace(/^"|"$/g, '')));
+      const stringsOf = (node: unknown): string[] =>
+        typeof node === 'string' ? [node] : Array.isArray(node) ? node.flatMap(stringsOf) : node && typeof node === 'object' ? Object.values(node).flatMap(stringsOf) : [];
+      const extracted = (who: Caller, id: string) =>
+        eventually(async () => {
+          const details = await http().get(`/api/records/${id}`).set(as(who));
+          expect(details.body.extraction_status).toBe('done');
+          return details.body;
+        });
+
+      it('hashes, masks and excludes columns: META, the record and its events hold no raw value of them', async () => {
+        const [header, ...rows] = rowsOf(SP500);
+        const response = await upload(owner, [SP500], {
+          allowDuplicate: 'true',
+          extractOption: 'samples',
+          encryptList: JSON.stringify(['symbol', 6]),
+          formatList: JSON.stringify([{ column: 'Security', format: 'mask' }, { column: 'Headquarters Location', format: 'exclude' }]),
+          summaryList: JSON.stringify(['Founded']),
+        });
+        expect(response.status).toBe(201);
+        const record = await extracted(owner, response.body.id);
+        const meta = record.FILES[0].META;
+        expect(meta.FILE.HEADERS).toEqual(header.filter((h) => h !== 'Headquarters Location'));
+        expect(meta.ENCRYPTED_COLS).toEqual(['Symbol', 'CIK']);
+        expect(record.enc_headers).toEqual(['Symbol', 'CIK']);
+        const cik = meta.FILE.HEADERS.indexOf('CIK');
+        expect(meta.SHARE_FORMATS).toEqual(meta.FILE.HEADERS.map((h: string, index: number) => ({ index, format: h === 'Security' ? 'mask' : 'plain', hash: h === 'Symbol' || h === 'CIK' })));
+        expect(meta.FILE.STATS['0'].FORMATTED_VALS).toEqual(rows.slice(0, 5).map((r) => hashOf(r[0])));
+        expect(meta.FILE.STATS[String(cik)]).toMatchObject({ MIN: null, MAX: null, WORDSET: [], FORMATTED_VALS: rows.slice(0, 5).map((r) => hashOf(r[6])) });
+
+        const secret = new Set(rows.flatMap((r) => [r[0], r[1], r[4], r[6]]));
+        const shown = [...stringsOf(record), ...stringsOf(await outbox(record.id)), ...stringsOf(await outbox(record.FILES[0].id))];
+        expect(shown.filter((text) => secret.has(text))).toEqual([]);
+        const joined = shown.join('\n');
+        expect([...secret].filter((value) => value.length >= 6 && joined.includes(value))).toEqual([]);
+        const updated = (await outbox(record.id)).at(-1)!;
+        expect(updated.payload).toMatchObject({ encryptedHeaders: ['Symbol', 'CIK'], headers: meta.FILE.HEADERS });
+        expect((await outbox(record.FILES[0].id))[0].payload).toMatchObject({ encryptedHeaders: ['Symbol', 'CIK'] });
+      });
+
+      it('hashes equal values equally across records and organisations (linkable), by position or name', async () => {
+        const rows = rowsOf(CO2).slice(1);
+        const years = rows.map((r) => r[0]);
+        const mine = await upload(owner, [CO2], { allowDuplicate: 'true', encryptList: '[0]' });
+        const theirs = await upload(outsider, [CO2], { allowDuplicate: 'true', encryptList: '["YEAR"]', formatList: '{"Uncertainty": "mask"}' });
+        expect([mine.status, theirs.status]).toEqual([201, 201]);
+        const [a, b] = [await extracted(owner, mine.body.id), await extracted(outsider, theirs.body.id)];
+        expect(a.FILES[0].META.FILE.STATS['0'].FORMATTED_VALS).toEqual(years.slice(0, 5).map(hashOf));
+        expect(b.FILES[0].META.FILE.STATS['0'].FORMATTED_VALS).toEqual(a.FILES[0].META.FILE.STATS['0'].FORMATTED_VALS);
+        expect(b.FILES[0].META.FILE.STATS['2']).toMatchObject({ MIN: null, MAX: null, FORMATTED_VALS: rows.slice(0, 5).map((r) => r[2].replace(/\d/g, '9')) });
+        expect(b.FILES[0].META.SHARE_FORMATS).toEqual([{ index: 0, format: 'plain', hash: true }, { index: 1, format: 'plain', hash: false }, { index: 2, format: 'mask', hash: false }]);
+      });
+
+      it('reports choices that match no column in META.ERRORS; without choices META has no private-column fields', async () => {
+        const missing = await upload(owner, [CO2_MLO], { allowDuplicate: 'true', encryptList: '["Station"]' });
+        const plain = await upload(owner, [CO2_MLO], { allowDuplicate: 'true', formatList: '[]', encryptList: '' });
+        const [a, b] = [await extracted(owner, missing.body.id), await extracted(owner, plain.body.id)];
+        expect(a.FILES[0].META.ERRORS).toEqual(['Private columns: this file has no column named "Station"']);
+        expect(a.enc_headers).toEqual([]);
+        expect(b.FILES[0].META).not.toHaveProperty('SHARE_FORMATS');
+        expect(b.enc_headers).toEqual([]);
+      });
+
+      it('answers 400 with field errors for malformed choices, and stores nothing', async () => {
+        const before = await counts();
+        const cases: Array<[Record<string, string>, Record<string, string[]>]> = [
+          [{ encryptList: '{oops' }, { encryptList: ['Must be a JSON list of column positions (0, 1, ...) or header names, e.g. [0, "Email"].'] }],
+          [{ encryptList: '[-1, 2.5]', summaryList: '"Name"' }, {
+            encryptList: ['Must be a JSON list of column positions (0, 1, ...) or header names, e.g. [0, "Email"].'],
+            summaryList: ['Must be a JSON list of column positions (0, 1, ...) or header names, e.g. [0, "Email"].'],
+          }],
+          [{ formatList: '[{"column": "Name", "format": "blur"}]' }, { formatList: ['Column "Name": the format must be exclude, mask or plain.'] }],
+          [{ formatList: '[{"format": "mask"}]' }, { formatList: ['Must be a JSON list of {"column": position or header name, "format": "exclude", "mask" or "plain"}, or a JSON object of header name to format.'] }],
+          [{ formatList: '{"Name": "mask", "name": "plain"}' }, { formatList: ['Column "name" has two formats (mask and plain).'] }],
+          [{ encryptList: '["Email", 3]', formatList: '[{"column": 3, "format": "exclude"}]' }, { encryptList: ['Column 3 is excluded: it cannot also be hashed.'] }],
+        ];
+        for (const [fields, errors] of cases) {
+          const response = await upload(owner, [CO2], { allowDuplicate: 'true', ...fields });
+          expect([response.status, response.body]).toEqual([400, errors]);
+        }
+        expect(await counts()).toEqual(before);
+      });
+    });
+
+    it('extractFromURL refuses, by default, a source on the server\'s own network (server-side request forgery)', async () => {
+      const before = await counts();
+      for (const source of ['http://127.0.0.1:8080/api/records/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/x.csv', 'http://localhost:5432/']) {
+        const response = await upload(owner, [], { extractFromURL: 'YES', source });
+        expect([source, response.status, response.body]).toEqual([source, 400, { source: ['The source URL points to a local or private network address; it is not fetched.'] }]);
+      }
+      expect(await counts()).toEqual(before);
+    });
+
     it('requires a token', async () => {
       expect((await http().post('/api/records/').field('name', 'x')).status).toBe(401);
     });
@@ -420,6 +519,31 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       const none = await http().get(`/api/records/${metadataOnly.body.id}/download/`).set(as(owner));
       expect(none.status).toBe(404);
       expect(none.body).toEqual({ detail: 'This record has no stored file to download.' });
+    });
+
+    it('an approved requestor may download (the requests seam): request_status and download follow what RecordRequests says', async () => {
+      await http().put(`/api/records/${record.id}/`).set(as(owner)).send({ access: 'RE', visibility: 'PR' });
+      const requests = catalogue.app.get(RecordRequests);
+      const statuses = new Map<string, 'sent' | 'approved'>();
+      const spy = jest.spyOn(requests, 'statusOf').mockImplementation(async (recordId, userId) => (recordId === record.id ? (statuses.get(userId) ?? null) : null));
+      try {
+        const link = () => http().get(`/api/records/${record.id}/download/`).set(as(member));
+        expect((await get(member)).body).toMatchObject({ request_status: null, download_url: null });
+        statuses.set(member.id, 'sent');
+        expect((await get(member)).body).toMatchObject({ request_status: 'sent', download_url: null });
+        expect((await link()).status).toBe(403);
+        statuses.set(member.id, 'approved');
+        expect((await get(member)).body).toMatchObject({ request_status: 'approved', download_url: `/api/records/${record.id}/download/` });
+        expect((await link()).status).toBe(200);
+        // Approval gives download, never sight: a stranger's approved request does not reveal a PR record.
+        statuses.set(outsider.id, 'approved');
+        expect((await get(outsider)).status).toBe(404);
+        // The owner is never asked about requests.
+        expect((await get(owner)).body.request_status).toBeNull();
+        expect(spy.mock.calls.some(([, userId]) => userId === owner.id)).toBe(false);
+      } finally {
+        spy.mockRestore();
+      }
     });
 
     it('DELETE: members 403, strangers 404; the owner removes the record, its files and objects, and record.deleted is published', async () => {

@@ -9,3 +9,5 @@ export const BASIC_POLICY_REFUSED = 'Access policies are not available on your p
 export const BASIC_VISIBILITY_FIXED = 'On your plan records are visible to everyone (EV). Upgrade to choose who sees them.';
 export const NO_STORED_FILE = 'This record has no stored file to download.';
 export const DOWNLOAD_REFUSED = 'You may not download this data. Request access to it first.';
+export const SOURCE_REQUIRED = 'Give the source URL to extract metadata from it.';
+export const SOURCE_OR_FILES = 'Upload files or extract from the source URL, not both.';

@@ -47,6 +47,7 @@ interface RecordRow {
   extract_from_url: boolean;
   delete_file: boolean;
   group_ids: string[];
+  private_columns: CatalogueRecord['privateColumns'];
 }
 
 export interface FileRow {
@@ -105,6 +106,7 @@ function toRecord(row: RecordRow): CatalogueRecord {
     extractFromUrl: row.extract_from_url,
     deleteFile: row.delete_file,
     groupIds: row.group_ids,
+    privateColumns: row.private_columns,
   };
 }
 
@@ -188,13 +190,14 @@ export class RecordStore {
     await this.manager.query(
       `INSERT INTO catalogue.records (id, name, alt_name, description, provenance, source, owner_id, organisation_id, origin, type, size, version,
          date_created, date_changed, visibility, visibility_id, shared_user_ids, shared_organisation_ids, policy_id, access, access_fee, currency,
-         record_fields, extract_option, extract_from_url, delete_file, group_ids)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23::jsonb, $24, $25, $26, $27)`,
+         record_fields, extract_option, extract_from_url, delete_file, group_ids, private_columns)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23::jsonb, $24, $25, $26, $27, $28::jsonb)`,
       [
         record.id, record.name, record.altName, record.description, record.provenance, record.source, record.ownerId, record.organisationId,
         record.origin, record.type, record.size, record.version, record.createdAt, record.changedAt, record.visibility, record.visibilityId,
         record.sharedUserIds, record.sharedOrganisationIds, record.policyId, record.access, record.accessFee, record.currency,
         JSON.stringify(record.recordFields), record.extractOption, record.extractFromUrl, record.deleteFile, record.groupIds,
+        record.privateColumns === null ? null : JSON.stringify(record.privateColumns),
       ],
     );
   }

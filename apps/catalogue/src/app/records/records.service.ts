@@ -12,10 +12,14 @@ import { isUuid, nameField } from './dto/record-fields';
 import { UpdateRecordDto } from './dto/update-record.dto';
 import type { CatalogueFile, CatalogueRecord } from './record';
 import { permissionsFor, Viewer } from './record-access';
+import { RecordRequests, RequestStatus } from './record-requests';
 import { recordSnapshot } from './record-events';
 import { fileView, recordView, RecordView, visibilityView } from './record-view';
-import { BASIC_POLICY_REFUSED, BASIC_VISIBILITY_FIXED, DOWNLOAD_REFUSED, forbidden, NAME_REQUIRED, NO_STORED_FILE, notFound } from './records.errors';
+import {
+  BASIC_POLICY_REFUSED, BASIC_VISIBILITY_FIXED, DOWNLOAD_REFUSED, forbidden, NAME_REQUIRED, NO_STORED_FILE, notFound, SOURCE_OR_FILES, SOURCE_REQUIRED,
+} from './records.errors';
 import { NewRecord, RecordStore, RecordsRepository } from './records.repository';
+import { SourceDownloader, SourceDownloadError } from './source-download';
 
 /** Signed download links live this long (ARCHITECTURE section 6: short-lived). */
 export const DOWNLOAD_LINK_SECONDS = 5 * 60;
@@ -49,6 +53,8 @@ export class RecordsService {
     private readonly records: RecordsRepository,
     private readonly storage: ObjectStorage,
     private readonly worker: ExtractionWorker,
+    private readonly requests: RecordRequests,
+    private readonly sources: SourceDownloader,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) logger: Logger,
   ) {
@@ -61,8 +67,9 @@ export class RecordsService {
 
   /**
    * POST /api/records/: one record per file (saveSeparately, the default), one record with every
-   * file, or a metadata-only record. The files are already stored; if anything fails here they are
-   * deleted again, so bad input leaves neither records nor objects behind.
+   * file, or a metadata-only record; with extractFromURL, the file at the source URL is fetched and
+   * indexed like an upload. The files are already stored (the fetched one is added to form.files);
+   * if anything fails here they are deleted again, so bad input leaves neither records nor objects.
    */
   async create(user: AuthUser, form: ReceivedForm): Promise<RecordView | RecordView[]> {
     let created: Awaited<ReturnType<RecordsService['createRecords']>>;
@@ -73,7 +80,8 @@ export class RecordsService {
       throw error;
     }
     if (form.files.length) this.worker.nudge();
-    const views = created.map(({ record, files }) => this.toView(record, files, user, null));
+    // The creator owns the new records: no request, no visibility lookup needed beyond the defaults.
+    const views = created.map(({ record, files }) => this.toView(record, files, user, null, null));
     return views.length === 1 ? views[0] : views;
   }
 
@@ -81,9 +89,14 @@ export class RecordsService {
     const parsed = createRecordSchema.safeParse(form.fields);
     const errors: FieldErrors = parsed.success ? {} : toFieldErrors(parsed.error);
     const dto = parsed.success ? parsed.data : undefined;
-    if (form.files.length === 0 && !dto?.name && !errors.name) errors.name = [NAME_REQUIRED];
+    // Even when other fields are invalid, a request to extract from the URL needs no name.
+    const fromSource = dto ? dto.extractFromURL : ['true', '1', 'yes'].includes(String(form.fields.extractFromURL ?? '').trim().toLowerCase());
+    if (fromSource && dto && !dto.source) errors.source = [SOURCE_REQUIRED];
+    else if (fromSource && form.files.length) errors.extractFromURL = [SOURCE_OR_FILES];
+    if (form.files.length === 0 && !fromSource && !dto?.name && !errors.name) errors.name = [NAME_REQUIRED];
     if (user.clientType === 'BASIC' && dto?.policy) errors.policy = [BASIC_POLICY_REFUSED];
     if (!dto || Object.keys(errors).length) throw new FieldValidationError(errors);
+    if (dto.extractFromURL) form.files.push(await this.fetchSource(dto.source));
 
     const groups: StoredUpload[][] = form.files.length === 0 ? [[]] : dto.saveSeparately ? form.files.map((f) => [f]) : [form.files];
     const now = new Date();
@@ -99,7 +112,7 @@ export class RecordsService {
         source: dto.source,
         ownerId: user.id,
         organisationId: user.organisationId,
-        origin: files.length ? 'upload' : 'metadata',
+        origin: dto.extractFromURL ? 'url' : files.length ? 'upload' : 'metadata',
         type: typeOf(files),
         size: files.reduce((sum, f) => sum + f.size, 0),
         version: 1,
@@ -119,6 +132,7 @@ export class RecordsService {
         extractFromUrl: dto.extractFromURL,
         deleteFile: dto.deleteFile,
         groupIds: [],
+        privateColumns: files.length ? dto.privateColumns : null,
       };
       return { record, files };
     });
@@ -144,6 +158,16 @@ export class RecordsService {
       }
       return created;
     });
+  }
+
+  /** The source URL's file, stored like an upload; what went wrong is the source field's error. */
+  private async fetchSource(source: string): Promise<StoredUpload> {
+    try {
+      return await this.sources.download(source, { maxBytes: this.maxUploadBytes, keyFor: objectKeyFor });
+    } catch (error) {
+      if (error instanceof SourceDownloadError) throw new FieldValidationError({ source: [error.message] });
+      throw error;
+    }
   }
 
   /** Duplicates by checksum within the caller's organisation, and within this upload. */
@@ -261,7 +285,7 @@ export class RecordsService {
     if (!isUuid(id) || (fileId !== undefined && !isUuid(fileId))) throw notFound();
     const { file } = await this.records.read(async (store) => {
       const record = await store.findRecord(id);
-      const permissions = record && permissionsFor(record, viewer);
+      const permissions = record && permissionsFor(record, viewer, { approvedRequest: (await this.requestStatus(record, viewer)) === 'approved' });
       if (!record || !permissions?.view) throw notFound();
       if (!permissions.download) throw new DetailError(DOWNLOAD_REFUSED, 403);
       const files = await store.files(id);
@@ -284,21 +308,28 @@ export class RecordsService {
 
   async viewOf(store: RecordStore, record: CatalogueRecord, viewer: Viewer): Promise<RecordView> {
     const files = await store.files(record.id);
+    const requestStatus = await this.requestStatus(record, viewer);
     const permissions = permissionsFor(record, viewer);
     let visibility = null;
     if (permissions.edit) {
       const shared = record.visibility === 'CU' ? { users: await store.knownUsers(record.sharedUserIds), organisations: await store.knownOrganisations(record.sharedOrganisationIds) } : { users: [], organisations: [] };
       visibility = visibilityView(record, shared, ownerClientTypeOf(record, viewer));
     }
-    return this.toView(record, files, viewer, visibility);
+    return this.toView(record, files, viewer, visibility, requestStatus);
   }
 
-  private toView(record: CatalogueRecord, files: CatalogueFile[], viewer: Viewer, visibility: ReturnType<typeof visibilityView> | null): RecordView {
-    const permissions = permissionsFor(record, viewer);
+  /** The caller's request for the record (owners never request their own). */
+  private async requestStatus(record: CatalogueRecord, viewer: Viewer): Promise<RequestStatus | null> {
+    if (!viewer || viewer.id === record.ownerId) return null;
+    return this.requests.statusOf(record.id, viewer.id);
+  }
+
+  private toView(record: CatalogueRecord, files: CatalogueFile[], viewer: Viewer, visibility: ReturnType<typeof visibilityView> | null, requestStatus: RequestStatus | null): RecordView {
+    const permissions = permissionsFor(record, viewer, { approvedRequest: requestStatus === 'approved' });
     const ownerClientType = ownerClientTypeOf(record, viewer);
     if (!visibility && permissions.edit) visibility = visibilityView(record, { users: [], organisations: [] }, ownerClientType);
     const downloadUrl = permissions.download && files.some((f) => f.storageKey) ? downloadPathFor(record.id) : null;
-    return recordView(record, files, { permissions, ownerClientType, downloadUrl, visibility, requestStatus: null });
+    return recordView(record, files, { permissions, ownerClientType, downloadUrl, visibility, requestStatus });
   }
 
   private async deleteObjects(keys: string[]): Promise<void> {

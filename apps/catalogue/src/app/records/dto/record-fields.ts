@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CURRENCY_CODES, DEFAULT_CURRENCY } from '../../access-options/access-options';
-import type { CustomField } from '../record';
+import { type ColumnRef, type CustomField, type PrivateColumnChoices, SHARE_FORMATS, type ShareFormat } from '../record';
 
 /**
  * Field schemas shared by record creation (multipart strings or JSON) and edit (JSON). Multipart
@@ -98,3 +98,64 @@ export const groupsField = z
   .pipe(z.array(z.union([z.string(), z.object({ id: z.string() }).transform((g) => g.id)]), { error: 'Groups must be a list of group ids.' }))
   .refine((ids) => ids.every(isUuid), 'Groups must be a list of group ids.')
   .transform((ids) => [...new Set(ids.map((id) => id.toLowerCase()))]);
+
+/** A file has at most this many columns described (libs/extraction maxColumns). */
+export const MAX_PRIVATE_COLUMNS = 500;
+
+const COLUMN_LIST = 'Must be a JSON list of column positions (0, 1, ...) or header names, e.g. [0, "Email"].';
+const FORMAT_LIST = 'Must be a JSON list of {"column": position or header name, "format": "exclude", "mask" or "plain"}, or a JSON object of header name to format.';
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isColumnRef = (value: unknown): value is ColumnRef =>
+  (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 100_000) || (typeof value === 'string' && value.trim() !== '' && value.length <= MAX_NAME_LENGTH);
+/** Positions and names are different picks; names match ignoring case. */
+export const columnKey = (ref: ColumnRef) => (typeof ref === 'number' ? `#${ref}` : `=${ref.toLowerCase()}`);
+export const columnLabel = (ref: ColumnRef) => (typeof ref === 'number' ? `Column ${ref}` : `Column "${ref}"`);
+const cleanRef = (ref: ColumnRef): ColumnRef => (typeof ref === 'string' ? ref.trim() : ref);
+
+/** summaryList and encryptList: a JSON list of column positions (numbers, from 0) or header names (strings). */
+export const columnListField = z
+  .unknown()
+  .transform(jsonText(COLUMN_LIST))
+  .transform((value, ctx): ColumnRef[] => {
+    if (!Array.isArray(value) || !value.every(isColumnRef)) {
+      ctx.addIssue({ code: 'custom', message: COLUMN_LIST });
+      return z.NEVER;
+    }
+    if (value.length > MAX_PRIVATE_COLUMNS) {
+      ctx.addIssue({ code: 'custom', message: `At most ${MAX_PRIVATE_COLUMNS} columns.` });
+      return z.NEVER;
+    }
+    const seen = new Map<string, ColumnRef>();
+    for (const ref of value.map(cleanRef)) if (!seen.has(columnKey(ref))) seen.set(columnKey(ref), ref);
+    return [...seen.values()];
+  });
+
+/**
+ * formatList: each column's share format (spec: exclude, mask or plain). A JSON list of
+ * {"column", "format"} (column: a position or a header name), or a JSON object of header name to
+ * format. Columns not listed are plain.
+ */
+export const formatListField = z
+  .unknown()
+  .transform(jsonText(FORMAT_LIST))
+  .transform((value, ctx): PrivateColumnChoices['formats'] => {
+    const entries: unknown[] | null = Array.isArray(value) ? value : isObject(value) ? Object.entries(value).map(([column, format]) => ({ column, format })) : null;
+    if (!entries || !entries.every((e) => isObject(e) && isColumnRef(e.column)) || entries.length > MAX_PRIVATE_COLUMNS) {
+      ctx.addIssue({ code: 'custom', message: entries && entries.length > MAX_PRIVATE_COLUMNS ? `At most ${MAX_PRIVATE_COLUMNS} columns.` : FORMAT_LIST });
+      return z.NEVER;
+    }
+    const formats = new Map<string, { column: ColumnRef; format: ShareFormat }>();
+    for (const entry of entries as Array<{ column: ColumnRef; format: unknown }>) {
+      const column = cleanRef(entry.column);
+      const format = typeof entry.format === 'string' ? entry.format.trim().toLowerCase() : entry.format;
+      if (!SHARE_FORMATS.includes(format as ShareFormat)) {
+        ctx.addIssue({ code: 'custom', message: `${columnLabel(column)}: the format must be exclude, mask or plain.` });
+        continue;
+      }
+      const earlier = formats.get(columnKey(column));
+      if (earlier && earlier.format !== format) ctx.addIssue({ code: 'custom', message: `${columnLabel(column)} has two formats (${earlier.format} and ${String(format)}).` });
+      formats.set(columnKey(column), { column, format: format as ShareFormat });
+    }
+    return [...formats.values()];
+  });
