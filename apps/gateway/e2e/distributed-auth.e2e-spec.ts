@@ -1,0 +1,135 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { Client } from 'pg';
+import {
+  createTestDatabase, describeInfra, ensureServerBuild, freePort, isKcatInstalled, RunningProcess,
+  startKafkaMock, startNode, startS3rver, TestDatabase, waitForHttp,
+} from '@dc/testing';
+import { activateAndLogin, register } from './flows';
+
+const SERVICES = ['identity', 'catalogue', 'search', 'requests', 'relations', 'jobs'] as const;
+const PASSWORD = 'correct horse battery';
+const NEW_PASSWORD = 'a new horse, battery included';
+const STALE = { detail: 'Invalid or expired token. Please log in again.' };
+
+const call = (base: string, token: string, pathname: string, init: RequestInit = {}) =>
+  fetch(`${base}${pathname}`, { ...init, headers: { authorization: `JWT ${token}`, 'content-type': 'application/json', ...init.headers } });
+
+/**
+ * What a user sees in either run mode: after a password change, the earlier token stops working on
+ * the catalogue's and search's endpoints too, not only on identity's, and the new one works.
+ */
+async function expectTokenRevokedEverywhere(base: string, mailDir: string, databaseUrl: string, username: string): Promise<void> {
+  expect((await register(base, username, PASSWORD)).status).toBe(201);
+  const oldToken = await activateAndLogin(base, mailDir, username, PASSWORD);
+  const created = await call(base, oldToken, '/api/records/', { method: 'POST', body: JSON.stringify({ name: `${username}'s rainfall`, description: 'Daily totals', access: 'OP' }) });
+  expect(created.status).toBe(201);
+  const record = (await created.json()) as { id: string };
+  expect((await call(base, oldToken, `/api/records/${record.id}/`)).status).toBe(200);
+  expect((await call(base, oldToken, '/api/records/')).status).toBe(200);
+
+  const changed = await call(base, oldToken, '/api/change-password/', { method: 'PUT', body: JSON.stringify({ old_password: PASSWORD, new_password: NEW_PASSWORD, new_password_confirm: NEW_PASSWORD }) });
+  expect(changed.status).toBe(200);
+
+  for (const [service, pathname, init] of [
+    ['catalogue', `/api/records/${record.id}/`, {}],
+    ['catalogue', '/api/records/', { method: 'POST', body: JSON.stringify({ name: 'Written with a stale token', description: 'x', access: 'OP' }) }],
+    ['search', '/api/records/', {}],
+    ['search', '/api/recordsannon/', {}],
+    ['identity', '/api/account/user-account/', {}],
+  ] as const) {
+    const response = await call(base, oldToken, pathname, init);
+    expect({ service, pathname, status: response.status, body: await response.json() }).toEqual({ service, pathname, status: 401, body: STALE });
+  }
+
+  const login = await fetch(`${base}/api-token-auth/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: NEW_PASSWORD }) });
+  const newToken = ((await login.json()) as { token: string }).token;
+  expect((await call(base, newToken, `/api/records/${record.id}/`)).status).toBe(200);
+  expect((await call(base, newToken, '/api/records/?view=own')).status).toBe(200);
+  // The write with the stale token never reached the catalogue.
+  const db = new Client({ connectionString: databaseUrl });
+  await db.connect();
+  try {
+    expect((await db.query("SELECT name FROM catalogue.records WHERE name = 'Written with a stale token'")).rows).toEqual([]);
+  } finally {
+    await db.end();
+  }
+}
+
+describeInfra('token revocation in distributed mode (gateway asks identity)', isKcatInstalled() || 'kcat is not installed (apt-get install kcat)', () => {
+  let db: TestDatabase;
+  let kafka: { bootstrapServers: string; stop(): Promise<void> };
+  let s3: { endpoint: string; accessKeyId: string; secretAccessKey: string; stop(): Promise<void> };
+  const processes: RunningProcess[] = [];
+  let gatewayUrl: string;
+
+  beforeAll(async () => {
+    ensureServerBuild();
+    [db, kafka, s3] = await Promise.all([createTestDatabase('dc_distributed_auth'), startKafkaMock(), startS3rver()]);
+    const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)));
+    const gatewayPort = await freePort();
+    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    const common = {
+      RUN_MODE: 'distributed',
+      PUBLIC_URL: gatewayUrl,
+      DATABASE_URL: db.url,
+      BUS_DRIVER: 'kafka',
+      KAFKA_BROKERS: kafka.bootstrapServers,
+      STORAGE_DRIVER: 's3',
+      S3_ENDPOINT: s3.endpoint,
+      S3_ACCESS_KEY_ID: s3.accessKeyId,
+      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      DATA_DIR: `/tmp/${db.name}`,
+      LOG_LEVEL: 'info',
+    };
+    for (const service of SERVICES) {
+      processes.push(startNode(service, `dist/apps/${service}/src/main.js`, { ...common, PORT: String(ports[service]) }));
+    }
+    const serviceUrls = Object.fromEntries(SERVICES.map((s) => [`SERVICE_URLS_${s.toUpperCase()}`, `http://127.0.0.1:${ports[s]}`]));
+    processes.push(startNode('gateway', 'dist/apps/gateway/src/main.js', { ...common, ...serviceUrls, PORT: String(gatewayPort) }));
+    await Promise.all(
+      processes.map((p) => waitForHttp(`http://127.0.0.1:${p.name === 'gateway' ? gatewayPort : ports[p.name as (typeof SERVICES)[number]]}/health/ready`, { process: p, timeoutMs: 90_000 })),
+    );
+  }, 180_000);
+
+  afterAll(async () => {
+    await Promise.all(processes.map((p) => p.stop()));
+    await Promise.all([kafka?.stop(), s3?.stop()]);
+    await db?.drop();
+  }, 60_000);
+
+  it('stops a token on the catalogue and search processes as soon as its password changes', async () => {
+    await expectTokenRevokedEverywhere(gatewayUrl, path.join(`/tmp/${db.name}`, 'mail'), db.url, 'ada');
+  }, 90_000);
+
+  it('does not let outside callers reach identity\'s internal token check through the gateway', async () => {
+    expect((await fetch(`${gatewayUrl}/internal/token-status`)).status).toBe(404);
+  });
+});
+
+describeInfra('token revocation in embedded mode (one process)', true, () => {
+  let db: TestDatabase;
+  let app: RunningProcess;
+  let base: string;
+  const dataDir = () => `/tmp/${db.name}`;
+
+  beforeAll(async () => {
+    ensureServerBuild();
+    db = await createTestDatabase('dc_embedded_auth');
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    app = startNode('embedded', 'dist/apps/gateway/src/main.js', { DATABASE_URL: db.url, DATA_DIR: dataDir(), PORT: String(port), PUBLIC_URL: base, SERVE_WEB: 'false', LOG_LEVEL: 'warn' });
+    await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 90_000 });
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    await db?.drop();
+  }, 60_000);
+
+  it('stops a token on the catalogue and search modules as soon as its password changes', async () => {
+    await expectTokenRevokedEverywhere(base, path.join(dataDir(), 'mail'), db.url, 'grace');
+  }, 90_000);
+});
