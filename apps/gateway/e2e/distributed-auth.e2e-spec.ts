@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { request } from 'node:http';
 import path from 'node:path';
 import { Client } from 'pg';
 import {
@@ -88,7 +89,9 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
       processes.push(startNode(service, `dist/apps/${service}/src/main.js`, { ...common, PORT: String(ports[service]) }));
     }
     const serviceUrls = Object.fromEntries(SERVICES.map((s) => [`SERVICE_URLS_${s.toUpperCase()}`, `http://127.0.0.1:${ports[s]}`]));
-    processes.push(startNode('gateway', 'dist/apps/gateway/src/main.js', { ...common, ...serviceUrls, PORT: String(gatewayPort) }));
+    // The services trust loopback (the default), where the gateway runs; the gateway trusts no proxy
+    // that could be in front of this test, so the test is an ordinary client to it.
+    processes.push(startNode('gateway', 'dist/apps/gateway/src/main.js', { ...common, ...serviceUrls, PORT: String(gatewayPort), TRUST_PROXY: '192.0.2.10' }));
     await Promise.all(
       processes.map((p) => waitForHttp(`http://127.0.0.1:${p.name === 'gateway' ? gatewayPort : ports[p.name as (typeof SERVICES)[number]]}/health/ready`, { process: p, timeoutMs: 90_000 })),
     );
@@ -103,6 +106,28 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
   it('stops a token on the catalogue and search processes as soon as its password changes', async () => {
     await expectTokenRevokedEverywhere(gatewayUrl, path.join(`/tmp/${db.name}`, 'mail'), db.url, 'ada');
   }, 90_000);
+
+  it('counts a login failure against the client\'s real address, whatever X-Forwarded-For it sends', async () => {
+    // From 127.0.0.2, so the client's address differs from the gateway's own (127.0.0.1).
+    const status = await new Promise<number>((resolve, reject) => {
+      const body = JSON.stringify({ username: 'spoofer', password: 'wrong password' });
+      const call = request(`${gatewayUrl}/api-token-auth/`, { method: 'POST', localAddress: '127.0.0.2', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.1' } }, (response) => {
+        response.resume();
+        resolve(response.statusCode!);
+      });
+      call.on('error', reject);
+      call.end(body);
+    });
+    expect(status).toBe(400);
+    const db = new Client({ connectionString: db.url });
+    await db.connect();
+    try {
+      const counted = (await db.query("SELECT DISTINCT subject FROM identity.login_failures WHERE scope = 'address'")).rows.map((row) => row.subject);
+      expect(counted).toEqual([expect.stringMatching(/^(::ffff:)?127\.0\.0\.2$/)]);
+    } finally {
+      await db.end();
+    }
+  });
 
   it('does not let outside callers reach identity\'s internal token check through the gateway', async () => {
     expect((await fetch(`${gatewayUrl}/internal/token-status`)).status).toBe(404);
