@@ -63,6 +63,7 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
   let s3: { endpoint: string; accessKeyId: string; secretAccessKey: string; stop(): Promise<void> };
   const processes: RunningProcess[] = [];
   let gatewayUrl: string;
+  let identityUrl: string;
 
   beforeAll(async () => {
     ensureServerBuild();
@@ -70,6 +71,7 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
     const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)));
     const gatewayPort = await freePort();
     gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
+    identityUrl = `http://127.0.0.1:${ports.identity}`;
     const common = {
       RUN_MODE: 'distributed',
       PUBLIC_URL: gatewayUrl,
@@ -119,15 +121,70 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
       call.end(body);
     });
     expect(status).toBe(400);
-    const db = new Client({ connectionString: db.url });
-    await db.connect();
+    const client = new Client({ connectionString: db.url });
+    await client.connect();
     try {
-      const counted = (await db.query("SELECT DISTINCT subject FROM identity.login_failures WHERE scope = 'address'")).rows.map((row) => row.subject);
+      const counted = (await client.query("SELECT DISTINCT subject FROM identity.login_failures WHERE scope = 'address'")).rows.map((row) => row.subject);
       expect(counted).toEqual([expect.stringMatching(/^(::ffff:)?127\.0\.0\.2$/)]);
     } finally {
-      await db.end();
+      await client.end();
     }
   });
+
+  it('answers every Account and profile call of spec section 7 with and without its trailing slash, through the gateway and directly', async () => {
+    const password = 'paths are fine';
+    expect((await register(gatewayUrl, 'paths', password)).status).toBe(201);
+    const token = await activateAndLogin(gatewayUrl, path.join(`/tmp/${db.name}`, 'mail'), 'paths', password);
+    const me = await (await call(gatewayUrl, token, '/api/account/user-account/')).json();
+    let subAccounts = 0;
+    const subAccount = async () => {
+      subAccounts += 1;
+      const created = await call(gatewayUrl, token, '/api/account/', { method: 'POST', body: JSON.stringify({ username: `sub-${subAccounts}`, email: `sub-${subAccounts}@example.org`, first_name: 'Sub', last_name: 'Account', password }) });
+      expect(created.status).toBe(201);
+      return ((await created.json()) as { id: string }).id;
+    };
+    const member = await subAccount();
+    const organisation = `/api/organisation/${me.organisation}/`;
+    const json = (body: unknown) => JSON.stringify(body);
+
+    // [method, path as the spec writes it (a function for a fresh target per call), body, status]
+    const table: Array<[string, string | (() => Promise<string>), string | undefined, number]> = [
+      ['POST', '/api/register/', json({}), 400],
+      ['POST', '/api-token-auth/', json({ username: 'paths', password }), 200],
+      ['GET', '/api/account/user-account/', undefined, 200],
+      ['POST', '/api/password/confirm/', json({ email: 'nobody@example.org' }), 200],
+      ['POST', '/api/password/check/', json({ email: 'paths@example.org', token: 'not-a-token', password: 'whatever it is', password_confirm: 'whatever it is' }), 400],
+      ['PUT', '/api/change-profile-information/', json({ first_name: 'Path', last_name: 'Finder' }), 200],
+      ['PUT', '/api/change-password/', json({}), 400],
+      ['GET', '/api/user-api-keys/', undefined, 200],
+      ['GET', organisation, undefined, 200],
+      ['PUT', organisation, json({ name: 'Paths Ltd', email: 'paths@example.org', description: 'Routes' }), 200],
+      ['GET', '/api/account/', undefined, 200],
+      ['POST', '/api/account/', json({}), 400],
+      ['GET', `/api/account/${member}/`, undefined, 200],
+      ['PUT', `/api/account/${member}/`, json({ first_name: 'Member' }), 200],
+      ['PATCH', `/api/account/${member}/`, json({ groups: [3] }), 200],
+      ['DELETE', async () => `/api/account/${await subAccount()}/`, undefined, 204],
+      ['POST', `/api/account/${member}/set_password/`, json({ new_password: 'set by the admin', new_password_confirm: 'set by the admin' }), 200],
+      ['GET', '/api/userprofile-autofill-list', undefined, 200],
+      ['GET', '/api/organisation-autofill-list', undefined, 200],
+    ];
+    for (const [method, pathOrFresh, body, status] of table) {
+      const answers: Array<{ via: string; path: string; status: number }> = [];
+      const expected: typeof answers = [];
+      for (const [via, base] of [['gateway', gatewayUrl], ['identity', identityUrl]]) {
+        for (const slash of [true, false]) {
+          const specPath = typeof pathOrFresh === 'string' ? pathOrFresh : await pathOrFresh();
+          const target = slash ? specPath.replace(/\/?$/, '/') : specPath.replace(/\/$/, '');
+          const response = await call(base, token, target, { method, body });
+          await response.arrayBuffer();
+          answers.push({ via, path: `${method} ${target}`, status: response.status });
+          expected.push({ via, path: `${method} ${target}`, status });
+        }
+      }
+      expect(answers).toEqual(expected);
+    }
+  }, 120_000);
 
   it('does not let outside callers reach identity\'s internal token check through the gateway', async () => {
     expect((await fetch(`${gatewayUrl}/internal/token-status`)).status).toBe(404);
