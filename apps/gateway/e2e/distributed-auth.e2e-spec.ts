@@ -64,6 +64,7 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
   const processes: RunningProcess[] = [];
   let gatewayUrl: string;
   let identityUrl: string;
+  let common: Record<string, string>;
 
   beforeAll(async () => {
     ensureServerBuild();
@@ -72,7 +73,7 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
     const gatewayPort = await freePort();
     gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     identityUrl = `http://127.0.0.1:${ports.identity}`;
-    const common = {
+    common = {
       RUN_MODE: 'distributed',
       PUBLIC_URL: gatewayUrl,
       DATABASE_URL: db.url,
@@ -185,6 +186,13 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
       expect(answers).toEqual(expected);
     }
   }, 120_000);
+
+  it('refuses to start a service without PUBLIC_URL, naming the variable', async () => {
+    const env = Object.fromEntries(Object.entries(common).filter(([name]) => name !== 'PUBLIC_URL'));
+    const identity = startNode('identity-without-public-url', 'dist/apps/identity/src/main.js', { ...env, PORT: String(await freePort()) });
+    expect(await identity.exited).toBe(1);
+    expect(identity.lines.join('\n')).toContain('PUBLIC_URL: required when RUN_MODE=distributed');
+  });
 
   it('does not let outside callers reach identity\'s internal token check through the gateway', async () => {
     expect((await fetch(`${gatewayUrl}/internal/token-status`)).status).toBe(404);

@@ -112,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (raw.RUN_MODE === 'distributed') {
     if (!raw.JWT_SECRET) problems.push('JWT_SECRET: required when RUN_MODE=distributed (at least 32 characters)');
     if (!raw.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY: required when RUN_MODE=distributed (32 bytes, base64)');
+    // Each process has its own port; links in mail must point at the gateway users reach.
+    if (!raw.PUBLIC_URL) problems.push('PUBLIC_URL: required when RUN_MODE=distributed (the address users reach the gateway at, e.g. https://catalogue.example.com)');
   }
   const serviceUrls = {} as Record<ServiceName, string>;
   for (const name of SERVICE_NAMES) {
