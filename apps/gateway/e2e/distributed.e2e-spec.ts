@@ -30,6 +30,7 @@ describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKca
     gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
     const common = {
       RUN_MODE: 'distributed',
+      PUBLIC_URL: gatewayUrl,
       DATABASE_URL: db.url,
       BUS_DRIVER: 'kafka',
       KAFKA_BROKERS: kafka.bootstrapServers,

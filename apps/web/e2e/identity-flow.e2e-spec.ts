@@ -66,7 +66,9 @@ describeInfra('identity end to end in embedded mode', isChromiumInstalled() || '
     await field('Username').fill(user.username);
     await field('Password').fill(user.password);
     await button('Login').click();
-    await page.getByRole('alert').waitFor();
+    // The same answer as a wrong password, so nobody learns which accounts exist but are inactive.
+    await page.getByRole('alert').getByText('Unable to log in with provided credentials.', { exact: true }).waitFor();
+    expect(hashOf()).toBe('#/login');
 
     const activation = await newestMail(product, user.email, /activate/i, before);
     const link = linkIn(activation);
@@ -109,7 +111,7 @@ describeInfra('identity end to end in embedded mode', isChromiumInstalled() || '
     await field('Current password').fill(user.password);
     await section.getByRole('button', { name: 'Change Password' }).click();
     await heading('Login').waitFor();
-    await page.getByText('Your password was changed. Please log in with your new password.').waitFor();
+    await page.getByText('Your password was changed. Please log in again with your new password.').waitFor();
     expect(await page.evaluate(() => localStorage.getItem('dc.token') ?? sessionStorage.getItem('dc.token'))).toBeNull();
     const stale = await fetch(`${base}/api/account/user-account/`, { headers: { Authorization: `JWT ${oldToken}` } });
     expect(stale.status).toBe(401);

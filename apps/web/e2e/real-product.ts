@@ -125,3 +125,39 @@ export async function apiLogin(product: RealProduct, username: string, password:
   if (login.status !== 200) throw new Error(`login ${username}: ${login.status}`);
   return ((await login.json()) as { token: string }).token;
 }
+
+/** An API call as a script would make it: JSON in, the raw Response out. */
+export function apiCall(product: RealProduct, token: string | null, method: string, path: string, body?: unknown): Promise<Response> {
+  return fetch(`${product.base}${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `JWT ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+}
+
+export interface SignedIn {
+  id: string;
+  username: string;
+  email: string;
+  password: string;
+  organisation: string;
+  token: string;
+}
+
+/** A new founder (their own organisation, all three groups), signed up, activated and logged in. */
+export async function founder(product: RealProduct, username: string, password: string, names: { first_name?: string; last_name?: string } = {}): Promise<SignedIn> {
+  const email = `${username}@example.org`;
+  await signUpAndActivate(product, { username, email, password, ...names });
+  const token = await apiLogin(product, username, password);
+  const me = (await (await apiCall(product, token, 'GET', '/api/account/user-account/')).json()) as { id: string; organisation: string };
+  return { id: me.id, username, email, password, organisation: me.organisation, token };
+}
+
+/** A sub-account of the admin's organisation (POST /api/account/), logged in. */
+export async function subAccount(product: RealProduct, admin: SignedIn, username: string, fields: { groups?: number[]; client_type?: 'BASIC' | 'STANDARD'; first_name?: string; last_name?: string } = {}): Promise<SignedIn> {
+  const email = `${username}@example.org`;
+  const created = await apiCall(product, admin.token, 'POST', '/api/account/', { username, email, first_name: username, last_name: 'Member', password: admin.password, ...fields });
+  if (created.status !== 201) throw new Error(`create ${username}: ${created.status} ${await created.text()}`);
+  const { id } = (await created.json()) as { id: string };
+  return { id, username, email, password: admin.password, organisation: admin.organisation, token: await apiLogin(product, username, admin.password) };
+}

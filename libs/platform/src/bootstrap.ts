@@ -36,8 +36,9 @@ export async function createApp(options: AppOptions): Promise<NestExpressApplica
   app.use(correlationIdMiddleware);
   app.use(requestLogMiddleware(options.logger.child({ component: 'http' })));
   app.disable('x-powered-by');
-  // X-Forwarded-For is believed only from the gateway, an ingress or a proxy on a private network.
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY (default: loopback), so
+  // a client cannot pick the address its login failures are counted against.
+  app.set('trust proxy', options.config.TRUST_PROXY);
   if (options.shutdownHooks !== false) app.enableShutdownHooks();
   await options.configure?.(app);
   return app;

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { AppConfig, createApp, listen, mountMergedOpenApi } from '@dc/platform';
 import { mountServiceProxy } from './proxy';
+import { mountTokenVerification } from './token-verification';
 import { serveWebApp } from './web-app';
 
 @Module({})
@@ -16,6 +17,7 @@ export async function startDistributedGateway(config: AppConfig, logger: Logger)
     modules: [GatewayModule],
     configure: (nest) => {
       const server = nest.getHttpAdapter().getInstance();
+      mountTokenVerification(server, config.SERVICE_URLS.identity, logger);
       mountServiceProxy(server, config.SERVICE_URLS, logger);
       if (config.SERVE_WEB && !serveWebApp(server)) logger.warn('web app not built (npm run build); serving the API only');
     },

@@ -4,7 +4,12 @@ import type { Logger } from 'pino';
 import { CORRELATION_HEADER, ServiceName } from '@dc/platform';
 import { routeFor } from './route-table';
 
-/** Distributed mode: forwards each API call to its service, carrying the correlation id. */
+/**
+ * Distributed mode: forwards each API call to its service, carrying the correlation id and the
+ * client's address. The address is the one this gateway worked out under its own TRUST_PROXY
+ * (req.ip); whatever X-Forwarded-For the client sent is replaced, not appended to, so a service
+ * that trusts the gateway counts login failures against the real client.
+ */
 export function mountServiceProxy(server: Express, serviceUrls: Record<ServiceName, string>, logger: Logger): void {
   const proxies = new Map(
     (Object.keys(serviceUrls) as ServiceName[]).map((service) => [
@@ -12,12 +17,15 @@ export function mountServiceProxy(server: Express, serviceUrls: Record<ServiceNa
       createProxyMiddleware<Request, Response>({
         target: serviceUrls[service],
         changeOrigin: false,
-        xfwd: true,
+        xfwd: false,
         proxyTimeout: 190_000,
         on: {
           proxyReq: (proxyReq, req) => {
             const correlationId = req.headers[CORRELATION_HEADER];
             if (typeof correlationId === 'string') proxyReq.setHeader(CORRELATION_HEADER, correlationId);
+            if (req.ip) proxyReq.setHeader('x-forwarded-for', req.ip);
+            else proxyReq.removeHeader('x-forwarded-for');
+            proxyReq.setHeader('x-forwarded-proto', req.protocol);
           },
           error: (error, _req, res) => {
             logger.warn({ service, err: error }, 'service unreachable');

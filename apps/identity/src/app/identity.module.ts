@@ -18,6 +18,7 @@ import { LoginThrottle } from './auth/login-throttle';
 import { LoginThrottleRepository } from './auth/login-throttle.repository';
 import { CurrentAccountTokenCheck } from './auth/token-check';
 import { TokenIssuer } from './auth/token-issuer';
+import { TokenStatusController } from './auth/token-status.controller';
 import { AutofillController } from './autofill/autofill.controller';
 import { AutofillRepository } from './autofill/autofill.repository';
 import { AutofillService } from './autofill/autofill.service';
@@ -43,7 +44,7 @@ import { MailRequestedConsumer } from './mail/mail-requested.consumer';
 @Module({
   imports: [ServiceRuntimeModule.forService({ name: 'identity', entities: [OrganisationEntity, UserEntity], migrations: [IdentityInitial1763780000000, IdentityAccounts1763790000000] })],
   // ProfileController first: its GET api/account/user-account must win over AccountsController's GET api/account/:id.
-  controllers: [ProfileController, RegistrationController, ActivationController, LoginController, PasswordResetController, OrganisationController, AccountsController, AutofillController, ApiKeysController],
+  controllers: [ProfileController, RegistrationController, ActivationController, LoginController, PasswordResetController, OrganisationController, AccountsController, AutofillController, ApiKeysController, TokenStatusController],
   providers: [
     MailRequestedConsumer,
     { provide: PasswordHasher, useClass: Argon2PasswordHasher },

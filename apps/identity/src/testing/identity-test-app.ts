@@ -34,7 +34,7 @@ export class IdentityTestApp {
   ) {}
 
   /** createApp (platform, infrastructure adapters, IdentityModule) with file mail under a temporary DATA_DIR. */
-  static async start(databaseUrl: string, options: { logs?: string[] } = {}): Promise<IdentityTestApp> {
+  static async start(databaseUrl: string, options: { logs?: string[]; env?: Record<string, string> } = {}): Promise<IdentityTestApp> {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'dc-identity-'));
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -44,6 +44,7 @@ export class IdentityTestApp {
       LOG_LEVEL: 'silent',
       JWT_SECRET: randomBytes(32).toString('hex'),
       ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      ...options.env,
     });
     const logs = options.logs;
     const logger = logs

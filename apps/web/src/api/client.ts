@@ -98,6 +98,18 @@ async function readBody(response: Response): Promise<unknown> {
   }
 }
 
+type UnauthorisedListener = (token: string) => void;
+const unauthorisedListeners = new Set<UnauthorisedListener>();
+
+/**
+ * Hears of every call made with a token that the API refused with 401: the token expired or was
+ * revoked (password change, deactivation...), so that session is over. Returns the unsubscribe.
+ */
+export function onUnauthorised(listener: UnauthorisedListener): () => void {
+  unauthorisedListeners.add(listener);
+  return () => unauthorisedListeners.delete(listener);
+}
+
 /** Calls the API with the session's `Authorization: JWT <token>` header; throws ApiError on failure. */
 export async function apiRequest<T>(path: string, options: ApiRequestOptions = {}): Promise<T> {
   const { method = 'GET', body, query, signal, timeoutMs } = options;
@@ -125,6 +137,7 @@ export async function apiRequest<T>(path: string, options: ApiRequestOptions = {
     throw new ApiError(0, {}, [], timedOut ? 'The server took too long to answer.' : undefined);
   }
   const data = await readBody(response);
+  if (response.status === 401 && token) for (const listener of unauthorisedListeners) listener(token);
   if (!response.ok) throw parseApiError(response.status, data);
   return data as T;
 }

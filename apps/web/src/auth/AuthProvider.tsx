@@ -1,11 +1,14 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import { api, ApiError } from '../api/client';
+import { api, ApiError, onUnauthorised } from '../api/client';
 import type { ClientType, UserAccount } from '../api/types';
 import { clearToken, readToken, TOKEN_KEY, writeToken } from './token-storage';
 
 export const USER_ACCOUNT_QUERY_KEY = ['user-account'] as const;
+
+/** Login's address after the API refused the session's token: it says why the user must log in again. */
+export const SESSION_ENDED_PATH = '/login?session=ended';
 
 export interface AuthState {
   /** The JWT of the session, or null when signed out. */
@@ -42,6 +45,26 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     queryClient.clear();
   }, [queryClient]);
 
+  // Any call refused with 401 ends the session it was made for; an answer meant for an earlier
+  // session (a call still in flight when the user signed out or in again) changes nothing.
+  const [sessionEnded, setSessionEnded] = useState(false);
+  useEffect(
+    () =>
+      onUnauthorised((refused) => {
+        if (refused !== readToken()) return;
+        signOut();
+        setSessionEnded(true);
+      }),
+    [signOut],
+  );
+  // Once signed out (so Login no longer sends the user on to /records), go to Login. The provider
+  // wraps the router, so it moves the hash, which the hash router follows.
+  useEffect(() => {
+    if (!sessionEnded || token) return;
+    setSessionEnded(false);
+    window.location.replace(`#${SESSION_ENDED_PATH}`);
+  }, [sessionEnded, token]);
+
   // Signing in or out in another tab changes localStorage; follow it here.
   useEffect(() => {
     const onStorage = (event: StorageEvent) => {
@@ -56,14 +79,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     queryFn: ({ signal }) => api.get<UserAccount>('/api/account/user-account/', { token, signal }),
     enabled: !!token,
     staleTime: 5 * 60_000,
+    // A 401 is final: onUnauthorised above has ended the session.
     retry: (failures, error) => !(error instanceof ApiError && error.status === 401) && failures < 1,
   });
-
-  // An expired or revoked token: the session is over.
-  const unauthorised = userQuery.error instanceof ApiError && userQuery.error.status === 401;
-  useEffect(() => {
-    if (unauthorised) signOut();
-  }, [unauthorised, signOut]);
 
   const user = token ? userQuery.data : undefined;
   const value = useMemo<AuthState>(

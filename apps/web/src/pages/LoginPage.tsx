@@ -37,12 +37,15 @@ function ActivationAlert({ activated }: { activated: string | null }) {
   return null;
 }
 
+/** Why the API ended the session, from `#/login?session=ended` (see AuthProvider). */
+export const SESSION_ENDED_NOTICE = 'Your session has ended. Please log in again.';
+
 /** Login (spec section 2): username and password required, Remember me, first non-field error. */
 export function LoginPage() {
   const { signIn } = useAuth();
   const navigate = useNavigate();
   const [params] = useSearchParams();
-  const notice = (useLocation().state as LoginNotice | null)?.notice;
+  const notice = (useLocation().state as LoginNotice | null)?.notice ?? (params.get('session') === 'ended' ? SESSION_ENDED_NOTICE : undefined);
   const [remember, setRemember] = useState(false);
   const form = useForm({ username: '', password: '' }, (values) => ({
     username: requiredMessage(values.username, 'Username is required.'),

@@ -40,9 +40,33 @@ export const UserUpdated = defineEvent('user.updated', 1, 'A user account change
   deleted: z.boolean().optional().describe('The account was deleted (active is then false).'),
 }));
 
-export const MailRequested = defineEvent('mail.requested', 1, 'A service asks for an email to be sent', z.object({
-  to: z.string().email(),
-  subject: z.string(),
-  text: z.string(),
-  html: z.string().optional(),
-}));
+const oneLine = z.string().min(1).regex(/^[^\r\n]*$/, 'must be one line');
+
+/** The values of identity's plain mail layout (libs/mailer renderPlainMail); all plain text. */
+export const PlainMailValues = z.object({
+  subject: oneLine,
+  greeting: z.string().min(1).optional().describe('Defaults to "Hello,".'),
+  paragraphs: z.array(z.string().min(1)).min(1),
+  action: z
+    .object({
+      label: oneLine,
+      path: z.string().regex(/^\/(?!\/)/, 'must be a path of the product, starting with a single /').describe('Put after PUBLIC_URL, e.g. /#/request.'),
+    })
+    .optional()
+    .describe('A call to action: a button in HTML, a labelled link in text.'),
+  signOff: z.string().min(1).optional().describe('Defaults to "The Data Catalogue team".'),
+});
+
+export const MailRequested = defineEvent('mail.requested', 1, 'A service asks for an email to be sent: its own text, or identity\'s plain template filled with values', z.union([
+  z.object({
+    to: z.string().email(),
+    subject: z.string(),
+    text: z.string(),
+    html: z.string().optional(),
+  }),
+  z.object({
+    to: z.string().email(),
+    template: z.literal('plain'),
+    values: PlainMailValues,
+  }),
+]));

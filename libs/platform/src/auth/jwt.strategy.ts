@@ -1,49 +1,59 @@
-import { ExecutionContext, Inject, Injectable, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { AuthGuard, PassportStrategy } from '@nestjs/passport';
+import { JwtService } from '@nestjs/jwt';
 import type { Request } from 'express';
-import { ExtractJwt, Strategy } from 'passport-jwt';
-import { APP_CONFIG } from '../tokens';
-import type { AppConfig } from '../config/config';
+import { ExtractJwt } from 'passport-jwt';
 import { AuthUser, claimsToUser, TokenClaims } from './auth-user';
 import { IS_PUBLIC } from './auth.decorators';
 import { TokenChecks } from './token-checks';
 
+/** The 401 answer to a missing, forged, expired or no longer current token. */
+export const INVALID_TOKEN_DETAIL = 'Invalid or expired token. Please log in again.';
+
 /** `Authorization: JWT <token>`, as the client sends it. */
 export const extractToken = ExtractJwt.fromAuthHeaderWithScheme('JWT');
 
+/**
+ * Turns a token into the caller: signature (HS256, this app's JWT_SECRET), expiry, then the
+ * registered token checks. Held by each app rather than in passport's process-wide strategy
+ * registry, so two apps in one process (tests) keep their own secrets and checks.
+ */
 @Injectable()
-export class JwtStrategy extends PassportStrategy(Strategy, 'jwt') {
+export class JwtStrategy {
   constructor(
-    @Inject(APP_CONFIG) config: AppConfig,
+    private readonly jwt: JwtService,
     private readonly checks: TokenChecks,
-  ) {
-    super({ jwtFromRequest: extractToken, secretOrKey: config.JWT_SECRET!, algorithms: ['HS256'], ignoreExpiration: false });
-  }
+  ) {}
 
-  /** A false result makes the guard answer 401. */
-  async validate(claims: TokenClaims): Promise<AuthUser | false> {
+  /** The caller, or null when the token is not one this app accepts now. */
+  async authenticate(token: string): Promise<AuthUser | null> {
+    let claims: TokenClaims;
+    try {
+      claims = await this.jwt.verifyAsync<TokenClaims>(token, { algorithms: ['HS256'] });
+    } catch {
+      return null;
+    }
     const user = claimsToUser(claims);
-    return (await this.checks.isCurrent(user)) ? user : false;
+    return (await this.checks.isCurrent(user)) ? user : null;
   }
 }
 
 /** Every route needs a valid token unless marked @Public(). */
 @Injectable()
-export class JwtAuthGuard extends AuthGuard('jwt') {
-  constructor(private readonly reflector: Reflector) {
-    super();
-  }
+export class JwtAuthGuard implements CanActivate {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly strategy: JwtStrategy,
+  ) {}
 
-  override async canActivate(context: ExecutionContext): Promise<boolean> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    const request = context.switchToHttp().getRequest<Request>();
-    if (isPublic && !extractToken(request)) return true;
-    return (await super.canActivate(context)) as boolean;
-  }
-
-  override handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
-    if (error || !user) throw new UnauthorizedException({ detail: 'Invalid or expired token. Please log in again.' });
-    return user;
+    const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
+    const token = extractToken(request);
+    if (!token && isPublic) return true;
+    const user = token ? await this.strategy.authenticate(token) : null;
+    if (!user) throw new UnauthorizedException({ detail: INVALID_TOKEN_DETAIL });
+    request.user = user;
+    return true;
   }
 }

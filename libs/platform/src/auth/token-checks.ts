@@ -7,8 +7,9 @@ export type TokenCheck = (user: AuthUser) => Promise<boolean>;
 /**
  * Services that know more than the signature register checks here; the JWT guard runs them all.
  * The identity service registers one against its accounts, so after a password change or
- * deactivation earlier tokens stop working. A service in its own process without a check relies
- * on the signature and the 24-hour expiry.
+ * deactivation earlier tokens stop working: in embedded mode for every service module of the
+ * process. In distributed mode the other services have no check of their own; the gateway asks
+ * identity about each token before forwarding a call to them (apps/gateway token-verification).
  */
 @Injectable()
 export class TokenChecks {

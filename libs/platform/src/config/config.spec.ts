@@ -29,6 +29,21 @@ describe('configuration', () => {
     expect(() => loadConfig({ ENCRYPTION_KEY: 'c2hvcnQ=' })).toThrow(/ENCRYPTION_KEY: must be 32 bytes/);
   });
 
+  it('requires PUBLIC_URL in distributed mode, where every process has its own port', () => {
+    expect(() => loadConfig({ RUN_MODE: 'distributed' })).toThrow(/PUBLIC_URL: required when RUN_MODE=distributed/);
+    expect(() => loadConfig({ RUN_MODE: 'distributed', PUBLIC_URL: 'catalogue.example.com' })).toThrow(/PUBLIC_URL: Invalid URL/);
+    const distributed = { RUN_MODE: 'distributed', JWT_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: Buffer.alloc(32).toString('base64') };
+    expect(loadConfig({ ...distributed, PUBLIC_URL: 'https://catalogue.example.com' }).PUBLIC_URL).toBe('https://catalogue.example.com');
+    // The embedded mode serves everything on one port, so it can still default its links to it.
+    expect(loadConfig({}).PUBLIC_URL).toBeUndefined();
+  });
+
+  it('trusts X-Forwarded-For from loopback only unless TRUST_PROXY names other proxies', () => {
+    expect(loadConfig({}).TRUST_PROXY).toBe('loopback');
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, 192.0.2.7, fd00::/8, uniquelocal' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8, 192.0.2.7, fd00::/8, uniquelocal');
+    for (const bad of ['everyone', '10.0.0.0/33', '10.0.0/8', 'loopback,,', 'true']) expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY: must be a comma-separated list/);
+  });
+
   it('switches mail to SMTP when SMTP_URL is set, and reads service URLs', () => {
     const config = loadConfig({ SMTP_URL: 'smtp://mail:25', SERVICE_URLS_IDENTITY: 'http://identity:3001', BUS_DRIVER: 'kafka', KAFKA_BROKERS: 'a:9092, b:9092' });
     expect(config.MAIL_DRIVER).toBe('smtp');

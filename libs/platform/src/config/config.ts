@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 export const SERVICE_NAMES = ['identity', 'catalogue', 'search', 'requests', 'relations', 'jobs'] as const;
@@ -14,6 +15,22 @@ export const SERVICE_PORTS: Record<ServiceName, number> = {
 };
 
 const optionalUrl = z.string().url().optional();
+
+/** Express's names for address ranges, usable in TRUST_PROXY. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** `loopback, 10.0.0.0/8, 192.0.2.7`: range names, IP addresses and CIDR ranges. */
+export function isTrustedProxyList(value: string): boolean {
+  const entries = value.split(',').map((entry) => entry.trim());
+  return entries.every((entry) => {
+    if (PROXY_RANGE_NAMES.includes(entry)) return true;
+    const [address, bits, ...rest] = entry.split('/');
+    const version = isIP(address);
+    if (!version || rest.length) return false;
+    return bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128));
+  });
+}
+
 const boolFromEnv = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** Every setting the product reads from its environment, validated once at start-up. */
@@ -49,6 +66,10 @@ const rawSchema = z.object({
 
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
   ENCRYPTION_KEY: z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded').optional(),
+  TRUST_PROXY: z
+    .string()
+    .default('loopback')
+    .refine(isTrustedProxyList, `must be a comma-separated list of IP addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join(', ')}`),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024 * 1024),
   SERVE_WEB: boolFromEnv.default(true),
 });
@@ -91,6 +112,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (raw.RUN_MODE === 'distributed') {
     if (!raw.JWT_SECRET) problems.push('JWT_SECRET: required when RUN_MODE=distributed (at least 32 characters)');
     if (!raw.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY: required when RUN_MODE=distributed (32 bytes, base64)');
+    // Each process has its own port; links in mail must point at the gateway users reach.
+    if (!raw.PUBLIC_URL) problems.push('PUBLIC_URL: required when RUN_MODE=distributed (the address users reach the gateway at, e.g. https://catalogue.example.com)');
   }
   const serviceUrls = {} as Record<ServiceName, string>;
   for (const name of SERVICE_NAMES) {

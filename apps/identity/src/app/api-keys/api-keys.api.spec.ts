@@ -8,7 +8,23 @@ describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (
   const logs: string[] = [];
   let ada: Awaited<ReturnType<IdentityTestApp['founder']>>;
   let pair: { api_token: string; api_secret: string };
-  const exchange = (username: string, password: string) => identity.http().post('/api-token-auth/').set('X-Forwarded-For', identity.nextAddress()).send({ username, password });
+  /** Every secret handed out or sent here; none may ever reach the logs. */
+  const secrets = new Set<string>();
+  const exchange = (username: string, password: string) => {
+    secrets.add(password);
+    return identity.http().post('/api-token-auth/').set('X-Forwarded-For', identity.nextAddress()).send({ username, password });
+  };
+  const makePair = async (token: string) => {
+    const response = await identity.http().post('/api/user-api-keys/').set(auth(token)).send({ password: PASSWORD });
+    if (response.body.api_secret) secrets.add(response.body.api_secret);
+    return response;
+  };
+  /** The service logged the calls (at trace level), and none of their secrets. */
+  const expectNoSecretInLogs = () => {
+    const logged = logs.join('\n');
+    expect(logged).toContain('/api-token-auth/');
+    for (const secret of secrets) expect({ secret, logged: logged.includes(secret) }).toEqual({ secret, logged: false });
+  };
 
   beforeAll(async () => {
     db = await createTestDatabase('identity_api_keys');
@@ -37,6 +53,7 @@ describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (
 
   it('makes a pair, and GET reads the same pair back', async () => {
     const response = await identity.http().post('/api/user-api-keys').set(auth(ada.token)).send({ password: PASSWORD });
+    secrets.add(response.body.api_secret);
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ api_token: expect.stringMatching(/^dc_[0-9a-f]{40}$/), api_secret: expect.stringMatching(/^[\w-]{43}$/) });
     pair = response.body;
@@ -61,34 +78,41 @@ describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (
     expect(identity.app.get(JwtService).decode(response.body.token)).toMatchObject({ sub: ada.id, username: 'ada' });
     const me = await identity.http().get('/api/account/user-account/').set(auth(response.body.token));
     expect(me.body.id).toBe(ada.id);
+    expectNoSecretInLogs();
   });
 
   it('refuses a wrong secret with the login answer', async () => {
     const response = await exchange(pair.api_token, 'not the secret');
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ non_field_errors: ['Unable to log in with provided credentials.'] });
+    // A secret sent under an unknown token fails too, and is not logged either.
+    expect((await exchange('dc_0000000000000000000000000000000000000000', pair.api_secret)).status).toBe(400);
+    expectNoSecretInLogs();
   });
 
   it('replaces the old pair with a new one', async () => {
-    const renewed = await identity.http().post('/api/user-api-keys/').set(auth(ada.token)).send({ password: PASSWORD });
+    const renewed = await makePair(ada.token);
     expect(renewed.body.api_token).not.toBe(pair.api_token);
     expect((await exchange(pair.api_token, pair.api_secret)).status).toBe(400);
     expect((await exchange(renewed.body.api_token, renewed.body.api_secret)).status).toBe(200);
     expect(await identity.sql('SELECT user_id FROM identity.api_keys')).toHaveLength(1);
     pair = renewed.body;
+    expectNoSecretInLogs();
   });
 
   it('DELETE revokes the pair', async () => {
     expect((await identity.http().delete('/api/user-api-keys/').set(auth(ada.token))).status).toBe(204);
     expect((await identity.http().get('/api/user-api-keys/').set(auth(ada.token))).body).toEqual({ api_token: null, api_secret: null });
     expect((await exchange(pair.api_token, pair.api_secret)).status).toBe(400);
+    expectNoSecretInLogs();
   });
 
   it('gives nothing for a deactivated owner\'s pair', async () => {
     const member = await identity.member(ada.token, 'scripted', { groups: [3] });
-    const keys = await identity.http().post('/api/user-api-keys/').set(auth(member.token)).send({ password: PASSWORD });
+    const keys = await makePair(member.token);
     expect((await exchange(keys.body.api_token, keys.body.api_secret)).status).toBe(200);
     await identity.http().patch(`/api/account/${member.id}/`).set(auth(ada.token)).send({ active: false });
     expect((await exchange(keys.body.api_token, keys.body.api_secret)).status).toBe(400);
+    expectNoSecretInLogs();
   });
 });

@@ -115,4 +115,16 @@ describeInfra('identity API: POST /api-token-auth/ (real PostgreSQL)', true, () 
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ detail: 'Invalid or expired token. Please log in again.' });
   });
+
+  it('tells the gateway at internal/token-status whether a token is still current', async () => {
+    const grace = await identity.founder('hedy', { email: 'hedy@example.org' });
+    expect((await identity.http().get('/internal/token-status').set(auth(grace.token))).status).toBe(204);
+    expect((await identity.http().get('/internal/token-status')).status).toBe(401);
+    const changed = await identity.http().put('/api/change-password/').set(auth(grace.token)).send({ old_password: PASSWORD, new_password: 'a brand new secret', new_password_confirm: 'a brand new secret' });
+    expect(changed.status).toBe(200);
+    const stale = await identity.http().get('/internal/token-status').set(auth(grace.token));
+    expect(stale.status).toBe(401);
+    expect(stale.body).toEqual({ detail: 'Invalid or expired token. Please log in again.' });
+    expect((await identity.http().get('/internal/token-status').set(auth(await identity.login('hedy', 'a brand new secret')))).status).toBe(204);
+  });
 });

@@ -1,41 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { Mailer, MailTemplate, renderMailTemplate } from '@dc/mailer';
+import { Mailer, PlainMail, renderPlainMail } from '@dc/mailer';
 import { APP_CONFIG, AppConfig, LOGGER } from '@dc/platform';
-
-export const ACTIVATION_MAIL: MailTemplate = {
-  subject: 'Activate your Data Catalogue account',
-  text: `Hello {{ first_name }},
-
-Thank you for signing up to the Data Catalogue as {{ username }}. Follow this link to activate your account:
-
-{{ link }}
-
-The link works once and expires in 3 days. If you did not sign up, ignore this message.
-`,
-  html: `<p>Hello {{ first_name }},</p>
-<p>Thank you for signing up to the Data Catalogue as <b>{{ username }}</b>. Follow this link to activate your account:</p>
-<p><a href="{{ link }}">Activate my account</a></p>
-<p>The link works once and expires in 3 days. If you did not sign up, ignore this message.</p>
-`,
-};
-
-export const PASSWORD_RESET_MAIL: MailTemplate = {
-  subject: 'Reset your Data Catalogue password',
-  text: `Hello {{ first_name }},
-
-Someone asked to reset the password of your Data Catalogue account {{ username }}. Follow this link to choose a new one:
-
-{{ link }}
-
-The link works once and expires in 1 hour. If you did not ask for it, ignore this message: your password stays as it is.
-`,
-  html: `<p>Hello {{ first_name }},</p>
-<p>Someone asked to reset the password of your Data Catalogue account <b>{{ username }}</b>. Follow this link to choose a new one:</p>
-<p><a href="{{ link }}">Reset my password</a></p>
-<p>The link works once and expires in 1 hour. If you did not ask for it, ignore this message: your password stays as it is.</p>
-`,
-};
 
 export interface MailRecipient {
   email: string;
@@ -43,7 +9,35 @@ export interface MailRecipient {
   username: string;
 }
 
-/** Identity's mails. Links start with PUBLIC_URL (the gateway's address as users reach it). */
+/** The activation mail, in the plain layout every product mail shares. */
+export function activationMail(to: MailRecipient, activationPath: string): PlainMail {
+  return {
+    subject: 'Activate your Data Catalogue account',
+    greeting: `Hello ${to.firstName},`,
+    paragraphs: [
+      `Thank you for signing up to the Data Catalogue as ${to.username}. Follow the link below to activate your account.`,
+      'The link works once and expires in 3 days. If you did not sign up, ignore this message.',
+    ],
+    action: { label: 'Activate my account', path: activationPath },
+  };
+}
+
+export function passwordResetMail(to: MailRecipient, resetPath: string): PlainMail {
+  return {
+    subject: 'Reset your Data Catalogue password',
+    greeting: `Hello ${to.firstName},`,
+    paragraphs: [
+      `Someone asked to reset the password of your Data Catalogue account ${to.username}. Follow the link below to choose a new one.`,
+      'The link works once and expires in 1 hour. If you did not ask for it, ignore this message: your password stays as it is.',
+    ],
+    action: { label: 'Reset my password', path: resetPath },
+  };
+}
+
+/**
+ * Identity's mails, and the plain template other services fill through mail.requested. Links
+ * start with PUBLIC_URL (the gateway's address as users reach it).
+ */
 @Injectable()
 export class IdentityMailer {
   constructor(
@@ -57,11 +51,11 @@ export class IdentityMailer {
   }
 
   activationLink(token: string): string {
-    return `${this.publicUrl()}/api/register/activate/?token=${encodeURIComponent(token)}`;
+    return `${this.publicUrl()}${activationPath(token)}`;
   }
 
   resetLink(token: string, email: string): string {
-    return `${this.publicUrl()}/#/passreset?token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`;
+    return `${this.publicUrl()}${resetPath(token, email)}`;
   }
 
   /** The web app's login page, told whether an activation worked. */
@@ -69,19 +63,23 @@ export class IdentityMailer {
     return `${this.publicUrl()}/#/login?activated=${activated ? 1 : 0}`;
   }
 
+  /** Subject, text and HTML of a mail in the plain layout, its action under PUBLIC_URL. */
+  renderPlain(mail: PlainMail) {
+    return renderPlainMail(mail, this.publicUrl());
+  }
+
   sendActivation(to: MailRecipient, token: string): Promise<boolean> {
-    return this.send(to, ACTIVATION_MAIL, this.activationLink(token));
+    return this.send(to, activationMail(to, activationPath(token)));
   }
 
   sendPasswordReset(to: MailRecipient, token: string): Promise<boolean> {
-    return this.send(to, PASSWORD_RESET_MAIL, this.resetLink(token, to.email));
+    return this.send(to, passwordResetMail(to, resetPath(token, to.email)));
   }
 
   /** A failed send is logged (never the link: it holds a token) and reported as false. */
-  private async send(to: MailRecipient, template: MailTemplate, link: string): Promise<boolean> {
-    const mail = renderMailTemplate(template, { first_name: to.firstName, username: to.username, link });
+  private async send(to: MailRecipient, mail: PlainMail): Promise<boolean> {
     try {
-      await this.mailer.send({ to: to.email, ...mail });
+      await this.mailer.send({ to: to.email, ...this.renderPlain(mail) });
       return true;
     } catch (error) {
       this.logger.error({ err: error, subject: mail.subject }, 'identity mail could not be sent');
@@ -89,3 +87,6 @@ export class IdentityMailer {
     }
   }
 }
+
+const activationPath = (token: string) => `/api/register/activate/?token=${encodeURIComponent(token)}`;
+const resetPath = (token: string, email: string) => `/#/passreset?token=${encodeURIComponent(token)}&email=${encodeURIComponent(email)}`;

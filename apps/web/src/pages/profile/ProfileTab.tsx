@@ -98,10 +98,10 @@ function ChangePassword({ username }: { username: string }) {
       (values.new_password_confirm === values.new_password ? undefined : "Passwords don't match."),
   }));
   const submit = form.handleSubmit(async (values) => {
-    await identityApi.changePassword(values);
+    const answer = (await identityApi.changePassword(values)) as { message?: string } | undefined;
     // The server has revoked every earlier token, this session's included (spec section 8).
     signOut();
-    const state: LoginNotice = { notice: 'Your password was changed. Please log in with your new password.' };
+    const state: LoginNotice = { notice: answer?.message ?? 'Your password was changed. Please log in with your new password.' };
     navigate('/login', { replace: true, state });
   });
   return (

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { confirmationMatches, emailField, newPasswordField, requiredText } from '../../accounts/dto/fields';
+import { confirmationMatches, emailField, newPasswordField, requiredSecret, requiredText } from '../../accounts/dto/fields';
 
 /** POST /api/password/confirm/ */
 export const resetRequestSchema = z.object({ email: emailField() });
@@ -11,7 +11,7 @@ export const resetConfirmSchema = confirmationMatches(
     email: emailField(),
     token: requiredText().max(200, 'Invalid token.'),
     password: newPasswordField(),
-    password_confirm: requiredText(),
+    password_confirm: requiredSecret(),
   }),
   'password',
   'password_confirm',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { confirmationMatches, emailField, newPasswordField, requiredText, usernameField } from '../../accounts/dto/fields';
+import { confirmationMatches, emailField, newPasswordField, requiredSecret, requiredText, usernameField } from '../../accounts/dto/fields';
 
 /** POST /api/register/ — the spec's required fields and messages (section 5). */
 export const registerSchema = confirmationMatches(
@@ -10,7 +10,7 @@ export const registerSchema = confirmationMatches(
     last_name: requiredText('Last Name is required'),
     description: requiredText('A description is required.'),
     password: newPasswordField(),
-    password_confirm: requiredText(),
+    password_confirm: requiredSecret(),
   }),
   'password',
   'password_confirm',
