@@ -133,6 +133,32 @@ describe('platform: auth, errors, health, correlation ids', () => {
     expect(made.headers['x-correlation-id']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('keeps each app to its own secret and token checks when two run in one process', async () => {
+    const otherRef = await Test.createTestingModule({
+      imports: [
+        PlatformModule.forRoot({ service: 'other', config: { ...config, JWT_SECRET: 'y'.repeat(40) }, logger: createLogger({ service: 'other', destination: new Writable({ write: (_c, _e, done) => done() }) }) }),
+        ThingsModule,
+      ],
+    }).compile();
+    const other = otherRef.createNestApplication<NestExpressApplication>({ logger: false });
+    otherRef.get(TokenChecks).register(async (user) => user.username !== 'ada');
+    await other.init();
+    try {
+      const ours = await jwt.signAsync(claims);
+      const theirs = await otherRef.get(JwtService).signAsync({ ...claims, username: 'grace' });
+      // Each app takes only tokens signed with its own secret...
+      expect((await request(app.getHttpServer()).get('/api/things/mine').set('Authorization', `JWT ${ours}`)).status).toBe(200);
+      expect((await request(app.getHttpServer()).get('/api/things/mine').set('Authorization', `JWT ${theirs}`)).status).toBe(401);
+      expect((await request(other.getHttpServer()).get('/api/things/mine').set('Authorization', `JWT ${theirs}`)).status).toBe(200);
+      // ...and runs only its own checks: the other app refuses ada, this one still takes her.
+      const adaThere = await otherRef.get(JwtService).signAsync(claims);
+      expect((await request(other.getHttpServer()).get('/api/things/mine').set('Authorization', `JWT ${adaThere}`)).status).toBe(401);
+      expect((await request(app.getHttpServer()).get('/api/things/mine').set('Authorization', `JWT ${ours}`)).status).toBe(200);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('reports liveness, and readiness with each check', async () => {
     expect((await request(app.getHttpServer()).get('/health/live')).body).toEqual({ status: 'ok' });
     const ready = await request(app.getHttpServer()).get('/health/ready');

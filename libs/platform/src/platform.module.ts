@@ -4,7 +4,7 @@ import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import type { Logger } from 'pino';
 import { TOKEN_LIFETIME_SECONDS } from './auth/auth-user';
-import { JwtAuthGuard, JwtStrategy } from './auth/jwt.strategy';
+import { createJwtAuth } from './auth/jwt.strategy';
 import { TokenChecks } from './auth/token-checks';
 import type { AppConfig } from './config/config';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
@@ -23,6 +23,7 @@ export interface PlatformOptions {
 @Module({})
 export class PlatformModule {
   static forRoot(options: PlatformOptions): DynamicModule {
+    const { JwtStrategy, JwtAuthGuard } = createJwtAuth();
     return {
       module: PlatformModule,
       imports: [

@@ -1,8 +1,10 @@
-import { CanActivate, ExecutionContext, Injectable, UnauthorizedException } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable, Type, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { JwtService } from '@nestjs/jwt';
+import { AuthGuard, PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
-import { ExtractJwt } from 'passport-jwt';
+import { ExtractJwt, Strategy } from 'passport-jwt';
+import type { AppConfig } from '../config/config';
+import { APP_CONFIG } from '../tokens';
 import { AuthUser, claimsToUser, TokenClaims } from './auth-user';
 import { IS_PUBLIC } from './auth.decorators';
 import { TokenChecks } from './token-checks';
@@ -13,47 +15,51 @@ export const INVALID_TOKEN_DETAIL = 'Invalid or expired token. Please log in aga
 /** `Authorization: JWT <token>`, as the client sends it. */
 export const extractToken = ExtractJwt.fromAuthHeaderWithScheme('JWT');
 
+let apps = 0;
+
 /**
- * Turns a token into the caller: signature (HS256, this app's JWT_SECRET), expiry, then the
- * registered token checks. Held by each app rather than in passport's process-wide strategy
- * registry, so two apps in one process (tests) keep their own secrets and checks.
+ * The passport JWT strategy and the guard of one app: signature (HS256, this app's JWT_SECRET),
+ * expiry, then the registered token checks. Passport keeps strategies in one process-wide registry
+ * by name, so each app registers its own under a name of its own: two apps in one process (tests)
+ * keep their own secrets and checks instead of the last one taking over.
  */
-@Injectable()
-export class JwtStrategy {
-  constructor(
-    private readonly jwt: JwtService,
-    private readonly checks: TokenChecks,
-  ) {}
+export function createJwtAuth(): { JwtStrategy: Type<unknown>; JwtAuthGuard: Type<CanActivate> } {
+  const name = `jwt-${++apps}`;
 
-  /** The caller, or null when the token is not one this app accepts now. */
-  async authenticate(token: string): Promise<AuthUser | null> {
-    let claims: TokenClaims;
-    try {
-      claims = await this.jwt.verifyAsync<TokenClaims>(token, { algorithms: ['HS256'] });
-    } catch {
-      return null;
+  @Injectable()
+  class JwtStrategy extends PassportStrategy(Strategy, name) {
+    constructor(
+      @Inject(APP_CONFIG) config: AppConfig,
+      private readonly checks: TokenChecks,
+    ) {
+      super({ jwtFromRequest: extractToken, secretOrKey: config.JWT_SECRET!, algorithms: ['HS256'], ignoreExpiration: false });
     }
-    const user = claimsToUser(claims);
-    return (await this.checks.isCurrent(user)) ? user : null;
-  }
-}
 
-/** Every route needs a valid token unless marked @Public(). */
-@Injectable()
-export class JwtAuthGuard implements CanActivate {
-  constructor(
-    private readonly reflector: Reflector,
-    private readonly strategy: JwtStrategy,
-  ) {}
-
-  async canActivate(context: ExecutionContext): Promise<boolean> {
-    const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
-    const request = context.switchToHttp().getRequest<Request & { user?: AuthUser }>();
-    const token = extractToken(request);
-    if (!token && isPublic) return true;
-    const user = token ? await this.strategy.authenticate(token) : null;
-    if (!user) throw new UnauthorizedException({ detail: INVALID_TOKEN_DETAIL });
-    request.user = user;
-    return true;
+    /** A false result makes the guard answer 401. */
+    async validate(claims: TokenClaims): Promise<AuthUser | false> {
+      const user = claimsToUser(claims);
+      return (await this.checks.isCurrent(user)) ? user : false;
+    }
   }
+
+  /** Every route needs a valid token unless marked @Public(). */
+  @Injectable()
+  class JwtAuthGuard extends AuthGuard(name) {
+    constructor(private readonly reflector: Reflector) {
+      super();
+    }
+
+    override async canActivate(context: ExecutionContext): Promise<boolean> {
+      const isPublic = this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, [context.getHandler(), context.getClass()]);
+      if (isPublic && !extractToken(context.switchToHttp().getRequest<Request>())) return true;
+      return (await super.canActivate(context)) as boolean;
+    }
+
+    override handleRequest<TUser>(error: unknown, user: TUser | false): TUser {
+      if (error || !user) throw new UnauthorizedException({ detail: INVALID_TOKEN_DETAIL });
+      return user;
+    }
+  }
+
+  return { JwtStrategy, JwtAuthGuard };
 }
