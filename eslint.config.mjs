@@ -14,7 +14,8 @@ const LAYERS = [
 ];
 /** Tests may use any library (the testing helpers included), but still import no app unless allowed. */
 const ANY_LIBRARY = [{ sourceTag: '*', onlyDependOnLibsWithTags: ['*'] }];
-const TESTS = ['**/*.spec.ts', '**/*.spec.tsx', '**/*.e2e-spec.ts'];
+// End-to-end helpers beside the suites (e2e/ folders) count as tests too.
+const TESTS = ['**/*.spec.ts', '**/*.spec.tsx', '**/*.e2e-spec.ts', '**/e2e/**/*.ts'];
 
 // Nx forbids importing an app unless its path is in `allow`; the gateway's blocks come last, so only they allow the services.
 const boundaries = (depConstraints, allow = []) => ['error', { enforceBuildableLibDependency: false, allow, depConstraints }];

@@ -1,14 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { request } from 'node:http';
 import path from 'node:path';
 import { Client } from 'pg';
-import {
-  createTestDatabase, describeInfra, ensureServerBuild, freePort, isKcatInstalled, RunningProcess,
-  startKafkaMock, startNode, startS3rver, TestDatabase, waitForHttp,
-} from '@dc/testing';
+import { createTestDatabase, describeInfra, ensureServerBuild, freePort, isKcatInstalled, RunningProcess, startNode, TestDatabase, waitForHttp } from '@dc/testing';
+import { DistributedProduct, startDistributedProduct } from './distributed-product';
 import { activateAndLogin, register } from './flows';
-
-const SERVICES = ['identity', 'catalogue', 'search', 'requests', 'relations', 'jobs'] as const;
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a new horse, battery included';
 const STALE = { detail: 'Invalid or expired token. Please log in again.' };
@@ -58,56 +53,24 @@ async function expectTokenRevokedEverywhere(base: string, mailDir: string, datab
 }
 
 describeInfra('token revocation in distributed mode (gateway asks identity)', isKcatInstalled() || 'kcat is not installed (apt-get install kcat)', () => {
+  let product: DistributedProduct;
   let db: TestDatabase;
-  let kafka: { bootstrapServers: string; stop(): Promise<void> };
-  let s3: { endpoint: string; accessKeyId: string; secretAccessKey: string; stop(): Promise<void> };
-  const processes: RunningProcess[] = [];
   let gatewayUrl: string;
   let identityUrl: string;
   let common: Record<string, string>;
 
   beforeAll(async () => {
-    ensureServerBuild();
-    [db, kafka, s3] = await Promise.all([createTestDatabase('dc_distributed_auth'), startKafkaMock(), startS3rver()]);
-    const ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)));
-    const gatewayPort = await freePort();
-    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    identityUrl = `http://127.0.0.1:${ports.identity}`;
-    common = {
-      RUN_MODE: 'distributed',
-      PUBLIC_URL: gatewayUrl,
-      DATABASE_URL: db.url,
-      BUS_DRIVER: 'kafka',
-      KAFKA_BROKERS: kafka.bootstrapServers,
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      DATA_DIR: `/tmp/${db.name}`,
-      LOG_LEVEL: 'info',
-    };
-    for (const service of SERVICES) {
-      processes.push(startNode(service, `dist/apps/${service}/src/main.js`, { ...common, PORT: String(ports[service]) }));
-    }
-    const serviceUrls = Object.fromEntries(SERVICES.map((s) => [`SERVICE_URLS_${s.toUpperCase()}`, `http://127.0.0.1:${ports[s]}`]));
     // The services trust loopback (the default), where the gateway runs; the gateway trusts no proxy
     // that could be in front of this test, so the test is an ordinary client to it.
-    processes.push(startNode('gateway', 'dist/apps/gateway/src/main.js', { ...common, ...serviceUrls, PORT: String(gatewayPort), TRUST_PROXY: '192.0.2.10' }));
-    await Promise.all(
-      processes.map((p) => waitForHttp(`http://127.0.0.1:${p.name === 'gateway' ? gatewayPort : ports[p.name as (typeof SERVICES)[number]]}/health/ready`, { process: p, timeoutMs: 90_000 })),
-    );
+    product = await startDistributedProduct('dc_distributed_auth', { TRUST_PROXY: '192.0.2.10' });
+    ({ db, gatewayUrl, env: common } = product);
+    identityUrl = `http://127.0.0.1:${product.ports.identity}`;
   }, 180_000);
 
-  afterAll(async () => {
-    await Promise.all(processes.map((p) => p.stop()));
-    await Promise.all([kafka?.stop(), s3?.stop()]);
-    await db?.drop();
-  }, 60_000);
+  afterAll(() => product?.stop(), 60_000);
 
   it('stops a token on the catalogue and search processes as soon as its password changes', async () => {
-    await expectTokenRevokedEverywhere(gatewayUrl, path.join(`/tmp/${db.name}`, 'mail'), db.url, 'ada');
+    await expectTokenRevokedEverywhere(gatewayUrl, product.mailDir, db.url, 'ada');
   }, 90_000);
 
   it('counts a login failure against the client\'s real address, whatever X-Forwarded-For it sends', async () => {
@@ -135,7 +98,7 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
   it('answers every Account and profile call of spec section 7 with and without its trailing slash, through the gateway and directly', async () => {
     const password = 'paths are fine';
     expect((await register(gatewayUrl, 'paths', password)).status).toBe(201);
-    const token = await activateAndLogin(gatewayUrl, path.join(`/tmp/${db.name}`, 'mail'), 'paths', password);
+    const token = await activateAndLogin(gatewayUrl, product.mailDir, 'paths', password);
     const me = await (await call(gatewayUrl, token, '/api/account/user-account/')).json();
     let subAccounts = 0;
     const subAccount = async () => {

@@ -1,63 +1,25 @@
 import { GetObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { createHash, randomBytes } from 'node:crypto';
-import path from 'node:path';
+import { createHash } from 'node:crypto';
 import { Client } from 'pg';
-import {
-  createTestDatabase, describeInfra, ensureServerBuild, eventually, freePort, isKcatInstalled, RunningProcess,
-  startKafkaMock, startNode, startS3rver, TestDatabase, TestS3Server, waitForHttp,
-} from '@dc/testing';
+import { describeInfra, eventually, isKcatInstalled, RunningProcess, TestDatabase, TestS3Server } from '@dc/testing';
+import { DistributedProduct, SERVICES, ServiceName, startDistributedProduct } from './distributed-product';
 import { activateAndLogin, createPublicRecord, register } from './flows';
 
-const SERVICES = ['identity', 'catalogue', 'search', 'requests', 'relations', 'jobs'] as const;
-
-/**
- * The distributed mode on this machine: the gateway and six services as separate processes,
- * Kafka protocol through librdkafka's mock cluster, S3 through s3rver, and real PostgreSQL.
- */
+/** The distributed mode on this machine (see startDistributedProduct). */
 describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKcatInstalled() || 'kcat is not installed (apt-get install kcat)', () => {
+  let product: DistributedProduct;
   let db: TestDatabase;
-  let kafka: { bootstrapServers: string; stop(): Promise<void> };
   let s3: TestS3Server;
-  const processes: RunningProcess[] = [];
+  let processes: RunningProcess[];
   let gatewayUrl: string;
-  let ports: Record<string, number>;
+  let ports: Record<ServiceName, number>;
 
   beforeAll(async () => {
-    ensureServerBuild();
-    [db, kafka, s3] = await Promise.all([createTestDatabase('dc_distributed'), startKafkaMock(), startS3rver()]);
-    ports = Object.fromEntries(await Promise.all(SERVICES.map(async (s) => [s, await freePort()] as const)));
-    const gatewayPort = await freePort();
-    gatewayUrl = `http://127.0.0.1:${gatewayPort}`;
-    const common = {
-      RUN_MODE: 'distributed',
-      PUBLIC_URL: gatewayUrl,
-      DATABASE_URL: db.url,
-      BUS_DRIVER: 'kafka',
-      KAFKA_BROKERS: kafka.bootstrapServers,
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      DATA_DIR: `/tmp/${db.name}`,
-      LOG_LEVEL: 'info',
-    };
-    for (const service of SERVICES) {
-      processes.push(startNode(service, `dist/apps/${service}/src/main.js`, { ...common, PORT: String(ports[service]) }));
-    }
-    const serviceUrls = Object.fromEntries(SERVICES.map((s) => [`SERVICE_URLS_${s.toUpperCase()}`, `http://127.0.0.1:${ports[s]}`]));
-    processes.push(startNode('gateway', 'dist/apps/gateway/src/main.js', { ...common, ...serviceUrls, PORT: String(gatewayPort) }));
-    await Promise.all(
-      processes.map((p) => waitForHttp(`http://127.0.0.1:${p.name === 'gateway' ? gatewayPort : ports[p.name]}/health/ready`, { process: p, timeoutMs: 90_000 })),
-    );
+    product = await startDistributedProduct('dc_distributed');
+    ({ db, s3, processes, gatewayUrl, ports } = product);
   }, 180_000);
 
-  afterAll(async () => {
-    await Promise.all(processes.map((p) => p.stop()));
-    await Promise.all([kafka?.stop(), s3?.stop()]);
-    await db?.drop();
-  }, 60_000);
+  afterAll(() => product?.stop(), 60_000);
 
   it('runs every service as its own process with its own schema', async () => {
     const client = new Client({ connectionString: db.url });
@@ -106,7 +68,7 @@ describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKca
 
   it('carries a record from the catalogue process to the search process over Kafka', async () => {
     await register(gatewayUrl, 'ada', 'correct horse battery');
-    const token = await eventually(() => activateAndLogin(gatewayUrl, path.join(`/tmp/${db.name}`, 'mail'), 'ada', 'correct horse battery'), 20_000);
+    const token = await eventually(() => activateAndLogin(gatewayUrl, product.mailDir, 'ada', 'correct horse battery'), 20_000);
     const record = await createPublicRecord(gatewayUrl, token, 'Rainfall by river basin');
     const page = await eventually(async () => {
       const result = await (await fetch(`${gatewayUrl}/api/recordsannon/?query=rainfall`)).json();
@@ -118,7 +80,7 @@ describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKca
 
   it('streams an upload through the gateway into S3 (s3rver), and serves it back through the signed download link', async () => {
     await register(gatewayUrl, 'lin', 'rain gauge network');
-    const token = await eventually(() => activateAndLogin(gatewayUrl, path.join(`/tmp/${db.name}`, 'mail'), 'lin', 'rain gauge network'), 20_000);
+    const token = await eventually(() => activateAndLogin(gatewayUrl, product.mailDir, 'lin', 'rain gauge network'), 20_000);
     const auth = { authorization: `JWT ${token}` };
     const csv = Buffer.from(['station,rainfall_mm', ...Array.from({ length: 5000 }, (_, i) => `gauge-${i},${(i * 37) % 211}`)].join('\n'));
     const form = new FormData();

@@ -1,6 +1,4 @@
-// A helper of the e2e suites, which (unlike the web app) may use the server-side libraries; eslint's
-// relaxed boundaries cover only *.e2e-spec.ts file names.
-/* eslint-disable @nx/enforce-module-boundaries */
+// A helper of the e2e suites, which (unlike the web app) may use the server-side libraries.
 import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
