@@ -5,6 +5,7 @@ import {
   InvalidSearchInputError,
   normalizeSearchText,
   prepareDocuments,
+  relatedTerms,
   SearchIndex,
   type RecordDocument,
   type SearchHit,
@@ -116,12 +117,30 @@ export class ElasticsearchSearchIndex extends SearchIndex {
     if (query.view === 'own' && query.viewer) filter.push({ term: { ownerId: query.viewer.userId } });
     if (query.groupId !== undefined) filter.push({ term: { groupIds: query.groupId } });
 
+    if (query.relatedTo !== undefined) {
+      // The reference is read under the same visibility filter: one the viewer may not see relates nothing.
+      const reference = await this.client.search<StoredDocument>({
+        index: this.index,
+        query: { bool: { filter: [filter[0], { ids: { values: [query.relatedTo] } }] } },
+        size: 1,
+      });
+      const terms = reference.hits.hits[0]?._source ? relatedTerms(reference.hits.hits[0]._source) : [];
+      if (terms.length === 0) return { count: 0, results: [] };
+      filter.push({ bool: { must_not: { ids: { values: [query.relatedTo] } } } });
+      return this.ranked(query, filter, [relatedClause(terms)]);
+    }
     const searchText = normalizeSearchText(query.text);
+    if (!searchText) return this.ranked(query, filter, []);
+    return this.ranked(query, filter, relevanceClauses(searchText));
+  }
+
+  /** One page of the documents that pass the filter, best first when there are relevance clauses. */
+  private async ranked(query: SearchQuery, filter: estypes.QueryDslQueryContainer[], should: estypes.QueryDslQueryContainer[]): Promise<SearchResult> {
     const newestFirst: estypes.SortCombinations[] = [{ changedAt: { order: 'desc' } }, { id: { order: 'asc' } }];
     const response = await this.client.search<StoredDocument>({
       index: this.index,
-      query: searchText ? { bool: { filter, should: relevanceClauses(searchText), minimum_should_match: 1 } } : { bool: { filter } },
-      sort: searchText ? [{ _score: { order: 'desc' } }, ...newestFirst] : newestFirst,
+      query: should.length ? { bool: { filter, should, minimum_should_match: 1 } } : { bool: { filter } },
+      sort: should.length ? [{ _score: { order: 'desc' } }, ...newestFirst] : newestFirst,
       // from + size beyond index.max_result_window (10,000 by default) is refused by Elasticsearch.
       from: (query.page - 1) * query.pageSize,
       size: query.pageSize,
@@ -133,7 +152,7 @@ export class ElasticsearchSearchIndex extends SearchIndex {
       count: typeof total === 'number' ? total : (total?.value ?? 0),
       results: response.hits.hits.map((hit): SearchHit => {
         const doc = hit._source as RecordDocument;
-        return searchText && typeof hit._score === 'number' ? { ...doc, score: hit._score } : doc;
+        return should.length && typeof hit._score === 'number' ? { ...doc, score: hit._score } : doc;
       }),
     };
   }
@@ -169,6 +188,11 @@ export class ElasticsearchSearchIndex extends SearchIndex {
     const failed = response.items.map((item) => Object.values(item)[0]).find((result) => result?.error && !(result.status === 404));
     if (failed) throw new Error(`Elasticsearch bulk write failed for ${failed._id}: ${failed.error?.type}: ${failed.error?.reason}`);
   }
+}
+
+/** Relatedness to a reference record: the more of its terms a record shares, and the more in its name, the better. */
+function relatedClause(terms: string[]): estypes.QueryDslQueryContainer {
+  return { multi_match: { query: terms.join(' '), type: 'most_fields', operator: 'or', fields: ['name^4', 'altName^4', 'description^2', 'headers', 'words'] } };
 }
 
 /**

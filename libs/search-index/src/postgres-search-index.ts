@@ -5,6 +5,7 @@ import {
   InvalidSearchInputError,
   normalizeSearchText,
   prepareDocuments,
+  relatedTerms,
   SearchIndex,
   type RecordDocument,
   type SearchHit,
@@ -184,13 +185,29 @@ export class PostgresSearchIndex extends SearchIndex {
     const param = (value: unknown) => `$${params.push(value)}`;
     // Visibility always, inside the query: the overlap of access keys, answered within the GIN indexes.
     const where = [`access_keys && ${param(viewerAccessKeys(query.viewer))}::text[]`];
+
+    let related: string | undefined;
+    if (query.relatedTo !== undefined) {
+      // The reference is looked up under the same visibility: one the viewer may not see relates nothing.
+      const refId = param(query.relatedTo);
+      const reference = await this.pool.query<{ doc: RecordDocument }>(
+        `SELECT d.doc FROM ${this.records} AS r JOIN ${this.documents} AS d USING (id) WHERE r.id = ${refId} AND ${where[0]}`,
+        params,
+      );
+      if (reference.rows.length === 0) return { count: 0, results: [] };
+      related = relatedTerms(reference.rows[0].doc).map((term) => `'${term}'`).join(' | ');
+      if (!related) return { count: 0, results: [] };
+      where.push(`id <> ${refId}`);
+    }
     if (query.view === 'own' && query.viewer) where.push(`owner_id = ${param(query.viewer.userId)}`);
     if (query.groupId !== undefined) where.push(`group_ids @> ARRAY[${param(query.groupId)}]::text[]`);
 
-    const text = normalizeSearchText(query.text).toLowerCase();
+    const text = related ? '' : normalizeSearchText(query.text).toLowerCase();
     const terms = websearchTerms(text);
     // Trigrams of very short texts match too many names to mean "a typo of this".
     const typoTolerant = text.length >= MIN_TYPO_LENGTH;
+    const relatedQuery = related ? `to_tsquery('simple', ${param(related)})` : '';
+    if (related) where.push(`search_vector @@ ${relatedQuery}`);
     if (text) {
       // An exact name needs no clause of its own: it always matches its words or its trigrams.
       const matches: string[] = [];
@@ -204,6 +221,7 @@ export class PostgresSearchIndex extends SearchIndex {
     const countParams = [...params];
 
     let score = 'NULL::float8';
+    if (related) score = `ts_rank('{0.1, 0.2, 0.4, 1.0}', search_vector, ${relatedQuery})::float8`;
     if (text) {
       const t = param(text);
       // Weights {D, C, B, A}: name (A) beats description (B) beats headers and words (C).
@@ -212,7 +230,7 @@ export class PostgresSearchIndex extends SearchIndex {
       score = `(CASE WHEN lower(name) = ${t} OR lower(alt_name) = ${t} THEN ${EXACT_NAME_BONUS} ELSE 0 END + ${rank} + ${typo})::float8`;
     }
     // Ties go to the newest change, then the id, so pages never overlap.
-    const orderBy = (table: string) => `${text ? `${table}score DESC, ` : ''}${table}changed_at DESC, ${table}id`;
+    const orderBy = (table: string) => `${text || related ? `${table}score DESC, ` : ''}${table}changed_at DESC, ${table}id`;
     const limit = param(query.pageSize);
     const offset = param((query.page - 1) * query.pageSize);
     // Two statements on two connections in parallel: count(*) needs no ranking and no documents.

@@ -193,6 +193,62 @@ export function searchIndexContract(name: string, factory: () => SearchIndex | P
       });
     });
 
+    describe('find similar datasets (relatedTo)', () => {
+      const docs = [
+        recordDocument({ id: 'ref', name: 'River flow gauges', headers: ['station', 'discharge'], words: ['river', 'discharge', 'weir'], changedAt: minutesIn(1) }),
+        recordDocument({ id: 'same-name', name: 'River flow at the weir', description: 'Daily means', changedAt: minutesIn(2) }),
+        recordDocument({ id: 'same-headers', name: 'Hydrometric data', headers: ['station', 'discharge', 'stage'], changedAt: minutesIn(3) }),
+        recordDocument({ id: 'one-word', name: 'Lab results', words: ['weir'], changedAt: minutesIn(4) }),
+        recordDocument({ id: 'unrelated', name: 'Ozone levels', description: 'Hourly measurements', headers: ['ozone'], changedAt: minutesIn(5) }),
+        // As related as can be, but only its organisation may see it.
+        recordDocument({ id: 'hidden-twin', name: 'River flow gauges', headers: ['station', 'discharge'], ownerId: 'bob', organisationId: 'org-b', visibility: 'PR', changedAt: minutesIn(6) }),
+        recordDocument({ id: 'hidden-ref', name: 'Secret river flow', headers: ['station'], ownerId: 'bob', organisationId: 'org-b', visibility: 'PR', changedAt: minutesIn(7) }),
+        recordDocument({ id: 'in-project', name: 'Weir inspections', groupIds: ['g1'], ownerId: 'alice', organisationId: 'org-a', changedAt: minutesIn(8) }),
+      ];
+      beforeAll(() => reset(docs));
+
+      it('lists the records most related to the reference first, without the reference and without unrelated ones', async () => {
+        const found = await index.search(query({ relatedTo: 'ref' }));
+        const foundIds = found.results.map((hit) => hit.id);
+        expect(foundIds[0]).toBe('same-name');
+        expect([...foundIds].sort()).toEqual(['in-project', 'one-word', 'same-headers', 'same-name']);
+        expect(found.count).toBe(4);
+        for (const hit of found.results) expect(typeof hit.score).toBe('number');
+        // Sharing one word of the word set relates least.
+        expect(foundIds.at(-1)).toBe('one-word');
+      });
+
+      it('ignores the text when a reference is given', async () => {
+        expect((await ids({ relatedTo: 'ref', text: 'ozone' })).sort()).toEqual(['in-project', 'one-word', 'same-headers', 'same-name']);
+      });
+
+      it('shows related records only to those who may see them', async () => {
+        expect(await ids({ relatedTo: 'ref', viewer: bob })).toContain('hidden-twin');
+        expect(await ids({ relatedTo: 'ref', viewer: dave })).not.toContain('hidden-twin');
+      });
+
+      it('reveals nothing through a reference the viewer may not see, as for an unknown one', async () => {
+        const empty = { count: 0, results: [] };
+        expect(await index.search(query({ relatedTo: 'hidden-ref' }))).toEqual(empty);
+        expect(await index.search(query({ relatedTo: 'hidden-ref', viewer: alice }))).toEqual(empty);
+        expect(await index.search(query({ relatedTo: 'no-such-record', viewer: alice }))).toEqual(empty);
+        expect(await ids({ relatedTo: 'hidden-ref', viewer: bob })).toEqual(expect.arrayContaining(['ref', 'same-name', 'hidden-twin']));
+      });
+
+      it('keeps the own and project filters', async () => {
+        expect(await ids({ relatedTo: 'ref', viewer: alice, view: 'own' })).toEqual(['in-project']);
+        expect(await ids({ relatedTo: 'ref', viewer: alice, groupId: 'g1' })).toEqual(['in-project']);
+        expect(await ids({ relatedTo: 'ref', viewer: alice, groupId: 'nope' })).toEqual([]);
+      });
+
+      it('pages through related records in one stable order', async () => {
+        const all = await ids({ relatedTo: 'ref' });
+        const pages = [];
+        for (let page = 1; page <= 3; page++) pages.push(...(await ids({ relatedTo: 'ref', page, pageSize: 2 })));
+        expect(pages).toEqual(all);
+      });
+    });
+
     describe('paging', () => {
       const visible = Array.from({ length: 25 }, (_, i) =>
         recordDocument({ id: `page-${String(i).padStart(2, '0')}`, name: `Page record ${i}`, description: 'paged survey', changedAt: minutesIn(i % 7) }),

@@ -39,6 +39,13 @@ export interface SearchQuery {
   view: 'all' | 'own';
   /** Only records in this project. */
   groupId?: string;
+  /**
+   * "Find similar datasets": the id of a reference record. Results are the records most related to
+   * it (sharing its name words, headers and word set), best first, the reference itself left out;
+   * `text` is then ignored. A reference the viewer may not see (or that does not exist) gives an
+   * empty result, so nothing about it leaks.
+   */
+  relatedTo?: string;
   /** 1-based. */
   page: number;
   pageSize: number;
@@ -51,6 +58,9 @@ export interface SearchResult {
   count: number;
   results: SearchHit[];
 }
+
+/** At most this many of a reference record's terms relate it to others (name words come first). */
+export const MAX_RELATED_TERMS = 64;
 
 export const RECORD_VISIBILITIES: readonly RecordVisibility[] = ['PR', 'EV', 'CU'];
 export const MAX_PAGE_SIZE = 1000;
@@ -96,6 +106,22 @@ export function assertValidQuery(query: SearchQuery): void {
 }
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * The terms a reference record is related to others by: the words of its name and alternate name,
+ * then its headers, then its word set; lower-cased, letters and digits only, each once, capped.
+ */
+export function relatedTerms(doc: Pick<RecordDocument, 'name' | 'altName' | 'headers' | 'words'>): string[] {
+  const terms = new Set<string>();
+  for (const text of [doc.name, doc.altName ?? '', ...(doc.headers ?? []), ...(doc.words ?? [])]) {
+    for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+      if (word.length < 2) continue;
+      terms.add(word);
+      if (terms.size === MAX_RELATED_TERMS) return [...terms];
+    }
+  }
+  return [...terms];
+}
 
 /** Validates documents and keeps the last one of each id, so a batch never conflicts with itself. */
 export function prepareDocuments(docs: RecordDocument[]): RecordDocument[] {
