@@ -2,6 +2,11 @@ import { Client, errors, type estypes } from '@elastic/elasticsearch';
 import {
   assertValidQuery,
   chunk,
+  DEFAULT_RESULT_WINDOW,
+  EMPTY_RESULT,
+  pageSlice,
+  resolveLimits,
+  type SearchLimits,
   InvalidSearchInputError,
   normalizeSearchText,
   prepareDocuments,
@@ -14,7 +19,7 @@ import {
 } from './search-index';
 import { documentAccessKeys, viewerAccessKeys } from './visibility';
 
-export interface ElasticsearchSearchIndexOptions {
+export interface ElasticsearchSearchIndexOptions extends SearchLimits {
   /** Elasticsearch URL (credentials may be in it); ignored when `client` is given. */
   node?: string;
   /** An existing client; it is left open by close(). */
@@ -75,6 +80,7 @@ export class ElasticsearchSearchIndex extends SearchIndex {
   private readonly ownsClient: boolean;
   private readonly index: string;
   private readonly refresh: boolean;
+  private readonly limits: Required<SearchLimits>;
 
   constructor(options: ElasticsearchSearchIndexOptions) {
     super();
@@ -83,12 +89,15 @@ export class ElasticsearchSearchIndex extends SearchIndex {
     this.ownsClient = !options.client;
     this.index = options.index ?? 'records';
     this.refresh = options.refresh ?? false;
+    this.limits = resolveLimits(options);
   }
 
   async init(): Promise<void> {
     if (await this.client.indices.exists({ index: this.index })) return;
     try {
-      await this.client.indices.create({ index: this.index, settings: SETTINGS, mappings: MAPPINGS });
+      // Elasticsearch refuses from + size beyond max_result_window; pages never go past the result window.
+      const settings = { ...SETTINGS, max_result_window: Math.max(this.limits.resultWindow, DEFAULT_RESULT_WINDOW) };
+      await this.client.indices.create({ index: this.index, settings, mappings: MAPPINGS });
     } catch (error) {
       // Another instance created it between our check and our create.
       if (!(error instanceof errors.ResponseError && error.body?.error?.type === 'resource_already_exists_exception')) throw error;
@@ -110,7 +119,7 @@ export class ElasticsearchSearchIndex extends SearchIndex {
 
   async search(query: SearchQuery): Promise<SearchResult> {
     assertValidQuery(query);
-    if (query.view === 'own' && !query.viewer) return { count: 0, results: [] };
+    if (query.view === 'own' && !query.viewer) return EMPTY_RESULT;
 
     // Visibility is a filter clause of the query itself, so count and hits agree with it.
     const filter: estypes.QueryDslQueryContainer[] = [{ terms: { accessKeys: viewerAccessKeys(query.viewer) } }];
@@ -125,7 +134,7 @@ export class ElasticsearchSearchIndex extends SearchIndex {
         size: 1,
       });
       const terms = reference.hits.hits[0]?._source ? relatedTerms(reference.hits.hits[0]._source) : [];
-      if (terms.length === 0) return { count: 0, results: [] };
+      if (terms.length === 0) return EMPTY_RESULT;
       filter.push({ bool: { must_not: { ids: { values: [query.relatedTo] } } } });
       return this.ranked(query, filter, [relatedClause(terms)]);
     }
@@ -134,23 +143,34 @@ export class ElasticsearchSearchIndex extends SearchIndex {
     return this.ranked(query, filter, relevanceClauses(searchText));
   }
 
-  /** One page of the documents that pass the filter, best first when there are relevance clauses. */
+  /**
+   * One page of the documents that pass the filter, best first when there are relevance clauses.
+   * Counting stops at the count limit (track_total_hits) and pages at the result window, so no
+   * request goes past Elasticsearch's max_result_window.
+   */
   private async ranked(query: SearchQuery, filter: estypes.QueryDslQueryContainer[], should: estypes.QueryDslQueryContainer[]): Promise<SearchResult> {
+    const { offset, limit } = pageSlice(query, this.limits.resultWindow);
+    // One more hit than the page tells whether another page follows (never past the window).
+    const probe = offset + limit < this.limits.resultWindow ? 1 : 0;
     const newestFirst: estypes.SortCombinations[] = [{ changedAt: { order: 'desc' } }, { id: { order: 'asc' } }];
     const response = await this.client.search<StoredDocument>({
       index: this.index,
       query: should.length ? { bool: { filter, should, minimum_should_match: 1 } } : { bool: { filter } },
       sort: should.length ? [{ _score: { order: 'desc' } }, ...newestFirst] : newestFirst,
-      // from + size beyond index.max_result_window (10,000 by default) is refused by Elasticsearch.
-      from: (query.page - 1) * query.pageSize,
-      size: query.pageSize,
-      track_total_hits: true,
+      // A page beyond the window asks for the count only.
+      from: limit > 0 ? offset : 0,
+      size: limit > 0 ? limit + probe : 0,
+      track_total_hits: this.limits.countLimit,
       _source_excludes: HIDDEN_FIELDS,
     });
     const total = response.hits.total;
+    const value = typeof total === 'number' ? total : (total?.value ?? 0);
+    const hits = response.hits.hits;
     return {
-      count: typeof total === 'number' ? total : (total?.value ?? 0),
-      results: response.hits.hits.map((hit): SearchHit => {
+      count: Math.min(value, this.limits.countLimit),
+      countCapped: typeof total === 'object' && total.relation === 'gte',
+      hasMore: limit > 0 && hits.length > limit,
+      results: hits.slice(0, limit).map((hit): SearchHit => {
         const doc = hit._source as RecordDocument;
         return should.length && typeof hit._score === 'number' ? { ...doc, score: hit._score } : doc;
       }),

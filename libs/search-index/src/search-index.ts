@@ -54,9 +54,47 @@ export interface SearchQuery {
 export type SearchHit = RecordDocument & { score?: number };
 
 export interface SearchResult {
-  /** Every record the viewer may see that matches, not just this page. */
+  /**
+   * How many records the viewer may see match, not just this page. Exact up to the adapter's
+   * count limit (1,000 unless configured); when more match, counting stops there: `count` is the
+   * limit and `countCapped` is true (read it as "at least"). Counting further would cost time in
+   * proportion to the matches, whatever the page.
+   */
   count: number;
+  countCapped: boolean;
+  /** Whether another page has results (within the result window). */
+  hasMore: boolean;
   results: SearchHit[];
+}
+
+/** Limits every adapter takes, so each answer costs a bounded amount of work. */
+export interface SearchLimits {
+  /** Counting stops after this many matches (default 1,000). */
+  countLimit?: number;
+  /**
+   * Only the first this-many results of a search can be paged to (default 10,000, as
+   * Elasticsearch's index.max_result_window); a page beyond it is empty.
+   */
+  resultWindow?: number;
+}
+
+export const DEFAULT_COUNT_LIMIT = 1_000;
+export const DEFAULT_RESULT_WINDOW = 10_000;
+export const EMPTY_RESULT: SearchResult = Object.freeze({ count: 0, countCapped: false, hasMore: false, results: [] }) as SearchResult;
+
+/** Which slice of the ranking a query asks for, cut at the result window; `limit` 0 means beyond it. */
+export function pageSlice(query: Pick<SearchQuery, 'page' | 'pageSize'>, resultWindow: number): { offset: number; limit: number } {
+  const offset = (query.page - 1) * query.pageSize;
+  return { offset, limit: Math.max(0, Math.min(query.pageSize, resultWindow - offset)) };
+}
+
+export function resolveLimits(limits: SearchLimits): Required<SearchLimits> {
+  const countLimit = limits.countLimit ?? DEFAULT_COUNT_LIMIT;
+  const resultWindow = limits.resultWindow ?? DEFAULT_RESULT_WINDOW;
+  for (const [name, value] of Object.entries({ countLimit, resultWindow })) {
+    if (!Number.isInteger(value) || value < 1) throw new InvalidSearchInputError(`${name} must be a positive integer, got ${value}`);
+  }
+  return { countLimit, resultWindow };
 }
 
 /** At most this many of a reference record's terms relate it to others (name words come first). */

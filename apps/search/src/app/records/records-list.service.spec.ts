@@ -14,7 +14,7 @@ class FakeIndex {
   async search(query: SearchQuery): Promise<SearchResult> {
     this.queries.push(query);
     const start = (query.page - 1) * query.pageSize;
-    return { count: this.docs.length, results: this.docs.slice(start, start + query.pageSize) };
+    return { count: this.docs.length, countCapped: false, hasMore: start + query.pageSize < this.docs.length, results: this.docs.slice(start, start + query.pageSize) };
   }
 }
 

@@ -32,7 +32,7 @@ export class RecordsListService {
     const view = params.view === 'own' ? 'own' : 'all';
     const result = await this.index.search({ text: params.query, viewer, view, groupId: params.group || undefined, relatedTo: params.refid || undefined, page, pageSize });
     if (page > 1 && result.results.length === 0) throw new DetailError('Invalid page.', 404);
-    return toRecordsPage({ count: result.count, results: result.results.map((hit) => toCard(hit, viewer)) }, { baseUrl, page, pageSize });
+    return toRecordsPage({ ...result, results: result.results.map((hit) => toCard(hit, viewer)) }, { baseUrl, page, pageSize });
   }
 }
 
