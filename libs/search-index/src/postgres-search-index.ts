@@ -281,28 +281,20 @@ export class PostgresSearchIndex extends SearchIndex {
    */
   private async searchText(client: PoolClient, sql: Params, filters: string[], matching: Tier, manyTiers: Tier[], fallback: Tier[], query: SearchQuery): Promise<SearchResult> {
     const { offset, limit } = pageSlice(query, this.limits.resultWindow);
-    const countTo = this.limits.countLimit + 1;
-    const found = await client.query<RankedRow & { total: number }>(
-      ...sql.bind(
-        `SELECT id, score, total FROM (
-           SELECT id, changed_at, score, count(*) OVER ()::int AS total FROM (
-             SELECT id, changed_at, (${matching.score})::float8 AS score FROM ${this.records} WHERE ${filters.join(' AND ')} AND ${matching.where} LIMIT ${countTo}
-           ) AS matching
-         ) AS counted
-         ORDER BY score DESC, changed_at DESC, id LIMIT ${limit > 0 ? offset + limit + 1 : 1}`,
-      ),
-    );
-    const total = found.rows[0]?.total ?? 0;
-    if (total > this.limits.countLimit) return this.searchTiers(client, sql, filters, manyTiers, null, query, { rows: [], total });
-    return this.searchTiers(client, sql, filters, [], fallback, query, { rows: limit > 0 ? found.rows : [], total });
+    // Newest first: a common word then reads the recent pages every search keeps warm.
+    const probe = await this.readRanked(client, sql, { ...matching, orderBy: 'changed_at DESC, id' }, filters, this.limits.countLimit + 1, offset, limit > 0 ? limit + 1 : 0);
+    // More than the count limit: the count is known ("at least"), the tiers are read for the page only.
+    if (probe.total > this.limits.countLimit) return this.searchTiers(client, sql, filters, manyTiers, null, query, { rows: [], total: 0, knownTotal: probe.total });
+    return this.searchTiers(client, sql, filters, [], fallback, query, probe);
   }
 
   /**
-   * Reads the tiers in order. Each tier statement reads its rows newest first only as far as the
-   * page, the count limit and the fallback rule need, counts them (count(*) over that capped read),
-   * and returns only the rows the page still needs: so the count costs no statement of its own and
+   * Reads the tiers in order. Each tier statement reads its rows (newest first unless the tier has
+   * its own order) only as far as the page, the count limit and the fallback rule need, counts
+   * them, and returns only the rows of the page: so the count costs no statement of its own and
    * stops at the limit. `fallback` tiers (null: none) join when fewer than FEW_MATCHES rows were
-   * found before them, a rule every page applies alike.
+   * found before them, a rule every page applies alike. `start`: rows and count already read, or
+   * (knownTotal) a count already made, so the tiers are read for the page only.
    */
   private async searchTiers(
     client: PoolClient,
@@ -311,44 +303,56 @@ export class PostgresSearchIndex extends SearchIndex {
     tiers: Tier[],
     fallback: Tier[] | null,
     query: SearchQuery,
-    start: { rows: RankedRow[]; total: number } = { rows: [], total: 0 },
+    start: { rows: RankedRow[]; total: number; knownTotal?: number } = { rows: [], total: 0 },
   ): Promise<SearchResult> {
     const { offset, limit } = pageSlice(query, this.limits.resultWindow);
     // One more row than the page tells whether another page follows.
     const wanted = limit > 0 ? offset + limit + 1 : 0;
-    const countTo = this.limits.countLimit + 1;
-    const rows = [...start.rows];
+    const countTo = start.knownTotal === undefined ? this.limits.countLimit + 1 : 0;
+    const page = [...start.rows];
+    // Rows read so far across tiers: the count, and the position the next tier starts at.
     let total = start.total;
     const readTiers = async (list: Tier[], atLeast: number) => {
       for (const tier of list) {
-        const need = wanted - rows.length;
-        const read = Math.max(need, countTo - total, atLeast - total);
+        const read = Math.max(wanted - total, countTo - total, atLeast - total);
         if (read <= 0) return;
-        const found = await client.query<RankedRow & { total: number }>(
-          ...sql.bind(
-            `SELECT id, score, total FROM (
-               SELECT id, changed_at, score, count(*) OVER ()::int AS total FROM (
-                 SELECT id, changed_at, (${tier.score})::float8 AS score FROM ${this.records} WHERE ${filters.join(' AND ')} AND ${tier.where}
-                 ORDER BY ${tier.orderBy ?? 'changed_at DESC, id'} LIMIT ${read}
-               ) AS tier
-             ) AS counted
-             ORDER BY score DESC NULLS LAST, changed_at DESC, id LIMIT ${Math.max(need, 1)}`,
-          ),
-        );
-        total += found.rows[0]?.total ?? 0;
-        if (need > 0) rows.push(...found.rows);
+        const found = await this.readRanked(client, sql, tier, filters, read, Math.max(0, offset - total), Math.max(0, wanted - Math.max(total, offset)));
+        page.push(...found.rows);
+        total += found.total;
       }
     };
     // Counting at least FEW_MATCHES rows settles whether the fallback tiers join, whatever the page.
     await readTiers(tiers, fallback ? FEW_MATCHES : 0);
     if (fallback && total < FEW_MATCHES) await readTiers(fallback, 0);
 
+    const counted = start.knownTotal ?? total;
     return {
-      count: Math.min(total, this.limits.countLimit),
-      countCapped: total > this.limits.countLimit,
-      hasMore: limit > 0 && offset + limit < this.limits.resultWindow && rows.length >= wanted,
-      results: await this.documentsOf(client, rows.slice(offset, offset + limit)),
+      count: Math.min(counted, this.limits.countLimit),
+      countCapped: counted > this.limits.countLimit,
+      hasMore: limit > 0 && offset + limit < this.limits.resultWindow && page.length > limit,
+      results: await this.documentsOf(client, page.slice(0, limit)),
     };
+  }
+
+  /**
+   * One statement: reads up to `read` rows of a tier in its order, counts them, and returns the
+   * `take` rows after the first `skip` (plus the first row, which carries the count).
+   */
+  private async readRanked(client: PoolClient, sql: Params, tier: Tier, filters: string[], read: number, skip: number, take: number): Promise<{ rows: RankedRow[]; total: number }> {
+    const found = await client.query<RankedRow & { total: number; position: number }>(
+      ...sql.bind(
+        `SELECT id, score, total, position FROM (
+           SELECT id, score, count(*) OVER ()::int AS total, row_number() OVER (ORDER BY score DESC NULLS LAST, changed_at DESC, id)::int AS position FROM (
+             SELECT id, changed_at, (${tier.score})::float8 AS score FROM ${this.records} WHERE ${filters.join(' AND ')} AND ${tier.where}
+             ORDER BY ${tier.orderBy ?? 'changed_at DESC, id'} LIMIT ${read}
+           ) AS tier
+         ) AS ranked
+         WHERE position > ${skip} OR position = 1
+         ORDER BY position LIMIT ${take + 1}`,
+      ),
+    );
+    const rows = found.rows.filter((row) => row.position > skip).slice(0, take);
+    return { rows: rows.map(({ id, score }) => ({ id, score })), total: found.rows[0]?.total ?? 0 };
   }
 
   /**
