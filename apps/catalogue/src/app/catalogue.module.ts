@@ -11,6 +11,7 @@ import { DownloadLinks } from './files/download-links';
 import { FilesController } from './files/files.controller';
 import { CatalogueRecords1763800000000 } from './migrations/1763800000000-catalogue-records';
 import { RecordsController } from './records/records.controller';
+import { RecordsRepublisher } from './reindex/records-republisher';
 import { RecordsRepository } from './records/records.repository';
 import { RecordsService } from './records/records.service';
 import { VisibilitiesController } from './visibility/visibilities.controller';
@@ -25,6 +26,7 @@ import { VisibilityService } from './visibility/visibility.service';
     DirectoryRepository,
     RecordsRepository,
     RecordsService,
+    RecordsRepublisher,
     VisibilityService,
     DownloadLinks,
     ExtractionRepository,
