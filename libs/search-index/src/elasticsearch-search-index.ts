@@ -36,6 +36,8 @@ type StoredDocument = RecordDocument & { accessKeys: string[] };
 const BULK_BATCH = 500;
 /** Constant bonus for an exact (case-insensitive) name: above what BM25 gives any text match. */
 const EXACT_NAME_BOOST = 100;
+/** Constant bonus for records with every word of the text, in any field: above what the field-weighted scores add. */
+const EVERY_WORD_BOOST = 50;
 const HIDDEN_FIELDS = ['accessKeys'];
 
 const text = { type: 'text', analyzer: 'record_text' } as const;
@@ -216,14 +218,22 @@ function relatedClause(terms: string[]): estypes.QueryDslQueryContainer {
 }
 
 /**
- * Relevance, best first: an exact name; words in the name (boost 4) over description (2) over headers
- * and words (1); a mistyped name word still matches through fuzziness on the name alone.
+ * Relevance, best first: an exact name; every word of the text; words in the name (boost 4) over
+ * description (2) over headers and words (1); a mistyped name word still matches through fuzziness
+ * on the name alone.
  */
 function relevanceClauses(searchText: string): estypes.QueryDslQueryContainer[] {
   const lower = searchText.toLowerCase();
   return [
     { constant_score: { filter: { term: { 'name.exact': lower } }, boost: EXACT_NAME_BOOST } },
     { constant_score: { filter: { term: { 'altName.exact': lower } }, boost: EXACT_NAME_BOOST } },
+    // Every word somewhere in the record ranks above some of the words.
+    {
+      constant_score: {
+        filter: { multi_match: { query: searchText, type: 'cross_fields', operator: 'and', fields: ['name', 'altName', 'description', 'headers', 'words'] } },
+        boost: EVERY_WORD_BOOST,
+      },
+    },
     { multi_match: { query: searchText, type: 'best_fields', tie_breaker: 0.3, fields: ['name^4', 'altName^4', 'description^2', 'headers', 'words'] } },
     { match: { name: { query: searchText, fuzziness: 'AUTO' } } },
   ];

@@ -159,7 +159,9 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
       });
 
       it('ranks records with every word above records with some of them, in one order whatever the page size', async () => {
-        expect(await ids({ text: 'daily river' })).toEqual(['river-desc', 'river-more', 'river-exact']);
+        const some = await ids({ text: 'daily river' });
+        expect(some[0]).toBe('river-desc');
+        expect(some.slice(1).sort()).toEqual(['river-exact', 'river-more']);
         for (const text of ['river ozone', 'temperture', 'daily river']) {
           const all = await ids({ text });
           expect(all.length).toBeGreaterThan(0);
