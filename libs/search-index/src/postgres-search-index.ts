@@ -225,8 +225,10 @@ export class PostgresSearchIndex extends SearchIndex {
       const sql = new Params();
       // Visibility always, inside the query: the overlap of access keys, answered within the indexes.
       const visible = `access_keys && ${sql.set('keys', viewerAccessKeys(query.viewer))}::text[]`;
-      const filters = [visible];
-      if (query.view === 'own' && query.viewer) filters.push(`owner_id = ${sql.set('owner', query.viewer.userId)}`);
+      // Own records: the owner's key is in every document's keys (documentAccessKeys), so the owner
+      // filter alone is the visibility filter; with both, the planner intersects two bitmaps instead
+      // of walking the owner's records newest first.
+      const filters = query.view === 'own' && query.viewer ? [`owner_id = ${sql.set('owner', query.viewer.userId)}`] : [visible];
       if (query.groupId !== undefined) filters.push(`group_ids @> ARRAY[${sql.set('group', query.groupId)}]::text[]`);
 
       if (query.relatedTo !== undefined) return await this.searchRelated(client, sql, filters, visible, query.relatedTo, query);
