@@ -4,3 +4,4 @@ export * from './events/registry';
 export * from './events/catalog';
 export * from './accounts';
 export * from './events/catalogue-events';
+export * from './events/index-events';

@@ -17,7 +17,7 @@ describeInfra(
       await admin.close();
     });
 
-    searchIndexContract('elasticsearch', () => new ElasticsearchSearchIndex({ node: url, index: indexName, refresh: true }));
+    searchIndexContract('elasticsearch', (limits) => new ElasticsearchSearchIndex({ node: url, index: indexName, refresh: true, ...limits }));
   },
   { allowSkipInCi: true },
 );

@@ -13,7 +13,7 @@ describe('PostgresSearchIndex', () => {
     await db?.drop();
   });
 
-  searchIndexContract('postgres', () => new PostgresSearchIndex({ connectionString: db.url }));
+  searchIndexContract('postgres', (limits) => new PostgresSearchIndex({ connectionString: db.url, ...limits }));
 
   describe('specifics', () => {
     it('keeps indexes in its own schema, apart from another schema in the same database', async () => {
@@ -40,9 +40,13 @@ describe('PostgresSearchIndex', () => {
         await index.init();
         const { rows } = await pool.query<{ indexdef: string }>(`SELECT indexdef FROM pg_indexes WHERE schemaname = 'search_indexes' ORDER BY indexname`);
         const defs = rows.map((row) => row.indexdef).join('\n');
-        expect(defs).toMatch(/USING gin \(search_vector, access_keys, group_ids\)/);
+        expect(defs).toContain('USING gin (name_vector, access_keys, group_ids)');
+        expect(defs).toContain('USING gin (((name_vector || description_vector)), access_keys, group_ids)');
+        expect(defs).toContain('USING gin ((((name_vector || description_vector) || extra_vector)), access_keys, group_ids)');
         expect(defs).toMatch(/USING gin \(lower\(name\) \S*gin_trgm_ops, access_keys, group_ids\)/);
-        expect(defs).toMatch(/\(changed_at DESC, id\)/);
+        expect(defs).toMatch(/USING hash \(lower\(name\)\)/);
+        expect(defs).toMatch(/USING hash \(lower\(alt_name\)\)/);
+        expect(defs).toMatch(/\(changed_at DESC, id\) INCLUDE \(access_keys, group_ids\)/);
         expect(defs).toMatch(/\(owner_id, changed_at DESC, id\)/);
       } finally {
         await Promise.all([index.close(), pool.end()]);

@@ -29,4 +29,12 @@ describe('toRecordsPage', () => {
       previous: '/api/records/?query=x&page=3&page_size=10',
     });
   });
+
+  it('follows the index on whether a next page exists, and says when the count stopped at its limit', () => {
+    const capped = toRecordsPage({ count: 10000, countCapped: true, hasMore: true, results }, { baseUrl: '/api/records/', page: 500, pageSize: 20 });
+    expect(capped).toEqual({ count: 10000, count_capped: true, next: '/api/records/?page=501&page_size=20', previous: '/api/records/?page=499&page_size=20', results });
+    // The last page of the result window: more match, but no page follows.
+    expect(toRecordsPage({ count: 10000, countCapped: true, hasMore: false, results }, { baseUrl: '/api/records/', page: 500, pageSize: 20 }).next).toBeNull();
+    expect(toRecordsPage({ count: 40, countCapped: false, hasMore: false, results }, { baseUrl: '/api/records/', page: 1, pageSize: 20 })).toEqual({ count: 40, next: null, previous: null, results });
+  });
 });

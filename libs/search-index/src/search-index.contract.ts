@@ -1,4 +1,4 @@
-import { InvalidSearchInputError, type RecordDocument, type SearchIndex, type SearchQuery, type SearchViewer } from './search-index';
+import { InvalidSearchInputError, type RecordDocument, type SearchIndex, type SearchLimits, type SearchQuery, type SearchResult, type SearchViewer } from './search-index';
 
 const BASE_TIME = Date.UTC(2024, 0, 1);
 /** A timestamp `minutes` after a fixed start, so orderings are explicit. */
@@ -24,6 +24,9 @@ export function recordDocument(overrides: Partial<RecordDocument> & { id: string
   };
 }
 
+/** What a search that finds nothing answers. */
+const NOTHING: SearchResult = { count: 0, countCapped: false, hasMore: false, results: [] };
+
 const alice: SearchViewer = { userId: 'alice', organisationId: 'org-a' };
 const amy: SearchViewer = { userId: 'amy', organisationId: 'org-a' };
 const bob: SearchViewer = { userId: 'bob', organisationId: 'org-b' };
@@ -34,10 +37,10 @@ const viewers = { anonymous: null, alice, amy, bob, carol, cid, dave };
 type ViewerName = keyof typeof viewers;
 
 /**
- * The SearchIndex contract, run against every adapter. The factory returns a fresh adapter on
- * an empty store; the suite calls init() and close() itself.
+ * The SearchIndex contract, run against every adapter. The factory returns an adapter with the
+ * given limits on one store, empty at the first call; the suite calls init() and close() itself.
  */
-export function searchIndexContract(name: string, factory: () => SearchIndex | Promise<SearchIndex>): void {
+export function searchIndexContract(name: string, factory: (limits?: SearchLimits) => SearchIndex | Promise<SearchIndex>): void {
   describe(`SearchIndex contract: ${name}`, () => {
     let index: SearchIndex;
     const query = (q: Partial<SearchQuery>): SearchQuery => ({ viewer: null, view: 'all', page: 1, pageSize: 100, ...q });
@@ -106,12 +109,13 @@ export function searchIndexContract(name: string, factory: () => SearchIndex | P
           const first = await index.search(query({ ...extra, viewer, text, pageSize: 1 }));
           expect(first.count).toBe(expected.length);
           expect(first.results).toHaveLength(Math.min(1, expected.length));
+          expect(first).toMatchObject({ countCapped: false, hasMore: expected.length > 1 });
         });
       });
 
       it('does not reveal a hidden record to a search for its exact name', async () => {
-        expect(await index.search(query({ text: 'Secret plans' }))).toEqual({ count: 0, results: [] });
-        expect(await index.search(query({ text: 'Secret plans', viewer: dave }))).toEqual({ count: 0, results: [] });
+        expect(await index.search(query({ text: 'Secret plans' }))).toEqual(NOTHING);
+        expect(await index.search(query({ text: 'Secret plans', viewer: dave }))).toEqual(NOTHING);
         expect(await ids({ text: 'Secret plans', viewer: amy })).toEqual(['a-pr']);
       });
     });
@@ -154,6 +158,19 @@ export function searchIndexContract(name: string, factory: () => SearchIndex | P
         expect((await ids({ text: 'Temprature readings' }))[0]).toBe('temperature');
       });
 
+      it('ranks records with every word above records with some of them, in one order whatever the page size', async () => {
+        const some = await ids({ text: 'daily river' });
+        expect(some[0]).toBe('river-desc');
+        expect(some.slice(1).sort()).toEqual(['river-exact', 'river-more']);
+        for (const text of ['river ozone', 'temperture', 'daily river']) {
+          const all = await ids({ text });
+          expect(all.length).toBeGreaterThan(0);
+          const onePerPage: string[] = [];
+          for (let page = 1; page <= all.length + 1; page++) onePerPage.push(...(await ids({ text, page, pageSize: 1 })));
+          expect(onePerPage).toEqual(all);
+        }
+      });
+
       it('returns a score with text and none without', async () => {
         const withText = await index.search(query({ text: 'ozone' }));
         for (const hit of withText.results) expect(typeof hit.score).toBe('number');
@@ -193,6 +210,61 @@ export function searchIndexContract(name: string, factory: () => SearchIndex | P
       });
     });
 
+    describe('find similar datasets (relatedTo)', () => {
+      const docs = [
+        recordDocument({ id: 'ref', name: 'River flow gauges', headers: ['station', 'discharge'], words: ['river', 'discharge', 'weir'], changedAt: minutesIn(1) }),
+        recordDocument({ id: 'same-name', name: 'River flow at the weir', description: 'Daily means', changedAt: minutesIn(2) }),
+        recordDocument({ id: 'same-headers', name: 'Hydrometric data', headers: ['station', 'discharge', 'stage'], changedAt: minutesIn(3) }),
+        recordDocument({ id: 'one-word', name: 'Lab results', words: ['weir'], changedAt: minutesIn(4) }),
+        recordDocument({ id: 'unrelated', name: 'Ozone levels', description: 'Hourly measurements', headers: ['ozone'], changedAt: minutesIn(5) }),
+        // As related as can be, but only its organisation may see it.
+        recordDocument({ id: 'hidden-twin', name: 'River flow gauges', headers: ['station', 'discharge'], ownerId: 'bob', organisationId: 'org-b', visibility: 'PR', changedAt: minutesIn(6) }),
+        recordDocument({ id: 'hidden-ref', name: 'Secret river flow', headers: ['station'], ownerId: 'bob', organisationId: 'org-b', visibility: 'PR', changedAt: minutesIn(7) }),
+        recordDocument({ id: 'in-project', name: 'Weir inspections', groupIds: ['g1'], ownerId: 'alice', organisationId: 'org-a', changedAt: minutesIn(8) }),
+      ];
+      beforeAll(() => reset(docs));
+
+      it('lists the records most related to the reference first, without the reference and without unrelated ones', async () => {
+        const found = await index.search(query({ relatedTo: 'ref' }));
+        const foundIds = found.results.map((hit) => hit.id);
+        expect(foundIds[0]).toBe('same-name');
+        expect([...foundIds].sort()).toEqual(['in-project', 'one-word', 'same-headers', 'same-name']);
+        expect(found.count).toBe(4);
+        for (const hit of found.results) expect(typeof hit.score).toBe('number');
+        // Sharing one word of the word set relates least.
+        expect(foundIds.at(-1)).toBe('one-word');
+      });
+
+      it('ignores the text when a reference is given', async () => {
+        expect((await ids({ relatedTo: 'ref', text: 'ozone' })).sort()).toEqual(['in-project', 'one-word', 'same-headers', 'same-name']);
+      });
+
+      it('shows related records only to those who may see them', async () => {
+        expect(await ids({ relatedTo: 'ref', viewer: bob })).toContain('hidden-twin');
+        expect(await ids({ relatedTo: 'ref', viewer: dave })).not.toContain('hidden-twin');
+      });
+
+      it('reveals nothing through a reference the viewer may not see, as for an unknown one', async () => {
+        expect(await index.search(query({ relatedTo: 'hidden-ref' }))).toEqual(NOTHING);
+        expect(await index.search(query({ relatedTo: 'hidden-ref', viewer: alice }))).toEqual(NOTHING);
+        expect(await index.search(query({ relatedTo: 'no-such-record', viewer: alice }))).toEqual(NOTHING);
+        expect(await ids({ relatedTo: 'hidden-ref', viewer: bob })).toEqual(expect.arrayContaining(['ref', 'same-name', 'hidden-twin']));
+      });
+
+      it('keeps the own and project filters', async () => {
+        expect(await ids({ relatedTo: 'ref', viewer: alice, view: 'own' })).toEqual(['in-project']);
+        expect(await ids({ relatedTo: 'ref', viewer: alice, groupId: 'g1' })).toEqual(['in-project']);
+        expect(await ids({ relatedTo: 'ref', viewer: alice, groupId: 'nope' })).toEqual([]);
+      });
+
+      it('pages through related records in one stable order', async () => {
+        const all = await ids({ relatedTo: 'ref' });
+        const pages = [];
+        for (let page = 1; page <= 3; page++) pages.push(...(await ids({ relatedTo: 'ref', page, pageSize: 2 })));
+        expect(pages).toEqual(all);
+      });
+    });
+
     describe('paging', () => {
       const visible = Array.from({ length: 25 }, (_, i) =>
         recordDocument({ id: `page-${String(i).padStart(2, '0')}`, name: `Page record ${i}`, description: 'paged survey', changedAt: minutesIn(i % 7) }),
@@ -220,6 +292,61 @@ export function searchIndexContract(name: string, factory: () => SearchIndex | P
         await expect(index.search(query({ page: 0 }))).rejects.toBeInstanceOf(InvalidSearchInputError);
         await expect(index.search(query({ page: 1.5 }))).rejects.toBeInstanceOf(InvalidSearchInputError);
         await expect(index.search(query({ pageSize: 0 }))).rejects.toBeInstanceOf(InvalidSearchInputError);
+      });
+    });
+
+    describe('limits: count limit and result window', () => {
+      let limited: SearchIndex;
+      // 30 visible matches and 5 hidden ones; this adapter counts up to 12 and pages to result 25.
+      const docs = [
+        ...Array.from({ length: 30 }, (_, i) => recordDocument({ id: `lim-${String(i).padStart(2, '0')}`, name: `Tide gauge ${i}`, description: 'harbour tide', changedAt: minutesIn(i) })),
+        ...Array.from({ length: 5 }, (_, i) => recordDocument({ id: `lim-hidden-${i}`, name: `Tide gauge hidden ${i}`, visibility: 'PR', changedAt: minutesIn(100 + i) })),
+      ];
+      beforeAll(async () => {
+        limited = await factory({ countLimit: 12, resultWindow: 25 });
+        await limited.init();
+        await reset(docs);
+      });
+      afterAll(() => limited?.close());
+
+      it.each([
+        ['without text', undefined],
+        ['with text', 'tide'],
+      ])('stops counting at the limit and says so; an exact count below it (%s)', async (_label, text) => {
+        expect(await limited.search(query({ text, pageSize: 10 }))).toMatchObject({ count: 12, countCapped: true, hasMore: true });
+        expect(await index.search(query({ text, pageSize: 10 }))).toMatchObject({ count: 30, countCapped: false, hasMore: true });
+        const few = await limited.search(query({ text, viewer: null, groupId: 'none' }));
+        expect(few).toEqual(NOTHING);
+      });
+
+      it.each([
+        ['without text', undefined],
+        ['with text', 'tide'],
+      ])('pages up to the result window and no further, in the order of the unlimited index (%s)', async (_label, text) => {
+        const unlimited = await ids({ text });
+        const pages = [];
+        for (let page = 1; page <= 4; page++) pages.push(await limited.search(query({ text, page, pageSize: 10 })));
+        expect(pages.map((p) => p.results.length)).toEqual([10, 10, 5, 0]);
+        expect(pages.map((p) => p.hasMore)).toEqual([true, true, false, false]);
+        expect(pages.flatMap((p) => p.results.map((hit) => hit.id))).toEqual(unlimited.slice(0, 25));
+      });
+
+      it('keeps the exact name first and name matches before other matches when more match than the count limit', async () => {
+        await limited.upsert([
+          recordDocument({ id: 'lim-exact', name: 'Harbour tide', changedAt: minutesIn(-5) }),
+          recordDocument({ id: 'lim-name', name: 'Harbour tide survey', changedAt: minutesIn(-4) }),
+          recordDocument({ id: 'lim-header', name: 'Port records', headers: ['harbour', 'tide'], changedAt: minutesIn(500) }),
+        ]);
+        const found = (await limited.search(query({ text: 'harbour tide', pageSize: 25 }))).results.map((hit) => hit.id);
+        expect(found.slice(0, 2)).toEqual(['lim-exact', 'lim-name']);
+        expect(found).toContain('lim-header');
+        await limited.remove(['lim-exact', 'lim-name', 'lim-header']);
+      });
+
+      it('tells when another page follows, also on the last full page', async () => {
+        expect(await index.search(query({ text: 'tide', page: 3, pageSize: 10 }))).toMatchObject({ hasMore: false, count: 30 });
+        expect((await index.search(query({ text: 'tide', page: 2, pageSize: 10 }))).hasMore).toBe(true);
+        expect(await index.search(query({ text: 'tide', page: 4, pageSize: 10 }))).toMatchObject({ hasMore: false, results: [] });
       });
     });
 
@@ -252,9 +379,9 @@ export function searchIndexContract(name: string, factory: () => SearchIndex | P
         await index.upsert([replacement]);
         expect(await index.count()).toBe(1);
         expect(await index.get('d1')).toEqual(replacement);
-        expect(await index.search(query({ text: 'coral', viewer: alice }))).toEqual({ count: 0, results: [] });
+        expect(await index.search(query({ text: 'coral', viewer: alice }))).toEqual(NOTHING);
         expect(await ids({ text: 'kelp', viewer: alice })).toEqual(['d1']);
-        expect(await index.search(query({}))).toEqual({ count: 0, results: [] });
+        expect(await index.search(query({}))).toEqual(NOTHING);
       });
 
       it('finds records by short words and single letters of their text', async () => {
@@ -290,7 +417,7 @@ export function searchIndexContract(name: string, factory: () => SearchIndex | P
         await index.upsert(['x', 'y'].map((id) => recordDocument({ id })));
         await index.clear();
         expect(await index.count()).toBe(0);
-        expect(await index.search(query({}))).toEqual({ count: 0, results: [] });
+        expect(await index.search(query({}))).toEqual(NOTHING);
       });
 
       it('can be initialised again without losing data', async () => {

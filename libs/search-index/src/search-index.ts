@@ -39,6 +39,13 @@ export interface SearchQuery {
   view: 'all' | 'own';
   /** Only records in this project. */
   groupId?: string;
+  /**
+   * "Find similar datasets": the id of a reference record. Results are the records most related to
+   * it (sharing its name words, headers and word set), best first, the reference itself left out;
+   * `text` is then ignored. A reference the viewer may not see (or that does not exist) gives an
+   * empty result, so nothing about it leaks.
+   */
+  relatedTo?: string;
   /** 1-based. */
   page: number;
   pageSize: number;
@@ -47,10 +54,51 @@ export interface SearchQuery {
 export type SearchHit = RecordDocument & { score?: number };
 
 export interface SearchResult {
-  /** Every record the viewer may see that matches, not just this page. */
+  /**
+   * How many records the viewer may see match, not just this page. Exact up to the adapter's
+   * count limit (1,000 unless configured); when more match, counting stops there: `count` is the
+   * limit and `countCapped` is true (read it as "at least"). Counting further would cost time in
+   * proportion to the matches, whatever the page.
+   */
   count: number;
+  countCapped: boolean;
+  /** Whether another page has results (within the result window). */
+  hasMore: boolean;
   results: SearchHit[];
 }
+
+/** Limits every adapter takes, so each answer costs a bounded amount of work. */
+export interface SearchLimits {
+  /** Counting stops after this many matches (default 1,000). */
+  countLimit?: number;
+  /**
+   * Only the first this-many results of a search can be paged to (default 10,000, as
+   * Elasticsearch's index.max_result_window); a page beyond it is empty.
+   */
+  resultWindow?: number;
+}
+
+export const DEFAULT_COUNT_LIMIT = 1_000;
+export const DEFAULT_RESULT_WINDOW = 10_000;
+export const EMPTY_RESULT: SearchResult = Object.freeze({ count: 0, countCapped: false, hasMore: false, results: [] }) as SearchResult;
+
+/** Which slice of the ranking a query asks for, cut at the result window; `limit` 0 means beyond it. */
+export function pageSlice(query: Pick<SearchQuery, 'page' | 'pageSize'>, resultWindow: number): { offset: number; limit: number } {
+  const offset = (query.page - 1) * query.pageSize;
+  return { offset, limit: Math.max(0, Math.min(query.pageSize, resultWindow - offset)) };
+}
+
+export function resolveLimits(limits: SearchLimits): Required<SearchLimits> {
+  const countLimit = limits.countLimit ?? DEFAULT_COUNT_LIMIT;
+  const resultWindow = limits.resultWindow ?? DEFAULT_RESULT_WINDOW;
+  for (const [name, value] of Object.entries({ countLimit, resultWindow })) {
+    if (!Number.isInteger(value) || value < 1) throw new InvalidSearchInputError(`${name} must be a positive integer, got ${value}`);
+  }
+  return { countLimit, resultWindow };
+}
+
+/** At most this many of a reference record's terms relate it to others (name words come first). */
+export const MAX_RELATED_TERMS = 64;
 
 export const RECORD_VISIBILITIES: readonly RecordVisibility[] = ['PR', 'EV', 'CU'];
 export const MAX_PAGE_SIZE = 1000;
@@ -96,6 +144,22 @@ export function assertValidQuery(query: SearchQuery): void {
 }
 
 const ISO_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+
+/**
+ * The terms a reference record is related to others by: the words of its name and alternate name,
+ * then its headers, then its word set; lower-cased, letters and digits only, each once, capped.
+ */
+export function relatedTerms(doc: Pick<RecordDocument, 'name' | 'altName' | 'headers' | 'words'>): string[] {
+  const terms = new Set<string>();
+  for (const text of [doc.name, doc.altName ?? '', ...(doc.headers ?? []), ...(doc.words ?? [])]) {
+    for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u)) {
+      if (word.length < 2) continue;
+      terms.add(word);
+      if (terms.size === MAX_RELATED_TERMS) return [...terms];
+    }
+  }
+  return [...terms];
+}
 
 /** Validates documents and keeps the last one of each id, so a batch never conflicts with itself. */
 export function prepareDocuments(docs: RecordDocument[]): RecordDocument[] {

@@ -24,4 +24,8 @@ describe('access keys', () => {
   it('cannot confuse a user id with an organisation id', () => {
     expect(documentAccessKeys({ ...base, visibility: 'PR', ownerId: 'same', organisationId: 'other' })).not.toContain('org:same');
   });
+
+  it('always grants the owner sight of their documents (the own view filters by owner alone)', () => {
+    for (const visibility of ['PR', 'EV', 'CU'] as const) expect(documentAccessKeys({ ...base, visibility })).toContain('user:u1');
+  });
 });

@@ -1,54 +1,108 @@
 /**
- * Workspace search benchmark (issue 5): seeds N record documents through the search index's own
- * bulk API, starts the product in embedded mode on that database, and drives GET /api/records/
- * through the gateway with autocannon at 1 and 16 connections. The peer, measured in the same
- * run, is the same query issued directly to PostgreSQL through the index adapter (no HTTP, no
- * Nest), so the difference is what the service layers cost.
+ * Workspace search benchmark (issue 5). Seeds N synthetic record documents (see synthetic-records.ts)
+ * through the search index's own bulk API, starts the product in embedded mode (one process) on that
+ * database, signs in a real account (registered, activated from its mail, logged in), and drives
+ * GET /api/records/ through the gateway with autocannon at 1 and 16 connections. The peer, measured
+ * in the same run at the same concurrency, is the same query sent straight to PostgreSQL through the
+ * index adapter (the same SQL, no HTTP, no gateway, no Nest), so the difference is what the service
+ * layers cost.
  *
  * Usage: npm run bench:search -- [records=100000] [seconds=10]
- * Results are written to docs/benchmarks.md between the bench:search markers.
+ * The seeded database (dc_bench_search_<records>) is kept, so a second run skips seeding.
+ * Results replace this size's section of docs/benchmarks.md (between bench:search:<records> markers).
  */
-import { randomBytes, randomUUID } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { JwtService } from '@nestjs/jwt';
 import { Client } from 'pg';
-import { PostgresSearchIndex, RecordDocument, SearchQuery } from '@dc/search-index';
+import { parseRawMail } from '@dc/mailer';
+import { PostgresSearchIndex, SearchQuery, SearchViewer } from '@dc/search-index';
 import { ensureServerBuild, freePort, REPO_ROOT, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
+import { syntheticCatalogue, VOCABULARY_SIZE, ZIPF_EXPONENT } from './synthetic-records';
 
 const records = Number(process.argv[2] ?? 100_000);
 const seconds = Number(process.argv[3] ?? 10);
+if (!Number.isInteger(records) || records < 1000 || !(seconds > 0)) throw new Error('usage: bench:search -- [records >= 1000] [seconds > 0]');
 const DB = `dc_bench_search_${records}`;
+/** Changes whenever synthetic-records.ts would produce other records, so an old seed is replaced. */
+const GENERATOR = `zipf-${ZIPF_EXPONENT}-${VOCABULARY_SIZE}-chronological-v1`;
+const SEED_BATCH = 5000;
+const PASSWORD = 'bench search password 1';
+const CONNECTIONS = [1, 16];
 
-const WORDS = ['temperature', 'rainfall', 'river', 'flow', 'census', 'population', 'income', 'hospital', 'admissions', 'traffic', 'collisions', 'school', 'enrolment', 'air', 'quality', 'ozone', 'energy', 'consumption', 'water', 'level', 'crime', 'housing', 'prices', 'transit', 'ridership', 'forest', 'fires', 'wildlife', 'sightings', 'budget', 'spending', 'vaccination', 'rates', 'soil', 'moisture', 'wind', 'speed', 'snow', 'depth'];
-const pick = (n: number) => Array.from({ length: n }, () => WORDS[Math.floor(Math.random() * WORDS.length)]);
+interface Scenario {
+  name: string;
+  /** Path and query string under the gateway. */
+  path: string;
+  anonymous?: boolean;
+  query: Omit<SearchQuery, 'viewer'>;
+}
 
-const viewer = { userId: randomUUID(), organisationId: randomUUID() };
-const otherOrgs = Array.from({ length: 50 }, () => randomUUID());
+const page1 = { view: 'all' as const, page: 1, pageSize: 20 };
+const SCENARIOS: Scenario[] = [
+  { name: 'ranked text, two words ("housing prices"), page 1', path: '/api/records/?query=housing%20prices', query: { ...page1, text: 'housing prices' } },
+  { name: 'ranked text, frequent words ("river flow"), page 1', path: '/api/records/?query=river%20flow', query: { ...page1, text: 'river flow' } },
+  { name: 'ranked text, a word in most records ("data"), page 1', path: '/api/records/?query=data', query: { ...page1, text: 'data' } },
+  { name: 'typo ("temperture"), page 1', path: '/api/records/?query=temperture', query: { ...page1, text: 'temperture' } },
+  { name: 'empty query (newest first), page 1', path: '/api/records/', query: page1 },
+  { name: 'empty query, deep page 250', path: '/api/records/?page=250', query: { ...page1, page: 250 } },
+  { name: 'ranked text ("river flow"), deep page 25', path: '/api/records/?query=river%20flow&page=25', query: { ...page1, text: 'river flow', page: 25 } },
+  { name: 'own records (5%), page 1', path: '/api/records/?view=own', query: { ...page1, view: 'own' } },
+  { name: 'anonymous, EV only (5%), "river flow", page 1', path: '/api/recordsannon/?query=river%20flow', anonymous: true, query: { ...page1, text: 'river flow' } },
+];
 
-function document(i: number): RecordDocument {
-  // 10% of records are visible to the viewer (their organisation's or EV); 90% are other organisations' private ones.
-  const visible = i % 10 === 0;
-  const organisationId = visible && i % 20 === 0 ? viewer.organisationId : otherOrgs[i % otherOrgs.length];
-  const changed = new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
-  return {
-    id: randomUUID(),
-    name: `${pick(3).join(' ')} ${i}`,
-    description: `${pick(12).join(' ')}.`,
-    headers: pick(6),
-    words: pick(10),
-    ownerId: organisationId === viewer.organisationId ? viewer.userId : randomUUID(),
-    organisationId,
-    visibility: visible && organisationId !== viewer.organisationId ? 'EV' : 'PR',
-    sharedWithUserIds: [],
-    sharedWithOrganisationIds: [],
-    groupIds: [],
-    createdAt: changed,
-    changedAt: changed,
-    card: { type: 'text/csv', size: 1024 + i, origin: 'upload', user: 'bench' },
-  };
+interface Measure {
+  requests: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+}
+
+/** Nearest-rank percentiles of raw latencies (ms). */
+function summarise(latencies: number[], elapsedSeconds: number): Measure {
+  if (latencies.length === 0) throw new Error('no request completed');
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => Number(sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)].toFixed(1));
+  return { requests: sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), rps: Math.round(sorted.length / elapsedSeconds) };
+}
+
+/** autocannon through the gateway; every response must be 2xx, latencies are taken raw from each response. */
+async function viaGateway(url: string, token: string | null, connections: number): Promise<Measure> {
+  const latencies: number[] = [];
+  const statuses = new Map<number, number>();
+  const started = performance.now();
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ url, connections, duration: seconds, headers: token ? { authorization: `JWT ${token}` } : {} }, (error, done) => (error ? reject(error) : resolve(done)));
+    instance.on('response', (_client, statusCode, _bytes, responseTime) => {
+      latencies.push(responseTime);
+      statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
+    });
+  });
+  const elapsed = (performance.now() - started) / 1000;
+  const failed = [...statuses].filter(([status]) => status < 200 || status > 299);
+  if (failed.length > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(`${url}: non-2xx or failed requests: ${JSON.stringify({ statuses: Object.fromEntries(statuses), errors: result.errors, timeouts: result.timeouts })}`);
+  }
+  return summarise(latencies, elapsed);
+}
+
+/** The peer: the same query straight to PostgreSQL through the adapter, same concurrency and duration. */
+async function direct(index: PostgresSearchIndex, query: SearchQuery, connections: number): Promise<Measure> {
+  const latencies: number[] = [];
+  const started = performance.now();
+  const end = Date.now() + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (Date.now() < end) {
+        const begin = performance.now();
+        await index.search(query);
+        latencies.push(performance.now() - begin);
+      }
+    }),
+  );
+  return summarise(latencies, (performance.now() - started) / 1000);
 }
 
 async function prepareDatabase(): Promise<string> {
@@ -62,115 +116,149 @@ async function prepareDatabase(): Promise<string> {
   return url.toString();
 }
 
-interface Measure {
-  p50: number;
-  p95: number;
-  p99: number;
-  rps: number;
-  errors: number;
+async function post(url: string, body: unknown): Promise<Response> {
+  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 }
 
-async function viaGateway(url: string, token: string, connections: number): Promise<Measure> {
-  const result = await autocannon({ url, connections, duration: seconds, headers: { authorization: `JWT ${token}` } });
-  return { p50: result.latency.p50, p95: result.latency.p97_5, p99: result.latency.p99, rps: result.requests.average, errors: result.errors + result.non2xx };
+/** A real account: logs in, or registers, activates from the mailed link and logs in. */
+async function signIn(base: string, mailDir: string, username: string): Promise<string> {
+  const login = () => post(`${base}/api-token-auth/`, { username, password: PASSWORD });
+  let response = await login();
+  if (response.status !== 200) {
+    const registered = await post(`${base}/api/register/`, {
+      username, email: `${username}@example.org`, first_name: 'Bench', last_name: 'Viewer', description: 'Search benchmark', password: PASSWORD, password_confirm: PASSWORD,
+    });
+    if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
+    const link = await activationLink(mailDir, username);
+    const activated = await fetch(link.replace(/^https?:\/\/[^/]+/, base), { redirect: 'manual' });
+    if (!activated.headers.get('location')?.endsWith('#/login?activated=1')) throw new Error(`activation failed: ${activated.status} ${activated.headers.get('location')}`);
+    response = await login();
+  }
+  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
 }
 
-/** The peer: the same query straight to PostgreSQL through the adapter, same concurrency and duration. */
-async function direct(index: PostgresSearchIndex, query: SearchQuery, connections: number): Promise<Measure> {
-  const latencies: number[] = [];
-  const end = Date.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: connections }, async () => {
-      while (Date.now() < end) {
-        const started = performance.now();
-        await index.search(query);
-        latencies.push(performance.now() - started);
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  const at = (q: number) => Number(latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))].toFixed(1));
-  return { p50: at(0.5), p95: at(0.95), p99: at(0.99), rps: Math.round(latencies.length / seconds), errors: 0 };
+async function activationLink(mailDir: string, username: string): Promise<string> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    const mails = existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).map((f) => parseRawMail(readFileSync(path.join(mailDir, f), 'utf8'))) : [];
+    const mail = mails.find((m) => m.to?.includes(`${username}@example.org`) && /activate/i.test(m.text ?? ''));
+    const link = mail && /(https?:\/\/\S+\/api\/register\/activate\/\?token=[\w-]+)/.exec(mail.text ?? '')?.[1];
+    if (link) return link;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`no activation mail for ${username} in ${mailDir}`);
 }
+
+/** The account in the token, as the search service sees it. */
+function viewerOf(token: string): SearchViewer {
+  const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
+  return { userId: claims.sub, organisationId: claims.org };
+}
+
+/** Seeds the index unless it already holds this size, generator and viewer. */
+async function seed(url: string, index: PostgresSearchIndex, viewer: SearchViewer): Promise<void> {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    await db.query('CREATE TABLE IF NOT EXISTS public.bench_seed (records int, generator text, user_id text, organisation_id text)');
+    const marker = (await db.query('SELECT * FROM public.bench_seed')).rows[0];
+    const current = marker && marker.records === records && marker.generator === GENERATOR && marker.user_id === viewer.userId && (await index.count()) === records;
+    if (current) return;
+    console.log(`seeding ${records} records...`);
+    await index.clear();
+    const catalogue = syntheticCatalogue(viewer);
+    const started = Date.now();
+    for (let i = 0; i < records; i += SEED_BATCH) {
+      await index.upsert(Array.from({ length: Math.min(SEED_BATCH, records - i) }, (_, k) => catalogue.record(i + k)));
+      if ((i / SEED_BATCH) % 20 === 19) console.log(`  ${i + SEED_BATCH} records, ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    }
+    await db.query('VACUUM ANALYZE search.records');
+    await db.query('VACUUM ANALYZE search.record_documents');
+    await db.query('TRUNCATE public.bench_seed');
+    await db.query('INSERT INTO public.bench_seed VALUES ($1, $2, $3, $4)', [records, GENERATOR, viewer.userId, viewer.organisationId]);
+    console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  } finally {
+    await db.end();
+  }
+}
+
+/** Share of all records containing every word of the text (for the commentary; not timed). */
+async function matchShare(url: string, text: string): Promise<string> {
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM search.records WHERE (name_vector || description_vector || extra_vector) @@ plainto_tsquery('simple', $1)`,
+      [text],
+    );
+    return `${((rows[0].n / records) * 100).toFixed(1)}%`;
+  } finally {
+    await db.end();
+  }
+}
+
+const loadAverage = () => os.loadavg().map((load) => load.toFixed(1)).join(', ');
 
 async function main() {
   ensureServerBuild();
   const url = await prepareDatabase();
-  const index = new PostgresSearchIndex({ connectionString: url, schema: 'search', max: 20 });
-  await index.init();
-  const present = await index.count();
-  if (present !== records) {
-    console.log(`seeding ${records} records (index holds ${present})...`);
-    await index.clear();
-    const started = Date.now();
-    for (let i = 0; i < records; i += 5000) {
-      await index.upsert(Array.from({ length: Math.min(5000, records - i) }, (_, k) => document(i + k)));
-      if ((i / 5000) % 20 === 0) console.log(`  ${i + 5000} records, ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    }
-    const seed = new Client({ connectionString: url });
-    await seed.connect();
-    await seed.query('VACUUM ANALYZE search.records');
-    // Kept so a later run on the same data measures the same viewer.
-    await seed.query('CREATE TABLE IF NOT EXISTS public.bench_viewer (user_id text, organisation_id text)');
-    await seed.query('TRUNCATE public.bench_viewer');
-    await seed.query('INSERT INTO public.bench_viewer VALUES ($1, $2)', [viewer.userId, viewer.organisationId]);
-    await seed.end();
-    console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-  }
-  const probe = new Client({ connectionString: url });
-  await probe.connect();
-  const stored = (await probe.query('SELECT user_id, organisation_id FROM public.bench_viewer')).rows[0];
-  await probe.end();
-  const me = { userId: stored.user_id as string, organisationId: stored.organisation_id as string };
-
-  const jwtSecret = randomBytes(32).toString('hex');
+  const dataDir = path.join(os.tmpdir(), DB);
+  mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
   const app = startNode('gateway', 'dist/apps/gateway/src/main.js', {
-    DATABASE_URL: url, PORT: String(port), JWT_SECRET: jwtSecret, ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    DATA_DIR: path.join(os.tmpdir(), DB), SERVE_WEB: 'false', LOG_LEVEL: 'warn',
+    RUN_MODE: 'embedded', DATABASE_URL: url, PORT: String(port), DATA_DIR: dataDir, SERVE_WEB: 'false', LOG_LEVEL: 'warn',
   });
+  const index = new PostgresSearchIndex({ connectionString: url, schema: 'search', max: 16 });
   try {
-    await waitForHttp(`http://127.0.0.1:${port}/health/ready`, { process: app, timeoutMs: 120_000 });
-    const token = await new JwtService({ secret: jwtSecret }).signAsync({ sub: me.userId, username: 'bench', org: me.organisationId, ct: 'STANDARD', perms: [], groups: [1, 2, 3], pv: 1 });
-    const base = `http://127.0.0.1:${port}/api/records/`;
-    const scenarios: Array<{ name: string; url: string; query: SearchQuery }> = [
-      { name: 'ranked text query, page 1', url: `${base}?query=river%20flow`, query: { text: 'river flow', viewer: me, view: 'all', page: 1, pageSize: 20 } },
-      { name: 'typo query, page 1', url: `${base}?query=temperture`, query: { text: 'temperture', viewer: me, view: 'all', page: 1, pageSize: 20 } },
-      { name: 'empty query (newest first)', url: base, query: { viewer: me, view: 'all', page: 1, pageSize: 20 } },
-      { name: 'empty query, deep page 50', url: `${base}?page=50`, query: { viewer: me, view: 'all', page: 50, pageSize: 20 } },
-      { name: 'own records', url: `${base}?view=own`, query: { viewer: me, view: 'own', page: 1, pageSize: 20 } },
-    ];
+    const base = `http://127.0.0.1:${port}`;
+    await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 120_000 });
+    const token = await signIn(base, path.join(dataDir, 'mail'), 'benchviewer');
+    const viewer = viewerOf(token);
+    await seed(url, index, viewer);
+
+    const loadBefore = loadAverage();
     const rows: string[] = [];
-    for (const scenario of scenarios) {
-      for (const connections of [1, 16]) {
-        const http = await viaGateway(scenario.url, token, connections);
-        const peer = await direct(index, scenario.query, connections);
-        const line = `| ${scenario.name} | ${connections} | ${http.p50} / ${http.p95} / ${http.p99} | ${Math.round(http.rps)} | ${http.errors} | ${peer.p50} / ${peer.p95} / ${peer.p99} | ${peer.rps} |`;
+    for (const scenario of SCENARIOS) {
+      const target = `${base}${scenario.path}`;
+      const auth = scenario.anonymous ? null : token;
+      // One call first: a wrong setup (401, empty list) must stop the run, not be measured.
+      const first = await fetch(target, { headers: auth ? { authorization: `JWT ${auth}` } : {} });
+      if (first.status !== 200) throw new Error(`${target}: ${first.status} ${await first.text()}`);
+      const body = (await first.json()) as { count: number; count_capped?: boolean; results: unknown[] };
+      if (body.results.length === 0) throw new Error(`${target}: no results`);
+      const query: SearchQuery = { ...scenario.query, viewer: scenario.anonymous ? null : viewer };
+      const share = query.text ? ` (every word in ${await matchShare(url, query.text)} of records)` : '';
+      for (const connections of CONNECTIONS) {
+        const http = await viaGateway(target, auth, connections);
+        const peer = await direct(index, query, connections);
+        const count = `${body.count}${body.count_capped ? '+' : ''}`;
+        const line = `| ${scenario.name}${share} | ${connections} | ${count} | ${http.p50} / ${http.p95} / ${http.p99} | ${http.rps} | ${peer.p50} / ${peer.p95} / ${peer.p99} | ${peer.rps} |`;
         console.log(line);
         rows.push(line);
       }
     }
-    writeResults(rows);
+    writeResults(rows, loadBefore, loadAverage());
   } finally {
-    await app.stop();
     await index.close();
+    await app.stop();
   }
 }
 
-function writeResults(rows: string[]) {
+function writeResults(rows: string[], loadBefore: string, loadAfter: string) {
   const file = path.join(REPO_ROOT, 'docs/benchmarks.md');
-  const start = '<!-- bench:search:start -->';
-  const end = '<!-- bench:search:end -->';
+  const start = `<!-- bench:search:${records}:start -->`;
+  const end = `<!-- bench:search:${records}:end -->`;
+  const cpus = os.cpus();
   const section = [
     start,
-    `## Search: GET /api/records/ at ${records.toLocaleString('en')} records`,
+    `### ${records.toLocaleString('en')} records`,
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown CPU'}), embedded mode on the local PostgreSQL ${''}server, ${seconds} s per cell, with \`npm run bench:search -- ${records} ${seconds}\`.`,
-    'The viewer sees 10% of the records (their organisation\'s and everyone\'s); 20 results a page. Latencies in ms (p50 / p97.5 / p99 for HTTP, as autocannon reports; p50 / p95 / p99 for the peer).',
-    'The peer is the same query sent straight to PostgreSQL through the index adapter in the same run: no HTTP, no gateway, no Nest.',
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:search -- ${records} ${seconds}\` on ${cpus.length} cores (${cpus[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ` +
+      `embedded mode (one process) on the local PostgreSQL server, ${seconds} s per cell. Load average (1, 5, 15 min) before / after the measurements: ${loadBefore} / ${loadAfter}.`,
     '',
-    '| query | connections | gateway latency ms | gateway req/s | errors | peer latency ms | peer req/s |',
-    '| --- | --- | --- | --- | --- | --- | --- |',
+    '| query | connections | count | gateway p50 / p95 / p99 ms | gateway req/s | peer p50 / p95 / p99 ms | peer req/s |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
     end,
   ].join('\n');

@@ -13,6 +13,7 @@ import { CatalogueRecords1763800000000 } from './migrations/1763800000000-catalo
 import { RecordPrivateColumns1764000000000 } from './migrations/1764000000000-record-private-columns';
 import { NoRecordRequests, RecordRequests } from './records/record-requests';
 import { RecordsController } from './records/records.controller';
+import { RecordsRepublisher } from './reindex/records-republisher';
 import { RecordsRepository } from './records/records.repository';
 import { RecordsService } from './records/records.service';
 import { SourceDownloader } from './records/source-download';
@@ -29,6 +30,7 @@ import { VisibilityService } from './visibility/visibility.service';
     RecordsRepository,
     RecordsService,
     SourceDownloader,
+    RecordsRepublisher,
     VisibilityService,
     DownloadLinks,
     ExtractionRepository,

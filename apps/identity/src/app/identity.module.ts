@@ -40,6 +40,7 @@ import { RegistrationService } from './registration/registration.service';
 import { Argon2PasswordHasher, PasswordHasher } from './security/password-hasher';
 import { SecretCipher } from './security/secret-cipher';
 import { MailRequestedConsumer } from './mail/mail-requested.consumer';
+import { AccountsRepublisher } from './reindex/accounts-republisher';
 
 @Module({
   imports: [ServiceRuntimeModule.forService({ name: 'identity', entities: [OrganisationEntity, UserEntity], migrations: [IdentityInitial1763780000000, IdentityAccounts1763790000000] })],
@@ -47,6 +48,7 @@ import { MailRequestedConsumer } from './mail/mail-requested.consumer';
   controllers: [ProfileController, RegistrationController, ActivationController, LoginController, PasswordResetController, OrganisationController, AccountsController, AutofillController, ApiKeysController, TokenStatusController],
   providers: [
     MailRequestedConsumer,
+    AccountsRepublisher,
     { provide: PasswordHasher, useClass: Argon2PasswordHasher },
     { provide: SecretCipher, inject: [APP_CONFIG], useFactory: (config: AppConfig) => SecretCipher.fromBase64Key(config.ENCRYPTION_KEY) },
     IdentityMailer,

@@ -1,28 +1,24 @@
 import { Inject, Module, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, HealthRegistry, ServiceRuntimeModule } from '@dc/platform';
-import { ElasticsearchSearchIndex, PostgresSearchIndex, SearchIndex } from '@dc/search-index';
+import { SearchIndex } from '@dc/search-index';
 import { DirectoryConsumer } from './directory/directory.consumer';
 import { DirectoryRepository } from './directory/directory.repository';
-import { SearchInitial1763780000000 } from './migrations/1763780000000-search-initial';
+import { SEARCH_MIGRATIONS } from './migrations';
+import { RecordVersionsRepository } from './records/record-versions.repository';
 import { RecordsConsumer } from './records/records.consumer';
 import { RecordsListController } from './records/records-list.controller';
 import { RecordsListService } from './records/records-list.service';
-
-/** The index adapter from SEARCH_DRIVER; the PostgreSQL one lives in the search service's own schema. */
-function createSearchIndex(config: AppConfig): SearchIndex {
-  return config.SEARCH_DRIVER === 'elasticsearch'
-    ? new ElasticsearchSearchIndex({ node: config.ELASTICSEARCH_URL! })
-    : new PostgresSearchIndex({ connectionString: config.DATABASE_URL!, schema: 'search' });
-}
+import { createSearchIndex } from './search-index.provider';
 
 @Module({
-  imports: [ServiceRuntimeModule.forService({ name: 'search', migrations: [SearchInitial1763780000000] })],
+  imports: [ServiceRuntimeModule.forService({ name: 'search', migrations: SEARCH_MIGRATIONS })],
   controllers: [RecordsListController],
   providers: [
     DirectoryConsumer,
     DirectoryRepository,
     RecordsListService,
     RecordsConsumer,
+    RecordVersionsRepository,
     { provide: SearchIndex, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createSearchIndex(config) },
   ],
 })

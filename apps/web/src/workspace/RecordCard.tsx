@@ -4,7 +4,7 @@ import { toaster } from '../shell/toaster';
 import { CopyIcon, DeleteIcon, DownloadIcon, EditIcon, LinkIcon, SimilarIcon } from '../components/icons';
 import { formatDate, formatSize, truncate } from '../lib/format';
 import { DESCRIPTION_LIMIT, displayName, NAME_LIMIT, ORIGIN_LIMIT, TYPE_LIMIT, visibilityLabel } from './format';
-import { canDownload, canRequest, downloadRecord, LOGIN_TO_LINK, LOGIN_TO_REQUEST, requestLabel, useCopyRecordLink } from './record-actions';
+import { canDownload, canRequest, downloadColor, downloadRecord, LOGIN_TO_LINK, LOGIN_TO_REQUEST, requestLabel, useCopyRecordLink } from './record-actions';
 import type { RecordCardData } from './types';
 
 interface RecordCardProps {
@@ -140,7 +140,7 @@ export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
           <IconButton
             size="xs"
             variant="solid"
-            colorPalette={record.is_owner ? 'red' : 'blue'}
+            colorPalette={downloadColor(record)}
             aria-label="Data download"
             title="Data download"
             data-owner={record.is_owner ? 'true' : 'false'}

@@ -8,6 +8,7 @@ import { RecordsScopeToggle, useRecordsScope } from '../shell/records-scope';
 import { useSearchQuery } from '../shell/search-query';
 import { toaster } from '../shell/toaster';
 import { GridIcon, TableIcon } from '../components/icons';
+import { recordCountLabel } from './card-rules';
 import { RecordCard } from './RecordCard';
 import { RecordsTable } from './RecordsTable';
 import { ScrollSentinel } from './ScrollSentinel';
@@ -44,6 +45,7 @@ export function Workspace() {
 
   const records = list.data?.pages.flatMap((page) => page.results) ?? [];
   const count = list.data?.pages.at(-1)?.count ?? 0;
+  const countCapped = !!list.data?.pages.at(-1)?.count_capped;
   const loaded = list.isSuccess;
   const empty = loaded && records.length === 0;
 
@@ -78,7 +80,7 @@ export function Workspace() {
         <Text fontSize="sm" color="fg.muted" data-testid="records-search-summary" aria-live="polite">
           {refid ? 'Datasets similar to the chosen record' : query ? `Search: “${query}”` : 'No search query'}
           {isSignedIn ? ` · showing ${scope === 'own' ? 'your own' : 'all'} records` : ''}
-          {loaded ? ` · ${count} ${count === 1 ? 'record' : 'records'}` : ''}
+          {loaded ? ` · ${recordCountLabel(count, countCapped)}` : ''}
         </Text>
       </Stack>
 

@@ -5,21 +5,7 @@ import { fetchDownloadLink } from './records-api';
 import { recordLink } from './format';
 import type { RecordCardData } from './types';
 
-/** Prompts for anonymous visitors (spec section 6). */
-export const LOGIN_TO_REQUEST = 'Please login to request records.';
-export const LOGIN_TO_LINK = 'Please login to link records.';
-
-/** Whether the caller may download: open access, or the owner, or someone with edit rights. */
-export const canDownload = (record: RecordCardData) => record.access === 'OP' || !!record.is_owner || !!record.edit;
-
-/** The Request button shows only to non-owners of records whose access is Request. */
-export const canRequest = (record: RecordCardData) => record.access === 'RE' && !record.is_owner;
-
-/** "Request {status}" once a request has left new; the button is then disabled. */
-export function requestLabel(record: RecordCardData): { label: string; locked: boolean } {
-  const status = record.request_status;
-  return status && status !== 'new' ? { label: `Request ${status}`, locked: true } : { label: 'Request', locked: false };
-}
+export { canDownload, canRequest, downloadColor, LOGIN_TO_LINK, LOGIN_TO_REQUEST, requestLabel } from './card-rules';
 
 /** Opens the record's signed download link in a new window. */
 export async function downloadRecord(record: RecordCardData): Promise<void> {

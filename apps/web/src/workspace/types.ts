@@ -34,7 +34,8 @@ export interface RecordCardData {
   can_delete?: boolean;
 }
 
-export type RecordsPage = Paged<RecordCardData>;
+/** `count_capped`: the server stopped counting at its limit, so `count` means "at least". */
+export type RecordsPage = Paged<RecordCardData> & { count_capped?: boolean };
 
 export interface RecordsSearch {
   query: string;

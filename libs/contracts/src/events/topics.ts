@@ -8,6 +8,7 @@ export enum Topic {
   Job = 'dc.job',
   Merge = 'dc.merge',
   Mail = 'dc.mail',
+  Index = 'dc.index',
 }
 
 const topicByAggregate: Record<string, Topic> = {
@@ -19,6 +20,7 @@ const topicByAggregate: Record<string, Topic> = {
   job: Topic.Job,
   merge: Topic.Merge,
   mail: Topic.Mail,
+  index: Topic.Index,
 };
 
 export function topicOf(eventType: string): Topic {

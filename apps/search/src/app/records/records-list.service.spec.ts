@@ -1,4 +1,4 @@
-import { DetailError } from '@dc/platform';
+import { DetailError, FieldValidationError } from '@dc/platform';
 import { RecordDocument, SearchIndex, SearchQuery, SearchResult } from '@dc/search-index';
 import { RecordsListService } from './records-list.service';
 
@@ -14,7 +14,7 @@ class FakeIndex {
   async search(query: SearchQuery): Promise<SearchResult> {
     this.queries.push(query);
     const start = (query.page - 1) * query.pageSize;
-    return { count: this.docs.length, results: this.docs.slice(start, start + query.pageSize) };
+    return { count: this.docs.length, countCapped: false, hasMore: start + query.pageSize < this.docs.length, results: this.docs.slice(start, start + query.pageSize) };
   }
 }
 
@@ -54,5 +54,16 @@ describe('records list', () => {
   it('caps the page size and passes own view and project filters to the index', async () => {
     await service.list({ page_size: '1000', view: 'own', group: 'g-1' }, { userId: 'owner', organisationId: 'org-1', permissions: [] }, base);
     expect(index.queries.at(-1)).toMatchObject({ pageSize: 100, view: 'own', groupId: 'g-1' });
+  });
+
+  it('answers a repeated parameter with 400 and the field error shape', async () => {
+    await expect(service.list({ query: ['a', 'b'] as unknown as string }, null, base)).rejects.toEqual(new FieldValidationError({ query: ['Give this parameter once.'] }));
+  });
+
+  it('passes refid to the index as the reference of a "find similar datasets" search', async () => {
+    await service.list({ refid: 'r-7', query: 'rain' }, null, base);
+    expect(index.queries.at(-1)).toMatchObject({ relatedTo: 'r-7', viewer: null });
+    await service.list({ refid: '' }, null, base);
+    expect(index.queries.at(-1)?.relatedTo).toBeUndefined();
   });
 });

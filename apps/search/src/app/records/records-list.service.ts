@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { DetailError } from '@dc/platform';
+import { DetailError, FieldValidationError } from '@dc/platform';
 import { Permission } from '@dc/contracts';
 import { SearchHit, SearchIndex, SearchViewer, toRecordsPage } from '@dc/search-index';
 
@@ -12,6 +12,8 @@ export interface RecordsListParams {
   page?: string;
   page_size?: string;
   group?: string;
+  /** "Find similar datasets": the id of the reference record. */
+  refid?: string;
 }
 
 /** The Workspace list: visibility is applied by the index inside the query. */
@@ -20,14 +22,17 @@ export class RecordsListService {
   constructor(private readonly index: SearchIndex) {}
 
   async list(params: RecordsListParams, viewer: Viewer | null, baseUrl: string) {
+    // A repeated query parameter arrives as an array: one value per parameter is all that makes sense.
+    const repeated = Object.entries(params).filter(([, value]) => value !== undefined && typeof value !== 'string');
+    if (repeated.length > 0) throw new FieldValidationError(Object.fromEntries(repeated.map(([name]) => [name, ['Give this parameter once.']])));
     const page = params.page === undefined ? 1 : Number(params.page);
     if (!Number.isInteger(page) || page < 1) throw new DetailError('Invalid page.', 404);
     const requestedSize = params.page_size === undefined ? DEFAULT_PAGE_SIZE : Number(params.page_size);
     const pageSize = Number.isInteger(requestedSize) && requestedSize > 0 ? Math.min(requestedSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
     const view = params.view === 'own' ? 'own' : 'all';
-    const result = await this.index.search({ text: params.query, viewer, view, groupId: params.group || undefined, page, pageSize });
+    const result = await this.index.search({ text: params.query, viewer, view, groupId: params.group || undefined, relatedTo: params.refid || undefined, page, pageSize });
     if (page > 1 && result.results.length === 0) throw new DetailError('Invalid page.', 404);
-    return toRecordsPage({ count: result.count, results: result.results.map((hit) => toCard(hit, viewer)) }, { baseUrl, page, pageSize });
+    return toRecordsPage({ ...result, results: result.results.map((hit) => toCard(hit, viewer)) }, { baseUrl, page, pageSize });
   }
 }
 

@@ -1,0 +1,5 @@
+import { SearchInitial1763780000000 } from './1763780000000-search-initial';
+import { SearchRecordVersions1763900000000 } from './1763900000000-search-record-versions';
+
+/** The search service's schema migrations, in order (the service module and the reindex command run them). */
+export const SEARCH_MIGRATIONS = [SearchInitial1763780000000, SearchRecordVersions1763900000000];

@@ -1,0 +1,132 @@
+import type { RecordSnapshot } from '@dc/contracts';
+import { createTestDatabase, describeInfra, type TestDatabase } from '@dc/testing';
+import { SearchTestApp, type Viewer } from '../../testing/search-test-app';
+
+const ada: Viewer = { id: 'u-ada', username: 'ada', organisationId: 'org-a' };
+const amy: Viewer = { id: 'u-amy', username: 'amy', organisationId: 'org-a' };
+const bob: Viewer = { id: 'u-bob', username: 'bob', organisationId: 'org-b' };
+const carol: Viewer = { id: 'u-carol', username: 'carol', organisationId: 'org-c' };
+const dave: Viewer = { id: 'u-dave', username: 'dave', organisationId: 'org-d' };
+const viewers = { anonymous: null, ada, amy, bob, carol, dave };
+type ViewerName = keyof typeof viewers;
+
+let minute = 0;
+function record(recordId: string, owner: Viewer, visibility: RecordSnapshot['visibility'], shared: { users?: string[]; organisations?: string[] } = {}): RecordSnapshot {
+  const changedAt = new Date(Date.UTC(2026, 0, 1, 0, minute++)).toISOString();
+  return {
+    recordId, name: `Record ${recordId}`, altName: '', description: `sensor feed ${recordId}`, provenance: '', source: '',
+    ownerId: owner.id, ownerUsername: owner.username, organisationId: owner.organisationId, organisationName: owner.organisationId, visibility,
+    sharedWithUserIds: shared.users ?? [], sharedWithOrganisationIds: shared.organisations ?? [], groupIds: [], access: 'RE', accessFee: null, currency: 'CAD',
+    policyId: null, origin: 'metadata', type: 'metadata', size: 0, version: 1, createdAt: changedAt, changedAt, headers: ['station', 'value'], words: [], totalRows: null, files: [],
+  };
+}
+
+/**
+ * The visibility rules (ARCHITECTURE section 8) through the HTTP API of the search service, on
+ * real PostgreSQL: every viewer gets exactly the records they may see, in results and in count,
+ * with and without text, on every page size, and nothing about the others.
+ */
+describeInfra('search API: GET /api/records/ and /api/recordsannon/ visibility matrix (real PostgreSQL)', true, () => {
+  let db: TestDatabase;
+  let search: SearchTestApp;
+
+  beforeAll(async () => {
+    db = await createTestDatabase('dc_search_api');
+    search = await SearchTestApp.start(db.url);
+    await search.indexRecords([
+      record('a-ev', ada, 'EV'),
+      record('a-pr', ada, 'PR'),
+      record('a-cu-user', ada, 'CU', { users: [bob.id] }),
+      record('a-cu-org', ada, 'CU', { organisations: [carol.organisationId] }),
+      // The catalogue sends lists for CU records only; a PR record with lists must still grant nothing.
+      record('a-pr-stale', ada, 'PR', { users: [dave.id], organisations: [dave.organisationId] }),
+      record('m-pr', amy, 'PR'),
+      record('b-pr', bob, 'PR'),
+      record('b-ev', bob, 'EV'),
+      record('b-cu-ada', bob, 'CU', { users: [ada.id] }),
+    ]);
+  });
+  afterAll(async () => {
+    await search?.close();
+    await db?.drop();
+  });
+
+  const orgA = ['a-ev', 'a-pr', 'a-cu-user', 'a-cu-org', 'a-pr-stale', 'm-pr'];
+  const matrix: Array<[string, ViewerName, 'all' | 'own', string[]]> = [
+    ['anonymous: EV only', 'anonymous', 'all', ['a-ev', 'b-ev']],
+    ['anonymous asking for own: still EV only', 'anonymous', 'own', ['a-ev', 'b-ev']],
+    ['owner: their organisation, EV, and CU listing them', 'ada', 'all', [...orgA, 'b-ev', 'b-cu-ada']],
+    ['owner, own view: their records only', 'ada', 'own', ['a-ev', 'a-pr', 'a-cu-user', 'a-cu-org', 'a-pr-stale']],
+    ['member of the same organisation: its PR and CU records', 'amy', 'all', [...orgA, 'b-ev']],
+    ['member, own view: not the colleague’s', 'amy', 'own', ['m-pr']],
+    ['other organisation, listed user of a CU record', 'bob', 'all', ['a-ev', 'a-cu-user', 'b-pr', 'b-ev', 'b-cu-ada']],
+    ['other organisation, own view', 'bob', 'own', ['b-pr', 'b-ev', 'b-cu-ada']],
+    ['member of a listed organisation of a CU record', 'carol', 'all', ['a-ev', 'a-cu-org', 'b-ev']],
+    ['member of a listed organisation, own view: nothing', 'carol', 'own', []],
+    ['stranger: EV only, whatever a PR record lists', 'dave', 'all', ['a-ev', 'b-ev']],
+    ['stranger, own view: nothing', 'dave', 'own', []],
+  ];
+
+  async function list(viewerName: ViewerName, params: string) {
+    const viewer = viewers[viewerName];
+    const response = viewer
+      ? await search.http().get(`/api/records/?${params}`).set(await search.auth(viewer))
+      : await search.http().get(`/api/recordsannon/?${params}`);
+    expect(response.status).toBe(200);
+    return response.body as { count: number; next: string | null; previous: string | null; results: Array<{ id: string }> };
+  }
+
+  describe.each([
+    ['without text', ''],
+    ['with text', '&query=sensor'],
+  ])('%s', (_label, text) => {
+    it.each(matrix)('%s', async (_title, viewerName, view, expected) => {
+      const all = await list(viewerName, `view=${view}&page_size=100${text}`);
+      expect(all.results.map((card) => card.id).sort()).toEqual([...expected].sort());
+      expect(all.count).toBe(expected.length);
+      // One card a page: the count still covers only what the viewer may see, and the links stop at the end.
+      const first = await list(viewerName, `view=${view}&page_size=1${text}`);
+      expect(first.count).toBe(expected.length);
+      expect(first.next !== null).toBe(expected.length > 1);
+      if (expected.length > 1) {
+        const last = await list(viewerName, `view=${view}&page_size=1&page=${expected.length}${text}`);
+        expect(last.next).toBeNull();
+        expect(expected).toContain(last.results[0].id);
+      }
+    });
+  });
+
+  it('asks for a token on /api/records/ and answers a bad token with 401', async () => {
+    expect((await search.http().get('/api/records/')).status).toBe(401);
+    expect((await search.http().get('/api/records/').set({ Authorization: 'JWT not-a-token' })).status).toBe(401);
+  });
+
+  it('says nothing about a hidden record to a search for its exact name, or through a page past the end', async () => {
+    for (const viewerName of ['anonymous', 'dave', 'carol'] as const) {
+      // Similar names the viewer may see can follow (typo tolerance), never the hidden record.
+      const found = await list(viewerName, 'query=Record%20a-pr&page_size=100');
+      expect(found.results.map((card) => card.id)).not.toContain('a-pr');
+      expect(found.count).toBe(found.results.length);
+      expect(await list(viewerName, 'query=a-pr')).toMatchObject({ count: 0, results: [] });
+    }
+    expect((await list('amy', 'query=Record%20a-pr')).results[0].id).toBe('a-pr');
+    const beyond = await search.http().get('/api/recordsannon/?page=2&page_size=20');
+    expect(beyond.status).toBe(404);
+    expect(beyond.body).toEqual({ detail: 'Invalid page.' });
+  });
+
+  it('finds similar datasets only from a reference the viewer may see, and only among what they may see', async () => {
+    expect(await list('dave', 'refid=a-pr')).toMatchObject({ count: 0, results: [] });
+    expect(await list('anonymous', 'refid=a-cu-user')).toMatchObject({ count: 0, results: [] });
+    const forBob = await list('bob', 'refid=a-cu-user&page_size=100');
+    expect(forBob.results.map((card) => card.id).sort()).toEqual(['a-ev', 'b-cu-ada', 'b-ev', 'b-pr']);
+    expect(forBob.count).toBe(4);
+  });
+
+  it('answers the card fields and what the viewer may do with each record', async () => {
+    const own = (await list('ada', 'view=own&query=a-ev')).results[0];
+    expect(own).toMatchObject({ id: 'a-ev', name: 'Record a-ev', user: 'ada', visibility: 'EV', headers: ['station', 'value'], is_owner: true, edit: true, can_delete: true });
+    const other = (await list('dave', 'query=a-ev')).results[0];
+    expect(other).toMatchObject({ id: 'a-ev', is_owner: false, edit: false, can_delete: false });
+  });
+});
