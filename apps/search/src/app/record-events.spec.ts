@@ -27,7 +27,7 @@ function snapshot(overrides: Partial<RecordSnapshot> = {}): RecordSnapshot {
     ownerId: 'u-ada', ownerUsername: 'ada', organisationId: 'o-1', organisationName: 'Hydro Lab', visibility: 'EV',
     sharedWithUserIds: [], sharedWithOrganisationIds: [], groupIds: [], access: 'OP', accessFee: null, currency: 'CAD', policyId: null,
     origin: 'upload', type: 'text/csv', size: 10, version: 1, createdAt: at(0).toISOString(), changedAt: at(0).toISOString(),
-    headers: ['date', 'flow'], words: [], totalRows: 3, files: [], ...overrides,
+    headers: ['date', 'flow'], words: [], totalRows: 3, encryptedHeaders: [], files: [], ...overrides,
   };
 }
 

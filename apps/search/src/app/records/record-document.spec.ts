@@ -7,6 +7,7 @@ const record: RecordSnapshot = {
   sharedWithUserIds: ['u-2'], sharedWithOrganisationIds: ['o-2'], groupIds: ['g-1'], access: 'RE', accessFee: 12.5, currency: 'EUR', policyId: 'p-1',
   origin: 'upload', type: 'text/csv', size: 2048, version: 3, createdAt: '2026-01-01T00:00:00.000Z', changedAt: '2026-01-02T00:00:00.000Z',
   headers: ['date', 'flow'], words: ['river'], totalRows: 365,
+  encryptedHeaders: [],
   files: [{ fileId: 'f-1', name: 'a.csv', contentType: 'text/csv', size: 2048, checksum: 'x', extractionStatus: 'done' }],
 };
 

@@ -17,7 +17,7 @@ function record(recordId: string, owner: Viewer, visibility: RecordSnapshot['vis
     recordId, name: `Record ${recordId}`, altName: '', description: `sensor feed ${recordId}`, provenance: '', source: '',
     ownerId: owner.id, ownerUsername: owner.username, organisationId: owner.organisationId, organisationName: owner.organisationId, visibility,
     sharedWithUserIds: shared.users ?? [], sharedWithOrganisationIds: shared.organisations ?? [], groupIds: [], access: 'RE', accessFee: null, currency: 'CAD',
-    policyId: null, origin: 'metadata', type: 'metadata', size: 0, version: 1, createdAt: changedAt, changedAt, headers: ['station', 'value'], words: [], totalRows: null, files: [],
+    policyId: null, origin: 'metadata', type: 'metadata', size: 0, version: 1, createdAt: changedAt, changedAt, headers: ['station', 'value'], words: [], totalRows: null, encryptedHeaders: [], files: [],
   };
 }
 
