@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Client } from 'pg';
 import { createMessagingMigration } from '@dc/messaging';
 import { openServiceDataSource, startEmbeddedPostgres } from '@dc/persistence';
-import { AppConfig, ConfigError, loadConfig } from '@dc/platform';
+import { AppConfig, loadConfigOrExit } from '@dc/platform';
 import { SEARCH_MIGRATIONS } from './app/migrations';
 import { requestIndexRebuild } from './app/reindex/index-rebuild';
 import { createSearchIndex } from './app/search-index.provider';
@@ -13,16 +13,7 @@ import { createSearchIndex } from './app/search-index.provider';
  * PostgreSQL, the running product's or, when the product is stopped, its own for the moment it takes.
  */
 async function main() {
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  const config = loadConfigOrExit();
   const database = await databaseOf(config);
   const search = await openServiceDataSource({ url: database.url, schema: 'search', migrations: [createMessagingMigration('search'), ...SEARCH_MIGRATIONS], applicationName: 'dc-search-reindex' });
   const index = createSearchIndex({ ...config, DATABASE_URL: database.url });

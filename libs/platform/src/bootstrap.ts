@@ -2,7 +2,7 @@ import { DynamicModule, INestApplication, Module, Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger } from 'pino';
-import { AppConfig, ConfigError, loadConfig, SERVICE_PORTS, ServiceName } from './config/config';
+import { AppConfig, loadConfigOrExit, SERVICE_PORTS, ServiceName } from './config/config';
 import { withEmbeddedSecrets } from './config/secrets';
 import { InfrastructureModule } from './infrastructure/infrastructure.module';
 import { correlationIdMiddleware, requestLogMiddleware } from './logging/context';
@@ -51,18 +51,8 @@ export async function listen(app: INestApplication, config: AppConfig, port: num
 
 /** Distributed mode: one service per process, on PORT or its default port. */
 export async function runService(name: ServiceName, modules: AppOptions['modules']): Promise<void> {
-  let config: AppConfig;
-  try {
-    config = loadConfig();
-    // The gateway needs no database; every service does (its own schema).
-    if (!config.DATABASE_URL) throw new ConfigError(['DATABASE_URL: required to run a service on its own (RUN_MODE=distributed)']);
-  } catch (error) {
-    if (error instanceof ConfigError) {
-      console.error(error.message);
-      process.exit(1);
-    }
-    throw error;
-  }
+  // The gateway needs no database; every service does (its own schema).
+  const config = loadConfigOrExit((c) => (c.DATABASE_URL ? [] : ['DATABASE_URL: required to run a service on its own (RUN_MODE=distributed)']));
   const logger = createLogger({ service: name, level: config.LOG_LEVEL });
   try {
     const app = await createApp({ service: name, config: withEmbeddedSecrets(config), logger, modules });

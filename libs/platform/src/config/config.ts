@@ -125,3 +125,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   if (problems.length) throw new ConfigError(problems);
   return { ...raw, MAIL_DRIVER: mailDriver, KAFKA_BROKERS: brokers, SERVICE_URLS: serviceUrls };
 }
+
+/**
+ * loadConfig for an entry point: on invalid configuration it prints the problems (each naming its
+ * variable) and stops the process with exit code 1. `extraProblems` adds what only that entry point needs.
+ */
+export function loadConfigOrExit(extraProblems: (config: AppConfig) => string[] = () => []): AppConfig {
+  try {
+    const config = loadConfig();
+    const problems = extraProblems(config);
+    if (problems.length) throw new ConfigError(problems);
+    return config;
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
