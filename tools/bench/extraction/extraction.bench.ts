@@ -2,15 +2,15 @@
 // Each measurement runs in its own child process so that its peak RSS (getrusage maxrss) is its own.
 // Run: node_modules/.bin/node tools/bench/extraction/run.cjs [--sizes=10,100,1000] [--dir=DIR] [--no-write]
 import { spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { extractMetadata } from '@dc/extraction';
+import { sectionMarkers, seededRandom, writeBenchmarkSection } from '../bench-support';
 
 const ROOT = path.resolve(__dirname, '../../..');
-const DOC = path.join(ROOT, 'docs/benchmarks.md');
-const START = '<!-- bench:extraction:start -->';
-const END = '<!-- bench:extraction:end -->';
+const SECTION = 'bench:extraction';
+const { start: START, end: END } = sectionMarkers(SECTION);
 const NUMERIC = ['id', 'amount', 'quantity', 'score'];
 const MB = 1024 * 1024;
 
@@ -49,19 +49,9 @@ function peakRssMb(): number {
 // ---------------------------------------------------------------------------------------------
 // Data generation: numeric and text columns, some missing scores, some quoted commas.
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function generate(file: string, bytes: number): Promise<void> {
-  const random = mulberry32(42);
+  const random = seededRandom(42);
   const syllables = ['ka', 'lo', 'mi', 'ra', 'te', 'su', 'no', 'vi', 'de', 'pa', 'ri', 'go'];
   const vocabulary = Array.from({ length: 400 }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => syllables[Math.floor(random() * syllables.length)]).join(''));
   const categories = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi', 'omicron', 'pi', 'rho', 'sigma', 'tau', 'upsilon'];
@@ -201,13 +191,6 @@ function section(rows: Array<{ sizeMb: number; bytes: number; ours: Measurement;
   return lines.join('\n');
 }
 
-function writeSection(text: string): void {
-  const current = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n\nEach benchmark writes its own section; see `tools/bench/`.\n';
-  const start = current.indexOf(START);
-  const end = current.indexOf(END);
-  const next = start >= 0 && end > start ? current.slice(0, start) + text + current.slice(end + END.length) : `${current.trimEnd()}\n\n${text}\n`;
-  writeFileSync(DOC, next);
-}
 
 async function main(): Promise<void> {
   const child = arg('child');
@@ -239,7 +222,7 @@ async function main(): Promise<void> {
   const command = `node_modules/.bin/node tools/bench/extraction/run.cjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
   const text = section(rows, command, `${loadStart} / ${loadAt()}`);
   console.log(text);
-  if (!process.argv.includes('--no-write')) writeSection(text);
+  if (!process.argv.includes('--no-write')) writeBenchmarkSection(SECTION, text);
 }
 
 main().catch((error: unknown) => {

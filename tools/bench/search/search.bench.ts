@@ -11,7 +11,7 @@
  * The seeded database (dc_bench_search_<records>) is kept, so a second run skips seeding.
  * Results replace this size's section of docs/benchmarks.md (between bench:search:<records> markers).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -20,6 +20,7 @@ import { parseRawMail } from '@dc/mailer';
 import { PostgresSearchIndex, SearchQuery, SearchViewer } from '@dc/search-index';
 import { ensureServerBuild, freePort, REPO_ROOT, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
 import { syntheticCatalogue, VOCABULARY_SIZE, ZIPF_EXPONENT } from './synthetic-records';
+import { BENCHMARKS_DOC, sectionMarkers, writeBenchmarkSection } from '../bench-support';
 
 const records = Number(process.argv[2] ?? 100_000);
 const seconds = Number(process.argv[3] ?? 10);
@@ -246,9 +247,8 @@ async function main() {
 }
 
 function writeResults(rows: string[], loadBefore: string, loadAfter: string) {
-  const file = path.join(REPO_ROOT, 'docs/benchmarks.md');
-  const start = `<!-- bench:search:${records}:start -->`;
-  const end = `<!-- bench:search:${records}:end -->`;
+  const name = `bench:search:${records}`;
+  const { start, end } = sectionMarkers(name);
   const cpus = os.cpus();
   const section = [
     start,
@@ -262,10 +262,8 @@ function writeResults(rows: string[], loadBefore: string, loadAfter: string) {
     ...rows,
     end,
   ].join('\n');
-  const current = existsSync(file) ? readFileSync(file, 'utf8') : '# Benchmarks\n';
-  const next = current.includes(start) ? current.replace(new RegExp(`${start}[\\s\\S]*${end}`), section) : `${current.trimEnd()}\n\n${section}\n`;
-  writeFileSync(file, next);
-  console.log(`written to ${path.relative(REPO_ROOT, file)}`);
+  writeBenchmarkSection(name, section);
+  console.log(`written to ${path.relative(REPO_ROOT, BENCHMARKS_DOC)}`);
 }
 
 main().catch((error) => {

@@ -1,4 +1,5 @@
 import type { RecordDocument, SearchViewer } from '@dc/search-index';
+import { seededRandom } from '../bench-support';
 
 /**
  * Synthetic catalogue records for the search benchmark: reproducible (seeded), with word frequencies
@@ -26,17 +27,6 @@ const HEADER_WORDS = [
   'type', 'category', 'status', 'amount', 'rate', 'unit', 'source', 'description', 'start', 'end', 'min', 'max', 'mean', 'median',
 ];
 
-/** mulberry32: a small, fast, seeded generator, so a size always yields the same records. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** The vocabulary in frequency rank order: real topic words first, then made-up words. */
 export function vocabulary(size: number): string[] {
