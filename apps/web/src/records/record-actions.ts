@@ -1,3 +1,4 @@
+import { downloadColor, requestLabel } from '../workspace/card-rules';
 import type { CatalogueRecord } from './types';
 
 export interface RecordActionChoice {
@@ -19,12 +20,12 @@ export interface RecordActionChoice {
  */
 export function recordActionsFor(record: Pick<CatalogueRecord, 'access' | 'is_owner' | 'download_url' | 'request_status'>): RecordActionChoice {
   const download = !!record.download_url;
+  const request = requestLabel(record);
   return {
     download,
-    downloadColour: record.is_owner ? 'red' : 'blue',
+    downloadColour: downloadColor(record),
     request: !download && !record.is_owner && record.access === 'RE',
-    // Once a request left "new" the button names its status and cannot be used again (spec section 4).
-    requestLabel: record.request_status && record.request_status !== 'new' ? `Request ${record.request_status}` : 'Request',
-    requestDisabled: !!record.request_status && record.request_status !== 'new',
+    requestLabel: request.label,
+    requestDisabled: request.locked,
   };
 }

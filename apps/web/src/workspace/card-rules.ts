@@ -10,13 +10,13 @@ export const LOGIN_TO_LINK = 'Please login to link records.';
 export const canDownload = (record: RecordCardData) => record.access === 'OP' || !!record.is_owner || !!record.edit;
 
 /** The download button is red for the owner and blue for everyone else. */
-export const downloadColor = (record: RecordCardData): 'red' | 'blue' => (record.is_owner ? 'red' : 'blue');
+export const downloadColor = (record: Pick<RecordCardData, 'is_owner'>): 'red' | 'blue' => (record.is_owner ? 'red' : 'blue');
 
 /** The Request button shows only to non-owners of records whose access is Request. */
 export const canRequest = (record: RecordCardData) => record.access === 'RE' && !record.is_owner;
 
-/** "Request {status}" once a request has left new; the button is then disabled. */
-export function requestLabel(record: RecordCardData): { label: string; locked: boolean } {
+/** "Request {status}" once a request has left new; the button is then disabled (spec section 4). Cards and details alike. */
+export function requestLabel(record: Pick<RecordCardData, 'request_status'>): { label: string; locked: boolean } {
   const status = record.request_status;
   return status && status !== 'new' ? { label: `Request ${status}`, locked: true } : { label: 'Request', locked: false };
 }
