@@ -152,6 +152,12 @@ export class RecordStore {
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
+  /** Up to `limit` record ids after `after` (null: from the start), in id order: for walking every record in batches. */
+  async recordIdsAfter(after: string | null, limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.manager.query('SELECT id FROM catalogue.records WHERE $1::uuid IS NULL OR id > $1::uuid ORDER BY id LIMIT $2', [after, limit]);
+    return rows.map((row) => row.id);
+  }
+
   /** Records whose owner is the user, or of the organisation when the caller administers its data. */
   async editableRecords(userId: string, organisationId: string | null, page: { offset: number; limit: number }): Promise<{ count: number; records: CatalogueRecord[] }> {
     const where = 'WHERE r.owner_id = $1 OR r.organisation_id = $2';

@@ -33,13 +33,13 @@ export class RecordsRepublisher implements OnModuleInit {
     let total = 0;
     for (;;) {
       const batch: string[] = await this.records.transaction(async (store) => {
-        const rows: Array<{ id: string }> = await store.manager.query('SELECT id FROM catalogue.records WHERE $1::uuid IS NULL OR id > $1::uuid ORDER BY id LIMIT $2', [after, BATCH]);
-        for (const { id } of rows) {
+        const ids = await store.recordIdsAfter(after, BATCH);
+        for (const id of ids) {
           // The row lock waits for an edit in flight, so no event of that edit is older than this snapshot.
           const record = await store.findRecord(id, { forUpdate: true });
           if (record) await store.publish(createEvent(RecordUpdated, id, recordSnapshot(record, await store.files(id))));
         }
-        return rows.map((row) => row.id);
+        return ids;
       });
       if (batch.length === 0) return total;
       total += batch.length;
