@@ -2,19 +2,10 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-export const BENCHMARKS_DOC = path.resolve(__dirname, '../../docs/benchmarks.md');
+/** The extraction library's seeded generator, so a benchmark always works on the same data. */
+export { seededRandom } from '@dc/extraction';
 
-/** mulberry32: a small, fast, seeded generator, so a benchmark always works on the same data. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const BENCHMARKS_DOC = path.resolve(__dirname, '../../docs/benchmarks.md');
 
 /** The start and end markers of a benchmark's own section, e.g. `bench:search:1000000`. */
 export function sectionMarkers(name: string): { start: string; end: string } {

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import {
-  createTestDatabase, ensureServerBuild, freePort, KafkaMock, RunningProcess, startKafkaMock, startNode, startS3rver, TestDatabase, TestS3Server,
+  createTestDatabase, ensureServerBuild, freePort, KafkaMock, kafkaBusEnv, s3StorageEnv, RunningProcess, startKafkaMock, startNode, startS3rver, TestDatabase, TestS3Server,
   waitForHttp,
 } from '@dc/testing';
 
@@ -39,12 +39,8 @@ export async function startDistributedProduct(databasePrefix: string, gatewayEnv
     RUN_MODE: 'distributed',
     PUBLIC_URL: gatewayUrl,
     DATABASE_URL: db.url,
-    BUS_DRIVER: 'kafka',
-    KAFKA_BROKERS: kafka.bootstrapServers,
-    STORAGE_DRIVER: 's3',
-    S3_ENDPOINT: s3.endpoint,
-    S3_ACCESS_KEY_ID: s3.accessKeyId,
-    S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
+    ...kafkaBusEnv(kafka),
+    ...s3StorageEnv(s3),
     JWT_SECRET: randomBytes(32).toString('hex'),
     ENCRYPTION_KEY: randomBytes(32).toString('base64'),
     DATA_DIR: dataDir,

@@ -102,8 +102,8 @@ export function truncate(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** Deterministic PRNG so that samples are reproducible. */
-function mulberry32(seed: number): () => number {
+/** mulberry32: a small, fast, seeded generator, so samples (and benchmark data) are reproducible. */
+export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -130,7 +130,7 @@ export class ColumnAccumulator {
   private readonly distinct: DistinctCounter;
   private readonly formatted: string[] = [];
   private readonly reservoir: Array<{ row: number; value: string }> = [];
-  private readonly random = mulberry32(0x5eed);
+  private readonly random = seededRandom(0x5eed);
   private readonly words: TopWords;
   private readonly wordMemo = new Map<number, string[]>();
 

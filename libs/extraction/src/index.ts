@@ -32,4 +32,5 @@ export { extractMetadata, resolveLimits } from './extract';
 export { fileKindOf, contentTypeOf } from './detect';
 export { detectDelimiter } from './csv';
 export { keyedHash } from './private-columns';
+export { seededRandom } from './column';
 export { buildZip, type ZipEntrySpec } from './zip-writer';

@@ -79,3 +79,8 @@ function readBootstrapServers(child: ChildProcess, exited: Promise<void>, timeou
     });
   });
 }
+
+/** The product's settings (BUS_DRIVER=kafka, KAFKA_BROKERS) that point it at this mock cluster. */
+export function kafkaBusEnv(kafka: KafkaMock): Record<string, string> {
+  return { BUS_DRIVER: 'kafka', KAFKA_BROKERS: kafka.bootstrapServers };
+}

@@ -187,3 +187,8 @@ function parseAmzDate(value: string): number {
   const [, y, mo, d, h, mi, s] = match.map(Number);
   return Date.UTC(y, mo - 1, d, h, mi, s);
 }
+
+/** The product's settings (STORAGE_DRIVER=s3 and S3_*) that point it at this test server. */
+export function s3StorageEnv(s3: TestS3Server): Record<string, string> {
+  return { STORAGE_DRIVER: 's3', S3_ENDPOINT: s3.endpoint, S3_ACCESS_KEY_ID: s3.accessKeyId, S3_SECRET_ACCESS_KEY: s3.secretAccessKey };
+}

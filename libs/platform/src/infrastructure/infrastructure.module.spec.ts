@@ -1,6 +1,6 @@
 import { Test } from '@nestjs/testing';
 import type { INestApplication } from '@nestjs/common';
-import { describeInfra, isKcatInstalled, KafkaMock, startKafkaMock, startS3rver, TestS3Server } from '@dc/testing';
+import { describeInfra, isKcatInstalled, KafkaMock, kafkaBusEnv, s3StorageEnv, startKafkaMock, startS3rver, TestS3Server } from '@dc/testing';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -61,15 +61,7 @@ describeInfra('readiness of the event bus and object storage: kafka, s3', isKcat
     kafka = await startKafkaMock();
     s3 = await startS3rver();
     started.push(kafka, s3);
-    app = await appWith({
-      BUS_DRIVER: 'kafka',
-      KAFKA_BROKERS: kafka.bootstrapServers,
-      STORAGE_DRIVER: 's3',
-      S3_ENDPOINT: s3.endpoint,
-      S3_ACCESS_KEY_ID: s3.accessKeyId,
-      S3_SECRET_ACCESS_KEY: s3.secretAccessKey,
-      S3_BUCKET: 'readiness',
-    });
+    app = await appWith({ ...kafkaBusEnv(kafka), ...s3StorageEnv(s3), S3_BUCKET: 'readiness' });
   });
   afterEach(async () => {
     await app?.close();
