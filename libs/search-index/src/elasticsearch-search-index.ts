@@ -184,6 +184,12 @@ export class ElasticsearchSearchIndex extends SearchIndex {
     return response.found && response._source ? response._source : null;
   }
 
+  async getMany(ids: string[]): Promise<RecordDocument[]> {
+    if (ids.length === 0) return [];
+    const response = await this.client.mget<RecordDocument>({ index: this.index, ids, _source_excludes: HIDDEN_FIELDS });
+    return response.docs.flatMap((doc) => ('found' in doc && doc.found && doc._source ? [doc._source] : []));
+  }
+
   async clear(): Promise<void> {
     await this.client.deleteByQuery({ index: this.index, query: { match_all: {} }, conflicts: 'proceed', refresh: this.refresh });
   }

@@ -422,6 +422,12 @@ export class PostgresSearchIndex extends SearchIndex {
     return rows[0]?.doc ?? null;
   }
 
+  async getMany(ids: string[]): Promise<RecordDocument[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.pool.query<{ doc: RecordDocument }>(`SELECT doc FROM ${this.documents} WHERE id = ANY($1)`, [ids]);
+    return rows.map((row) => row.doc);
+  }
+
   async clear(): Promise<void> {
     await this.pool.query(`TRUNCATE ${this.records}, ${this.documents}`);
   }

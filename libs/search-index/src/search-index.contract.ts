@@ -371,6 +371,8 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
         expect((await index.search(query({ text: 'coral' }))).results).toEqual([{ ...doc, score: expect.any(Number) }]);
         expect((await index.search(query({ text: 'census' }))).results.map((hit) => hit.id)).toEqual(['coral']);
         expect(await index.get('unknown')).toBeNull();
+        expect(await index.getMany(['unknown', 'coral'])).toEqual([doc]);
+        expect(await index.getMany([])).toEqual([]);
       });
 
       it('replaces a document on upsert, visibility and text included', async () => {

@@ -118,6 +118,8 @@ export abstract class SearchIndex {
   abstract remove(ids: string[]): Promise<void>;
   abstract search(query: SearchQuery): Promise<SearchResult>;
   abstract get(id: string): Promise<RecordDocument | null>;
+  /** The documents of these ids that exist, in one round trip (order not guaranteed). */
+  abstract getMany(ids: string[]): Promise<RecordDocument[]>;
   /** Removes every document. */
   abstract clear(): Promise<void>;
   /** Number of documents in the index, whoever may see them. */

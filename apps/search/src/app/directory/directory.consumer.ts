@@ -44,8 +44,8 @@ export class DirectoryConsumer implements OnModuleInit {
   private async rewriteCards(manager: EntityManager, of: { ownerId: string } | { organisationId: string }, rewrite: (doc: RecordDocument) => RecordDocument | null): Promise<void> {
     const ids = await this.versions.lockLiveRecords(manager, of);
     for (let i = 0; i < ids.length; i += BATCH) {
-      const docs = await Promise.all(ids.slice(i, i + BATCH).map((id) => this.index.get(id)));
-      const changed = docs.flatMap((doc) => (doc ? [rewrite(doc)] : [])).filter((doc): doc is RecordDocument => doc !== null);
+      const docs = await this.index.getMany(ids.slice(i, i + BATCH));
+      const changed = docs.map(rewrite).filter((doc): doc is RecordDocument => doc !== null);
       if (changed.length > 0) await this.index.upsert(changed);
     }
   }
