@@ -41,14 +41,14 @@ describe('.ci/run', () => {
     const { status, calls } = runCi({ 'dpkg-query': 'exit 1' });
     expect(status).toBe(0);
     expect(calls).toContain('apt-get install -y -qq postgresql mariadb-server kcat chromium');
-    expect(calls.slice(-2)).toEqual(['npm install --no-audit --no-fund', 'npm test']);
+    expect(calls.slice(-2)).toEqual(['npm ci --no-audit --no-fund', 'npm test']);
   });
 
   it('leaves running databases alone and runs the tests', () => {
     const { status, calls } = runCi({});
     expect(status).toBe(0);
     expect(calls.filter((call) => /^(apt-get|pg_ctlcluster|start-stop-daemon|install) /.test(call))).toEqual([]);
-    expect(calls.slice(-2)).toEqual(['npm install --no-audit --no-fund', 'npm test']);
+    expect(calls.slice(-2)).toEqual(['npm ci --no-audit --no-fund', 'npm test']);
   });
 
   it('stops with a clear message when PostgreSQL does not come up, before any test', () => {

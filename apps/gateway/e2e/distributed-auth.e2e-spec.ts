@@ -1,12 +1,15 @@
 import { request } from 'node:http';
 import path from 'node:path';
 import { Client } from 'pg';
-import { createTestDatabase, describeInfra, ensureServerBuild, freePort, isKcatInstalled, RunningProcess, startNode, TestDatabase, waitForHttp } from '@dc/testing';
+import { createTestDatabase, describeInfra, ensureServerBuild, eventually, freePort, isKcatInstalled, RunningProcess, startNode, TestDatabase, waitForHttp } from '@dc/testing';
 import { DistributedProduct, startDistributedProduct } from './distributed-product';
 import { activateAndLogin, register } from './flows';
+import { INTERNAL_PATH_VARIANTS, rawRequest } from './raw-http';
 const PASSWORD = 'correct horse battery';
 const NEW_PASSWORD = 'a new horse, battery included';
 const STALE = { detail: 'Invalid or expired token. Please log in again.' };
+/** The identity issue's guarantee: a token ended by logout stops working everywhere within seconds. */
+const REVOKED_WITHIN_MS = 15_000;
 
 const call = (base: string, token: string, pathname: string, init: RequestInit = {}) =>
   fetch(`${base}${pathname}`, { ...init, headers: { authorization: `JWT ${token}`, 'content-type': 'application/json', ...init.headers } });
@@ -73,6 +76,30 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
     await expectTokenRevokedEverywhere(gatewayUrl, product.mailDir, db.url, 'ada');
   }, 90_000);
 
+  it('sends the security headers through the gateway, and a logout ends the token in every service', async () => {
+    expect((await register(gatewayUrl, 'leaver', PASSWORD)).status).toBe(201);
+    const token = await activateAndLogin(gatewayUrl, product.mailDir, 'leaver', PASSWORD);
+    const records = await call(gatewayUrl, token, '/api/records/');
+    expect(records.status).toBe(200);
+    expect(Object.fromEntries(records.headers)).toMatchObject({
+      'content-security-policy': expect.stringContaining("frame-ancestors 'none'"),
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'strict-origin-when-cross-origin',
+      'cache-control': 'no-store',
+    });
+    expect((await call(gatewayUrl, token, '/api/logout/', { method: 'POST' })).status).toBe(204);
+    for (const [service, pathname] of [
+      ['search', '/api/records/'],
+      ['catalogue', '/api/policies/'],
+      ['requests', '/api/requests/sent_requests/'],
+      ['identity', '/api/account/user-account/'],
+    ] as const) {
+      const response = await call(gatewayUrl, token, pathname);
+      expect({ service, status: response.status }).toEqual({ service, status: 401 });
+    }
+  }, 90_000);
+
   it('counts a login failure against the client\'s real address, whatever X-Forwarded-For it sends', async () => {
     // From 127.0.0.2, so the client's address differs from the gateway's own (127.0.0.1).
     const status = await new Promise<number>((resolve, reject) => {
@@ -96,7 +123,7 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
   });
 
   it('answers every Account and profile call of spec section 7 with and without its trailing slash, through the gateway and directly', async () => {
-    const password = 'paths are fine';
+    const password = 'every route is fine';
     expect((await register(gatewayUrl, 'paths', password)).status).toBe(201);
     const token = await activateAndLogin(gatewayUrl, product.mailDir, 'paths', password);
     const me = await (await call(gatewayUrl, token, '/api/account/user-account/')).json();
@@ -150,6 +177,29 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
     }
   }, 120_000);
 
+  it('ends a token within seconds on the identity process and the gateway that did not see its logout (second identity process)', async () => {
+    expect((await register(gatewayUrl, 'elsewhere', PASSWORD)).status).toBe(201);
+    const token = await activateAndLogin(gatewayUrl, product.mailDir, 'elsewhere', PASSWORD);
+    const port = await freePort();
+    const second = startNode('identity-2', 'dist/apps/identity/src/main.js', { ...common, PORT: String(port) });
+    try {
+      await waitForHttp(`http://127.0.0.1:${port}/health/ready`, { process: second, timeoutMs: 120_000 });
+      // Both identity processes and the gateway accept the token: it is remembered as current.
+      for (const base of [identityUrl, `http://127.0.0.1:${port}`, gatewayUrl]) expect((await call(base, token, '/api/account/user-account/')).status).toBe(200);
+      expect((await call(gatewayUrl, token, '/api/records/')).status).toBe(200);
+      // Logout at the second process, which the gateway never routes to.
+      expect((await call(`http://127.0.0.1:${port}`, token, '/api/logout/', { method: 'POST' })).status).toBe(204);
+      await eventually(async () => {
+        expect((await call(identityUrl, token, '/api/account/user-account/')).status).toBe(401);
+        expect((await call(identityUrl, token, '/internal/token-status')).status).toBe(401);
+        expect((await call(gatewayUrl, token, '/api/records/')).status).toBe(401);
+        expect((await call(gatewayUrl, token, '/api/policies/')).status).toBe(401);
+      }, REVOKED_WITHIN_MS);
+    } finally {
+      await second.stop();
+    }
+  }, 180_000);
+
   it('refuses to start a service without PUBLIC_URL, naming the variable', async () => {
     const env = Object.fromEntries(Object.entries(common).filter(([name]) => name !== 'PUBLIC_URL'));
     const identity = startNode('identity-without-public-url', 'dist/apps/identity/src/main.js', { ...env, PORT: String(await freePort()) });
@@ -157,8 +207,16 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
     expect(identity.lines.join('\n')).toContain('PUBLIC_URL: required when RUN_MODE=distributed');
   });
 
-  it('does not let outside callers reach identity\'s internal token check through the gateway', async () => {
-    expect((await fetch(`${gatewayUrl}/internal/token-status`)).status).toBe(404);
+  it('does not let outside callers reach identity\'s internal token check through the gateway, however the path is written', async () => {
+    expect((await register(gatewayUrl, 'insider', PASSWORD)).status).toBe(201);
+    const token = await activateAndLogin(gatewayUrl, product.mailDir, 'insider', PASSWORD);
+    const auth = { authorization: `JWT ${token}` };
+    const gatewayPort = Number(new URL(gatewayUrl).port);
+    const answers = [];
+    for (const variant of INTERNAL_PATH_VARIANTS) answers.push({ variant, status: (await rawRequest(gatewayPort, { method: 'GET', path: variant, headers: auth }))?.status });
+    expect(answers).toEqual(INTERNAL_PATH_VARIANTS.map((variant) => ({ variant, status: 404 })));
+    // Identity answers it on its own port, inside the private network, where the gateway asks.
+    expect((await fetch(`${identityUrl}/internal/token-status`, { headers: auth })).status).toBe(204);
   });
 });
 

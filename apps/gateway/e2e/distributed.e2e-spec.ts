@@ -100,18 +100,21 @@ describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKca
       client.destroy();
     }
 
-    // The record's download_url answers a presigned S3 link, which serves the bytes to anyone holding it.
+    // The record's download_url answers a signed link through the gateway (never a presigned S3 URL,
+    // which could not be withdrawn): the catalogue checks the holder's access again and streams from S3.
     const link = await fetch(`${gatewayUrl}${record.download_url}`, { headers: auth });
     expect(link.status).toBe(200);
     const { url, file } = await link.json();
     expect(file).toEqual({ id: record.FILES[0].id, name: 'rainfall.csv' });
-    expect(url.startsWith(`${s3.endpoint}/data-catalogue/catalogue/files/${record.FILES[0].id}?`)).toBe(true);
+    expect(url.startsWith(`${gatewayUrl}/api/files/download?token=`)).toBe(true);
     const downloaded = await fetch(url);
     expect(downloaded.status).toBe(200);
     expect(downloaded.headers.get('content-disposition')).toContain('rainfall.csv');
     expect(Buffer.from(await downloaded.arrayBuffer()).equals(csv)).toBe(true);
-    // Without the signature, s3rver (like S3) refuses.
-    expect((await fetch(url.split('?')[0])).status).toBe(403);
+    // A changed token is refused; once the record is deleted, the link that worked is refused too.
+    expect((await fetch(`${url}x`)).status).toBe(403);
+    expect((await fetch(`${gatewayUrl}/api/records/${record.id}/`, { method: 'DELETE', headers: auth })).status).toBe(204);
+    expect((await fetch(url)).status).toBe(404);
   }, 90_000);
 
   it('routes the record list to the search service', async () => {

@@ -11,6 +11,17 @@ const PASSWORD = 'correct horse battery';
  * `npm run reindex` against the product in embedded mode: after the index is wiped, the command
  * rebuilds the same lists from the owning services' re-published events; running it again changes nothing.
  */
+/** What each index driver keeps its documents in, and how a lost index looks. */
+const DRIVERS = {
+  postgres: { table: 'search.records', wipe: ['TRUNCATE search.records, search.record_documents'] },
+  // The in-process index's store emptied as clear() would; the running index applies it at its next search.
+  'in-process': {
+    table: 'search.memory_records',
+    wipe: ['TRUNCATE search.memory_records, search.memory_removed', 'UPDATE search.memory_state SET generation = generation + 1, cleared = generation + 1'],
+  },
+} as const;
+
+describe.each(Object.keys(DRIVERS) as Array<keyof typeof DRIVERS>)('SEARCH_DRIVER=%s', (driver) =>
 describeInfra('npm run reindex (embedded mode, real PostgreSQL)', true, () => {
   let db: TestDatabase;
   let dataDir: string;
@@ -26,7 +37,7 @@ describeInfra('npm run reindex (embedded mode, real PostgreSQL)', true, () => {
     dataDir = mkdtempSync(path.join(tmpdir(), 'dc-reindex-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    env = { DATABASE_URL: db.url, PORT: String(port), DATA_DIR: dataDir, SERVE_WEB: 'false', LOG_LEVEL: 'warn' };
+    env = { DATABASE_URL: db.url, PORT: String(port), DATA_DIR: dataDir, SERVE_WEB: 'false', LOG_LEVEL: 'warn', SEARCH_DRIVER: driver };
     app = startNode('embedded', 'dist/apps/gateway/src/main.js', env);
     await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 90_000 });
     sql = new Client({ connectionString: db.url });
@@ -100,7 +111,7 @@ describeInfra('npm run reindex (embedded mode, real PostgreSQL)', true, () => {
     expect(before.ada.results.map((card: { name: string }) => card.name).sort()).toEqual(['Rainfall by river basin', 'River gauges', 'Secret rainfall plans']);
 
     // The index is lost (a new Elasticsearch cluster, a dropped table...).
-    await sql.query('TRUNCATE search.records, search.record_documents');
+    for (const statement of DRIVERS[driver].wipe) await sql.query(statement);
     expect((await lists()).ada.count).toBe(0);
 
     await reindex();
@@ -109,10 +120,10 @@ describeInfra('npm run reindex (embedded mode, real PostgreSQL)', true, () => {
     await reindex();
     // The second run empties the index again and fills it with the same documents.
     await eventually(async () => expect(await lists()).toEqual(before), 60_000);
-    const [{ n }] = (await sql.query('SELECT count(*)::int AS n FROM search.records')).rows;
+    const [{ n }] = (await sql.query(`SELECT count(*)::int AS n FROM ${DRIVERS[driver].table}`)).rows;
     expect(n).toBe(3);
     // Only events rebuilt it: each run made the catalogue publish every record again.
     const [{ republished }] = (await sql.query(`SELECT count(*)::int AS republished FROM catalogue.outbox_events WHERE type = 'record.updated' AND payload->>'name' = 'River gauges'`)).rows;
     expect(republished).toBeGreaterThanOrEqual(3);
   });
-});
+}));

@@ -1,5 +1,5 @@
 import type { Browser, Page } from 'playwright-core';
-import { describeInfra, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
+import { describeInfra, expectAccessible, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
 import { linkIn, mailFiles, newestMail, startRealProduct, type RealProduct } from './real-product';
 
 /**
@@ -60,6 +60,7 @@ describeInfra('identity end to end in embedded mode', isChromiumInstalled() || '
     await button('Sign Up').click();
     await page.getByText(`A registration email was sent to ${user.email}`, { exact: false }).waitFor();
     await saveScreenshot(page, 'identity-flow-registered');
+    await expectAccessible(page, 'identity-flow-registered');
 
     // Not active yet: the login is refused.
     await page.goto(`${base}/#/login`);
@@ -77,6 +78,7 @@ describeInfra('identity end to end in embedded mode', isChromiumInstalled() || '
     await page.getByText('Your account is activated. Please log in.').waitFor();
     expect(hashOf()).toBe('#/login?activated=1');
     await saveScreenshot(page, 'identity-flow-activated');
+    await expectAccessible(page, 'identity-flow-activated');
 
     // The link works once.
     await page.goto(link);
@@ -96,6 +98,7 @@ describeInfra('identity end to end in embedded mode', isChromiumInstalled() || '
     await page.getByText(`Signed in as ${user.username}`).waitFor();
     expect(await field('First name').inputValue()).toBe('Grace Brewster');
     await saveScreenshot(page, 'identity-flow-profile');
+    await expectAccessible(page, 'identity-flow-profile');
   });
 
   it('changes the password, which logs the user out', async () => {
@@ -130,6 +133,7 @@ describeInfra('identity end to end in embedded mode', isChromiumInstalled() || '
     await button('Reset Password').click();
     await page.getByRole('status').waitFor();
     await saveScreenshot(page, 'identity-flow-reset-requested');
+    await expectAccessible(page, 'identity-flow-reset-requested');
 
     const reset = await newestMail(product, user.email, /password/i, before);
     const link = linkIn(reset);
@@ -140,6 +144,7 @@ describeInfra('identity end to end in embedded mode', isChromiumInstalled() || '
     await button('Update Password').click();
     await page.getByText('You can now log in with the new password.').waitFor();
     await saveScreenshot(page, 'identity-flow-reset-done');
+    await expectAccessible(page, 'identity-flow-reset-done');
 
     await login(user.username, resetPassword);
   });
@@ -166,6 +171,7 @@ describeInfra('identity end to end in embedded mode', isChromiumInstalled() || '
     expect(await page.getByRole('checkbox', { name: 'Data Viewer for kathleen' }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: 'Data Viewer for kathleen' }).isEnabled()).toBe(true);
     await saveScreenshot(page, 'identity-flow-accounts');
+    await expectAccessible(page, 'identity-flow-accounts');
 
     const token = await fetch(`${base}/api-token-auth/`, {
       method: 'POST',
@@ -186,6 +192,7 @@ describeInfra('identity end to end in embedded mode', isChromiumInstalled() || '
     expect(apiToken).not.toBe('');
     expect(apiSecret).not.toBe('');
     await saveScreenshot(page, 'identity-flow-credentials');
+    await expectAccessible(page, 'identity-flow-credentials');
     const exchange = await fetch(`${base}/api-token-auth/`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { describeInfra, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
+import { describeInfra, expectAccessible, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
 import { apiCall, apiLogin, founder, linkIn, mailFiles, newestMail, startRealProduct, subAccount, type RealProduct, type SignedIn } from './real-product';
 
 const TOKEN_KEY = 'dc.token';
@@ -122,6 +122,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(callsTo('POST', '/api-token-auth/')).toHaveLength(0);
       expect(await page.getByRole('checkbox', { name: 'Remember me' }).isVisible()).toBe(true);
       await saveScreenshot(page, 'identity-login-validation');
+      await expectAccessible(page, 'identity-login-validation');
     });
 
     it('shows only the first non-field error of a failed login', async () => {
@@ -137,14 +138,27 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(await page.getByText('A second message the form does not show.').count()).toBe(0);
       expect(callsTo('POST', '/api-token-auth/')[0]).toMatchObject({ body: { username: 'nobody-here', password: 'wrong' }, status: 400 });
       await saveScreenshot(page, 'identity-login-error');
+      await expectAccessible(page, 'identity-login-error');
     });
 
-    it('shows the detail of a throttled login: five wrong passwords lock the account for a while', async () => {
-      const locked = await newFounder('locked');
-      for (let i = 0; i < 5; i++) expect((await apiCall(product, null, 'POST', '/api-token-auth/', { username: locked.username, password: `wrong ${i}` })).status).toBe(400);
+    it('shows the detail of a throttled login: repeated wrong passwords make the next try wait (Retry-After), never a lock', async () => {
+      const slowed = await newFounder('slowed');
+      // Three tries are free, then each failure doubles the wait: after seven failures the next try waits 16 s.
+      let failures = 0;
+      while (failures < 7) {
+        const answer = await fetch(`${product.base}/api-token-auth/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: slowed.username, password: `wrong ${failures}` }) });
+        if (answer.status === 429) {
+          const retryAfter = Number(answer.headers.get('retry-after'));
+          expect(retryAfter).toBeGreaterThan(0);
+          await new Promise((resolve) => setTimeout(resolve, retryAfter * 1000));
+          continue;
+        }
+        expect(answer.status).toBe(400);
+        failures += 1;
+      }
       const page = await open('/login');
-      await logIn(page, locked.username, PASSWORD);
-      await alert(page).getByText('Too many login attempts. Please try again later.', { exact: true }).waitFor();
+      await logIn(page, slowed.username, PASSWORD);
+      await alert(page).getByText('Too many failed login attempts. Please wait before trying again.', { exact: true }).waitFor();
       expect(callsTo('POST', '/api-token-auth/')[0].status).toBe(429);
       expect(hashOf(page)).toBe('#/login');
     });
@@ -214,9 +228,11 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await page.getByRole('status').getByText('Your account is activated. Please log in.').waitFor();
       expect(hashOf(page)).toBe('#/login?activated=1');
       await saveScreenshot(page, 'identity-login-activated');
+      await expectAccessible(page, 'identity-login-activated');
       await page.goto(link);
       await alert(page).getByText('This activation link is invalid or has expired.').waitFor();
       await saveScreenshot(page, 'identity-login-activation-failed');
+      await expectAccessible(page, 'identity-login-activation-failed');
     });
 
     it('ends the session when any call is refused with 401 (a password changed elsewhere), and says so at Login', async () => {
@@ -237,6 +253,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(calls.slice(before).filter((call) => call.status === 401).map((call) => `${call.method} ${call.path}`)).toContain('GET /api/account/');
       expect(calls.slice(before).filter((call) => call.path === '/api/account/user-account/')).toEqual([]);
       await saveScreenshot(page, 'identity-session-ended');
+      await expectAccessible(page, 'identity-session-ended');
       await logIn(page, user.username, 'changed elsewhere');
       await heading(page, 'Workspace').waitFor();
     });
@@ -270,6 +287,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(await errorOf(page, 'Confirm password')).toBe('Please confirm the password.');
       expect(await errorOf(page, 'Description')).toBe('A description is required.');
       await saveScreenshot(page, 'identity-register-validation');
+      await expectAccessible(page, 'identity-register-validation');
 
       await fillSignUp(page, { ...valid, Email: 'not-an-email', 'Confirm password': 'something else' });
       await button(page, 'Sign Up').click();
@@ -289,12 +307,14 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(await errorOf(page, 'Email')).toBe('A user with that email already exists.');
       expect(callsTo('POST', '/api/register/')[0].status).toBe(400);
       await saveScreenshot(page, 'identity-register-server-errors');
+      await expectAccessible(page, 'identity-register-server-errors');
     });
 
     it('registers, tells the user to follow the emailed link, and mails it', async () => {
       const before = mailFiles(product);
       const page = await open('/register');
       await saveScreenshot(page, 'identity-register');
+      await expectAccessible(page, 'identity-register');
       await fillSignUp(page, valid);
       await button(page, 'Sign Up').click();
       await page.getByText('A registration email was sent to').waitFor();
@@ -306,6 +326,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       const mail = await newestMail(product, 'grace@example.org', /activate/i, before);
       expect(mail.text).toContain('Hello Grace,');
       await saveScreenshot(page, 'identity-register-done');
+      await expectAccessible(page, 'identity-register-done');
     });
   });
 
@@ -336,6 +357,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       ]);
       expect(callsTo('POST', '/api/password/confirm/').map((call) => call.body)).toEqual([{ email: known.email }, { email: known.email }, { email: 'nobody@example.org' }]);
       await saveScreenshot(page, 'identity-passreset-request');
+      await expectAccessible(page, 'identity-passreset-request');
       await button(page, 'Cancel').click();
       await heading(page, 'Login').waitFor();
     });
@@ -356,11 +378,13 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await button(page, 'Update Password').click();
       await alert(page).getByText('This password reset link is invalid or has expired. Please ask for a new one.', { exact: true }).waitFor();
       await saveScreenshot(page, 'identity-passreset-invalid-token');
+      await expectAccessible(page, 'identity-passreset-invalid-token');
 
       await page.goto(link);
       await field(page, 'New password').fill('a brand new one');
       await field(page, 'Confirm new password').fill('a brand new one');
       await saveScreenshot(page, 'identity-passreset-form');
+      await expectAccessible(page, 'identity-passreset-form');
       await button(page, 'Update Password').click();
       await page.getByText('Your password has been reset. You can now log in with your new password.').waitFor();
       expect(callsTo('POST', '/api/password/check/').at(-1)).toMatchObject({
@@ -368,6 +392,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
         body: { email: user.email, token: new URL(link.replace('/#/', '/')).searchParams.get('token'), password: 'a brand new one', password_confirm: 'a brand new one' },
       });
       await saveScreenshot(page, 'identity-passreset-done');
+      await expectAccessible(page, 'identity-passreset-done');
       await main(page).getByRole('link', { name: 'Login' }).click();
       await logIn(page, user.username, 'a brand new one');
       await heading(page, 'Workspace').waitFor();
@@ -390,6 +415,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(await field(page, 'First name').inputValue()).toBe('Ada');
       expect(await field(page, 'Last name').inputValue()).toBe('Lovelace');
       await saveScreenshot(page, 'identity-profile');
+      await expectAccessible(page, 'identity-profile');
       await button(page, 'Logout').click();
       await page.getByRole('link', { name: 'Sign-in to index data and more!' }).waitFor();
       expect(hashOf(page)).toBe('#/');
@@ -430,6 +456,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await page.getByText('Wrong password.').waitFor();
       expect(await errorOf(page, 'Current password')).toBe('Wrong password.');
       await saveScreenshot(page, 'identity-profile-password-error');
+      await expectAccessible(page, 'identity-profile-password-error');
 
       await field(page, 'Current password').fill(PASSWORD);
       await section.getByRole('button', { name: 'Change Password' }).click();
@@ -441,6 +468,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       // The server no longer accepts the earlier token.
       expect((await apiCall(product, user.token, 'GET', '/api/account/user-account/')).status).toBe(401);
       await saveScreenshot(page, 'identity-login-after-password-change');
+      await expectAccessible(page, 'identity-login-after-password-change');
     });
 
     it('keeps the chosen tab in the address and moves between tabs with the keyboard', async () => {
@@ -467,6 +495,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(await field(page, 'Name').inputValue()).toBe('Ocean Lab');
       expect(await page.getByText('3 members').isVisible()).toBe(true);
       await saveScreenshot(page, 'identity-organisation-editable');
+      await expectAccessible(page, 'identity-organisation-editable');
       await field(page, 'Name').fill('Ocean Lab North');
       await field(page, 'Email').fill('lab@example.org');
       await field(page, 'Description').fill('Sea surface and wave data.');
@@ -494,6 +523,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await page.getByText('Ensure this field has no more than 200 characters.').waitFor();
       expect(await errorOf(page, 'Name')).toBe('Ensure this field has no more than 200 characters.');
       await saveScreenshot(page, 'identity-organisation-errors');
+      await expectAccessible(page, 'identity-organisation-errors');
 
       // What the product answers a caller without account.change_organisation, as if the admin had lost it.
       const refusal = await apiCall(product, viewer.token, 'PUT', `/api/organisation/${admin.organisation}/`, { name: 'Mine now' });
@@ -515,6 +545,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(await button(page, 'Save').count()).toBe(0);
       expect(await page.getByText('You can view your organisation but not edit it.', { exact: false }).isVisible()).toBe(true);
       await saveScreenshot(page, 'identity-organisation-read-only');
+      await expectAccessible(page, 'identity-organisation-read-only');
     });
   });
 
@@ -541,6 +572,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(await groupBox(page, 'Data Viewer', viewer.username).isChecked()).toBe(true);
       expect(await groupBox(page, 'Data Admin', viewer.username).isChecked()).toBe(false);
       await saveScreenshot(page, 'identity-accounts');
+      await expectAccessible(page, 'identity-accounts');
 
       await toggle(groupBox(page, 'Data Admin', viewer.username));
       await page.getByText(`The groups of ${viewer.username} were updated.`).waitFor();
@@ -554,6 +586,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await alert(page).getByText('Not found.').waitFor();
       expect(await groupBox(page, 'Data Admin', dataAdmin.username).isChecked()).toBe(true);
       await saveScreenshot(page, 'identity-accounts-group-error');
+      await expectAccessible(page, 'identity-accounts-group-error');
     });
 
     it('creates a BASIC account with New Account, validating it first', async () => {
@@ -573,6 +606,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await field(page, 'Confirm password').fill('welcome aboard');
       await toggle(dialog.getByRole('checkbox', { name: 'Data Admin' }));
       await saveScreenshot(page, 'identity-accounts-new');
+      await expectAccessible(page, 'identity-accounts-new');
       await dialog.getByRole('button', { name: 'Create Account' }).click();
       await dialog.getByText('A user with that username already exists.').waitFor();
       expect(await errorOf(page, 'Username')).toBe('A user with that username already exists.');
@@ -616,6 +650,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(await errorOf(page, 'Confirm new password')).toBe("Passwords don't match.");
       await field(page, 'Confirm new password').fill('fresh start');
       await saveScreenshot(page, 'identity-accounts-set-password');
+      await expectAccessible(page, 'identity-accounts-set-password');
       await passwordDialog.getByRole('button', { name: 'Set Password' }).click();
       await page.getByText(`The password of ${viewer.username} was set.`).waitFor();
       expect(callsTo('POST', `/api/account/${viewer.id}/set_password/`).at(-1)).toMatchObject({ status: 200, body: { new_password: 'fresh start', new_password_confirm: 'fresh start' } });
@@ -633,6 +668,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       const dialog = page.getByRole('alertdialog');
       await dialog.getByText('Are you sure you want to delete this account?').waitFor();
       await saveScreenshot(page, 'identity-accounts-delete-confirm');
+      await expectAccessible(page, 'identity-accounts-delete-confirm');
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       await dialog.waitFor({ state: 'detached' });
       expect(callsTo('DELETE', `/api/account/${dataAdmin.id}/`)).toHaveLength(0);
@@ -653,6 +689,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(await page.getByRole('button', { name: /^Set password of / }).count()).toBe(0);
       for (const username of [admin.username, viewer.username, dataAdmin.username]) expect(await groupBox(page, 'Data Viewer', username).isDisabled()).toBe(true);
       await saveScreenshot(page, 'identity-accounts-read-only');
+      await expectAccessible(page, 'identity-accounts-read-only');
       await button(page, `View ${admin.username}`).click();
       const dialog = page.getByRole('dialog', { name: admin.username });
       expect(await field(page, 'Email').getAttribute('readonly')).not.toBeNull();
@@ -670,6 +707,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(await page.getByText(`${product.base}/api-token-auth/`, { exact: false }).count()).toBeGreaterThan(0);
       expect(await page.locator('pre').first().textContent()).toContain('curl -X POST');
       await saveScreenshot(page, 'identity-credentials-empty');
+      await expectAccessible(page, 'identity-credentials-empty');
       await button(page, 'Get API credentials').click();
       expect(await errorOf(page, 'Password')).toBe('Password is required.');
       await field(page, 'Password').fill('wrong');
@@ -679,16 +717,24 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await field(page, 'Password').fill(PASSWORD);
       await button(page, 'Get API credentials').click();
       await page.getByTestId('api-credentials').waitFor();
-      const keys = await get<{ api_token: string; api_secret: string }>(user.token, '/api/user-api-keys/');
+      await page.getByText('Copy the API secret now: it is shown only once.').waitFor();
+      const keys = await get<{ api_token: string; api_secret: null; created: string }>(user.token, '/api/user-api-keys/');
       expect(await field(page, 'API token').inputValue()).toBe(keys.api_token);
-      expect(await field(page, 'API secret').inputValue()).toBe(keys.api_secret);
+      const secret = await field(page, 'API secret').inputValue();
+      expect(secret).toMatch(/^[\w-]{43}$/);
+      expect(keys.api_secret).toBeNull();
       await saveScreenshot(page, 'identity-credentials');
+      await expectAccessible(page, 'identity-credentials');
 
-      // The pair is read back from the server on the next visit, and works at the token endpoint.
+      // The secret was shown once: the next visit says that a pair exists and when, and the pair works at the token endpoint.
       await page.reload();
-      await page.getByTestId('api-credentials').waitFor();
-      expect(await field(page, 'API secret').inputValue()).toBe(keys.api_secret);
-      expect(await apiLogin(product, keys.api_token, keys.api_secret)).toEqual(expect.any(String));
+      await page.getByTestId('api-secret-created').waitFor();
+      expect(await page.getByTestId('api-secret-created').textContent()).toContain(keys.created.slice(0, 10));
+      expect(await page.getByLabel('API secret').count()).toBe(0);
+      expect(await field(page, 'API token').inputValue()).toBe(keys.api_token);
+      await saveScreenshot(page, 'identity-credentials-later');
+      await expectAccessible(page, 'identity-credentials-later');
+      expect(await apiLogin(product, keys.api_token, secret)).toEqual(expect.any(String));
     });
   });
 
@@ -699,11 +745,13 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
     await heading(page, 'Sign Up').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await saveScreenshot(page, 'identity-narrow-register');
+    await expectAccessible(page, 'identity-narrow-register');
     await context?.close();
     page = await open('/profile?tab=accounts', { as: admin, width: 390 });
     await page.getByTestId(`account-${viewer.username}`).waitFor();
     // The accounts table scrolls inside its own box; the page itself does not scroll sideways.
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
     await saveScreenshot(page, 'identity-narrow-accounts');
+    await expectAccessible(page, 'identity-narrow-accounts');
   });
 });

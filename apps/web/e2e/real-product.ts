@@ -18,8 +18,8 @@ export interface RealProduct {
   stop(): Promise<void>;
 }
 
-/** Builds what is missing, then starts the product on free ports and waits until it is ready. */
-export async function startRealProduct(name: string): Promise<RealProduct> {
+/** Builds what is missing, then starts the product on free ports and waits until it is ready. `env`: further settings. */
+export async function startRealProduct(name: string, env: Record<string, string> = {}): Promise<RealProduct> {
   ensureServerBuild();
   ensureWebBuild();
   const dataDir = mkdtempSync(path.join(tmpdir(), `dc-${name}-`));
@@ -34,6 +34,7 @@ export async function startRealProduct(name: string): Promise<RealProduct> {
     EMBEDDED_PG_PORT: String(pgPort),
     PUBLIC_URL: base,
     LOG_LEVEL: 'warn',
+    ...env,
   });
 
   async function stop(): Promise<void> {

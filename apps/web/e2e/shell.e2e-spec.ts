@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { describeInfra, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
+import { describeInfra, expectAccessible, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
 import { ensureWebBuild, sendJson, startWebServer, type WebServer } from './web-server';
 
 // Tokens the fake API knows; any other token is answered 401 like an expired one.
@@ -94,6 +94,7 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
     expect(await page.getByRole('banner').getByText('Beta', { exact: true }).isVisible()).toBe(true);
     expect(await page.getByRole('navigation', { name: 'Breadcrumb' }).isVisible()).toBe(true);
     await saveScreenshot(page, 'home-signed-out');
+    await expectAccessible(page, 'Home');
   });
 
   it('submitting the Home search sets the query and goes to the records list', async () => {
@@ -132,6 +133,7 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
     ['/passreset', 'Password Reset'],
   ];
 
+  // Twelve screens, each checked by axe-core: longer than the suite's 60 s on a busy machine.
   it('renders every screen of the route table', async () => {
     let page = await open('/', { token: STANDARD_TOKEN });
     for (const [route, title] of signedInScreens) {
@@ -139,6 +141,7 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
       await heading(page, title).waitFor();
       expect(hashOf(page)).toBe(`#${route}`);
       await saveScreenshot(page, `screen${route.replace(/\//g, '-')}`);
+      await expectAccessible(page, title);
     }
     await context?.close();
     page = await open('/');
@@ -147,8 +150,9 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
       await heading(page, title).waitFor();
       expect(hashOf(page)).toBe(`#${route}`);
       await saveScreenshot(page, `screen${route.replace(/\//g, '-')}`);
+      await expectAccessible(page, title);
     }
-  });
+  }, 240_000);
 
   it('sends an unknown path to Home', async () => {
     const page = await open('/no/such/screen');
@@ -294,6 +298,7 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
     await page.getByRole('button', { name: 'Login' }).click();
     await page.getByRole('alert').getByText('Unable to log in with provided credentials.').waitFor();
     await saveScreenshot(page, 'login-error');
+    await expectAccessible(page, 'Login with an error');
 
     await page.getByLabel('Password').fill('correct horse');
     await page.getByText('Remember me').click();

@@ -1,5 +1,5 @@
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { describeInfra, eventually, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
+import { describeInfra, eventually, expectAccessible, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
 import { apiLogin, signUpAndActivate, startRealProduct, type RealProduct } from './real-product';
 
 const END_OF_INDEX = "You've reached the end of the index for this search!";
@@ -28,7 +28,7 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
   let bobOpen: Seeded;
 
   async function register(username: string): Promise<string> {
-    const password = `${username} secret words`;
+    const password = `Secret words of ${username.length} walkers`;
     await signUpAndActivate(product, { username, email: `${username}@example.org`, password, first_name: username, last_name: 'Tester', description: 'Testing the workspace' });
     return apiLogin(product, username, password);
   }
@@ -124,15 +124,17 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
     expect(await page.getByText(END_OF_INDEX).count()).toBe(0);
     expect(await page.getByTestId('records-search-summary').textContent()).toContain('47 records');
     // Anonymous visitors have no project dropdown or own/all toggle.
-    expect(await page.getByLabel('Project').count()).toBe(0);
+    expect(await page.getByLabel('Project', { exact: true }).count()).toBe(0);
     expect(await page.getByText('My records').count()).toBe(0);
     await saveScreenshot(page, 'workspace-anonymous');
+    await expectAccessible(page, 'workspace-anonymous');
 
     const counts = await scrollToEnd(page);
     expect(counts.at(-1)).toBe(47);
     expect(counts).toContain(40);
     expect(await card(page, alicePrivate).count()).toBe(0);
     await saveScreenshot(page, 'workspace-anonymous-end');
+    await expectAccessible(page, 'workspace-anonymous-end');
 
     // Cards keep to the spec's width.
     const box = await card(page, alice[0]).boundingBox();
@@ -162,6 +164,7 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
     expect(await button(open_, 'Data download').getAttribute('data-owner')).toBe('false');
     expect(await button(open_, 'Request').count()).toBe(0);
     await saveScreenshot(page, 'workspace-anonymous-prompts');
+    await expectAccessible(page, 'workspace-anonymous-prompts');
   });
 
   it('says "No results found." when nothing matches', async () => {
@@ -187,9 +190,9 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
     const page = await open('/records', 'alice', 'all');
     await cards(page).first().waitFor();
     expect(await page.getByTestId('records-search-summary').textContent()).toContain('48 records');
-    // The project dropdown holds "All projects" only until projects exist.
-    const project = page.getByLabel('Project');
-    expect(await project.isDisabled()).toBe(true);
+    // The project dropdown starts at "All projects"; it lists the organisation's projects.
+    const project = page.getByLabel('Project', { exact: true });
+    expect(await project.isDisabled()).toBe(false);
     expect(await project.inputValue()).toBe('');
 
     await page.getByText('My records', { exact: true }).click();
@@ -209,6 +212,7 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
     expect(await button(ownRequestOnly, 'Delete record').isVisible()).toBe(true);
     expect(await button(ownRequestOnly, 'Link record').getAttribute('aria-disabled')).toBeNull();
     await saveScreenshot(page, 'workspace-owner-own');
+    await expectAccessible(page, 'workspace-owner-own');
   });
 
   it('shows another user Request on records on request and a blue download on open ones', async () => {
@@ -222,6 +226,7 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
     expect(await button(open_, 'Data download').getAttribute('data-owner')).toBe('false');
     expect(await button(open_, 'Request').count()).toBe(0);
     await saveScreenshot(page, 'workspace-other-user');
+    await expectAccessible(page, 'workspace-other-user');
 
     // The URL button copies the record's link.
     await button(open_, 'Copy record URL').click();
@@ -234,10 +239,13 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
     await page.keyboard.press('Enter');
     await page.waitForURL(`**/#/records?refid=${bobOpen.id}`);
 
-    // Request goes to the record's details, where the request action is.
+    // Request opens the request form of the record.
     await page.goto(`${base}/#/records?query=Bob`);
     await button(card(page, bobRequest), 'Request').click();
-    await page.waitForURL(`**/#/records/${bobRequest.id}`);
+    const dialog = page.getByRole('dialog', { name: /^Request:/ });
+    await dialog.getByRole('button', { name: 'Send Request' }).waitFor();
+    await dialog.getByRole('button', { name: 'Close', exact: true }).click();
+    await dialog.waitFor({ state: 'detached' });
   });
 
   it('deletes a record after confirmation', async () => {
@@ -248,6 +256,7 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
     const dialog = page.getByRole('alertdialog');
     await dialog.getByText('Are you sure you want to delete this record?').waitFor();
     await saveScreenshot(page, 'workspace-delete-confirm');
+    await expectAccessible(page, 'workspace-delete-confirm');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
     await dialog.waitFor({ state: 'detached' });
     expect(await target.isVisible()).toBe(true);
@@ -274,9 +283,12 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
     await button(bulk, 'Match').waitFor();
     expect(await button(bulk, 'Delete').count()).toBe(0);
     await button(bulk, 'Match').click();
-    const compare = page.getByRole('dialog', { name: 'Compare records' });
-    await compare.getByText('Record comparison is coming soon.').waitFor();
-    await compare.getByRole('button', { name: 'Close' }).click();
+    // Match opens the comparison of the two checked records, each relation on demand.
+    const compare = page.getByTestId('compare-dialog');
+    await compare.getByTestId('relation-joining').waitFor();
+    await compare.getByText(bobOpen.name).first().waitFor();
+    await compare.getByText(bobRequest.name).first().waitFor();
+    await compare.getByRole('button', { name: 'Close' }).first().click();
     await compare.waitFor({ state: 'detached' });
 
     // Own records.
@@ -293,6 +305,7 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
     expect(await button(bulk, 'Edit').count()).toBe(0);
     expect(await button(bulk, 'Delete').isVisible()).toBe(true);
     await saveScreenshot(page, 'workspace-table-two-checked');
+    await expectAccessible(page, 'workspace-table-two-checked');
 
     await button(bulk, 'Delete').click();
     const dialog = page.getByRole('alertdialog');

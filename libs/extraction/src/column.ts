@@ -3,7 +3,7 @@
 import { DistinctCounter, hash53 } from './distinct';
 import { type ColumnPolicy, maskOf, PLAIN } from './private-columns';
 import type { ColumnStats, ColumnType, ExtractionLimits, ExtractOption, ValueKind } from './types';
-import { detach, isMeaningful, TopWords, words } from './words';
+import { detach, TopWords, words } from './words';
 
 /** A cell as read: text from CSV/HL7, typed values from spreadsheets. */
 export type CellValue = string | number | boolean | Date | null | undefined;
@@ -17,6 +17,8 @@ const DATE = [
   /^\d{4}\/\d{1,2}\/\d{1,2}$/,
 ];
 const TIME = /^\d{1,2}[:.]\d{2}(?:[:.]\d{2})?$/;
+/** Word memo misses after which a column whose memo hit under a fifth of the time stops using it. */
+const MEMO_TRIAL = 4096;
 /** A share of non-numbers this small still leaves a column numeric (with an error naming them). */
 const NUMERIC_TOLERANCE = 0.1;
 
@@ -132,7 +134,9 @@ export class ColumnAccumulator {
   private readonly reservoir: Array<{ row: number; value: string }> = [];
   private readonly random = seededRandom(0x5eed);
   private readonly words: TopWords;
-  private readonly wordMemo = new Map<number, string[]>();
+  private wordMemo: Map<number, string[]> | null = new Map();
+  private memoHits = 0;
+  private memoMisses = 0;
 
   constructor(
     private readonly ctx: ColumnContext,
@@ -188,77 +192,32 @@ export class ColumnAccumulator {
 
   /** Statistics so far; header index names nothing here, the table keys them. */
   stats(): ColumnStats {
-    const type = this.type();
-    const numeric = type === 'integer' || type === 'float';
-    const errors: string[] = [];
-    const numbers = this.kindCounts[INT] + this.kindCounts[FLT];
-    if (numeric && numbers < this.nonMissing) {
-      errors.push(
-        `${this.nonMissing - numbers} of ${this.nonMissing} values are not numbers (first: "${this.firstNonNumeric ?? ''}"); MIN, MAX, MEAN and STD use the ${numbers} numbers`,
-      );
-    }
-    const distinct = this.distinct.count();
-    const formatted = Array.from({ length: Math.min(5, this.rows) }, (_, i) => this.formatted[i] ?? '');
-    if (this.policy.format === 'mask') return this.maskedStats(type, formatted, distinct);
-    return {
-      MIN: numeric ? this.min : null,
-      MAX: numeric ? this.max : null,
-      MEAN: numeric ? this.mean : null,
-      STD: numeric ? (this.n > 1 ? Math.sqrt(this.m2 / (this.n - 1)) : 0) : null,
-      FORMATTED_VALS: formatted,
-      SAMPLE_VALS: this.ctx.option === 'samples' ? this.reservoir.map((s) => s.value) : this.syntheticSamples(type, formatted),
-      DUPLICATE_VALS: Math.max(0, this.nonMissing - distinct),
-      MISSING_VALS: this.missing,
-      WORDSET: type === 'text' ? this.words.top(this.ctx.limits.maxWords) : [],
-      ERRORS: errors,
-      DICT: { type, count: this.nonMissing, distinct, distinct_exact: this.distinct.isExact, kinds: this.kinds() },
-    };
-  }
-
-  /**
-   * A masked column: header, type and counts, but no value. Numbers keep MIN, MAX, MEAN and STD only
-   * when the owner listed the column in the summary list.
-   */
-  private maskedStats(type: ColumnType, formatted: string[], distinct: number): ColumnStats {
-    const numeric = type === 'integer' || type === 'float';
-    const summary = numeric && this.policy.summary;
-    const masks = formatted.map(maskOf);
-    const numbers = this.kindCounts[INT] + this.kindCounts[FLT];
-    return {
-      MIN: summary ? this.min : null,
-      MAX: summary ? this.max : null,
-      MEAN: summary ? this.mean : null,
-      STD: summary ? (this.n > 1 ? Math.sqrt(this.m2 / (this.n - 1)) : 0) : null,
-      FORMATTED_VALS: masks,
-      SAMPLE_VALS: summary ? this.syntheticSamples(type, masks) : [...new Set(masks.filter((m) => m !== ''))].slice(0, this.ctx.limits.maxSamples),
-      DUPLICATE_VALS: Math.max(0, this.nonMissing - distinct),
-      MISSING_VALS: this.missing,
-      WORDSET: [],
-      ERRORS: numeric && numbers < this.nonMissing ? [`${this.nonMissing - numbers} of ${this.nonMissing} values are not numbers`] : [],
-      DICT: { type, count: this.nonMissing, distinct, distinct_exact: this.distinct.isExact, kinds: this.kinds() },
-    };
+    return statsOf(
+      {
+        rows: this.rows,
+        missing: this.missing,
+        kindCounts: this.kindCounts,
+        n: this.n,
+        min: this.min,
+        max: this.max,
+        mean: this.mean,
+        std: this.n > 1 ? Math.sqrt(this.m2 / (this.n - 1)) : 0,
+        decimals: this.decimals,
+        firstNonNumeric: this.firstNonNumeric,
+        distinct: this.distinct.count(),
+        distinctExact: this.distinct.isExact,
+        formatted: Array.from({ length: Math.min(5, this.rows) }, (_, i) => this.formatted[i] ?? ''),
+        samples: this.reservoir.map((s) => s.value),
+        words: this.words.top(this.ctx.limits.maxWords),
+      },
+      this.ctx,
+      this.policy,
+    );
   }
 
   /** Word counts of the text values, for the file's KEYWORDS. */
   wordCounts(): Array<[string, number]> {
     return this.words.entries();
-  }
-
-  type(): ColumnType {
-    const n = this.nonMissing;
-    if (n === 0) return 'empty';
-    const counts = this.kindCounts;
-    if (counts[INT] + counts[FLT] >= n * (1 - NUMERIC_TOLERANCE)) return counts[FLT] > 0 ? 'float' : 'integer';
-    for (const kind of [DAT, TIM, BOOL]) if (counts[kind] === n) return KINDS[kind];
-    return 'text';
-  }
-
-  private kinds(): Partial<Record<ValueKind, number>> {
-    const kinds: Partial<Record<ValueKind, number>> = {};
-    KINDS.forEach((kind, i) => {
-      if (this.kindCounts[i] > 0) kinds[kind] = this.kindCounts[i];
-    });
-    return kinds;
   }
 
   private addMissing(row: number): void {
@@ -277,15 +236,28 @@ export class ColumnAccumulator {
     if (dot >= 0 && text.length - dot - 1 > this.decimals && !/e/i.test(text)) this.decimals = Math.min(6, text.length - dot - 1);
   }
 
-  /** Categorical columns repeat their values: their words are looked up by the value's hash. */
+  /**
+   * Categorical columns repeat their values: their words are looked up by the value's hash. Columns
+   * of unique texts would only churn that memo, so it is dropped once it has mostly missed (a cache:
+   * the counts are the same either way).
+   */
   private addWords(text: string, hash: number): void {
-    let found = this.wordMemo.get(hash);
-    if (!found) {
-      found = words(text).filter(isMeaningful);
-      if (this.wordMemo.size >= 512) this.wordMemo.clear();
-      this.wordMemo.set(hash, found);
+    const memo = this.wordMemo;
+    let found = memo?.get(hash);
+    if (found) {
+      this.memoHits++;
+      for (const word of found) this.words.add(word);
+      return;
     }
-    for (const word of found) this.words.add(word);
+    found = [];
+    for (const word of words(text)) if (this.words.addIfMeaningful(word)) found.push(word);
+    if (!memo) return;
+    if (++this.memoMisses === MEMO_TRIAL && this.memoHits < MEMO_TRIAL / 4) {
+      this.wordMemo = null;
+      return;
+    }
+    if (memo.size >= 512) memo.clear();
+    memo.set(hash, found);
   }
 
   /** Algorithm R over non-missing values, kept in row order. */
@@ -302,24 +274,115 @@ export class ColumnAccumulator {
       this.reservoir.push(entry);
     }
   }
+}
 
-  /**
-   * 'metadata' shows the shape of the data without any real cell: numeric columns get evenly spaced
-   * numbers between MIN and MAX, other columns character masks (X upper, x lower, 9 digit) of their
-   * first values.
-   */
-  private syntheticSamples(type: ColumnType, first: string[]): string[] {
-    if (type === 'empty') return [];
-    if (type === 'integer' || type === 'float') {
-      const count = Math.min(5, this.ctx.limits.maxSamples);
-      if (this.min === this.max || count < 2) return [this.format(this.min, type)];
-      return Array.from({ length: count }, (_, i) => this.format(this.min + ((this.max - this.min) * i) / (count - 1), type));
-    }
-    const masks = first.filter((v) => v !== '').map((v) => v.replace(/\p{Lu}/gu, 'X').replace(/\p{Ll}/gu, 'x').replace(/\p{N}/gu, '9'));
-    return [...new Set(masks)].slice(0, this.ctx.limits.maxSamples);
-  }
+/**
+ * What a column's statistics are made of, whether a ColumnAccumulator saw every value or a database
+ * answered aggregate queries for it (SQL tables): both describe columns with statsOf.
+ */
+export interface ColumnFacts {
+  rows: number;
+  missing: number;
+  /** Non-missing values per kind, in the order integer, float, boolean, date, time, text. */
+  kindCounts: ArrayLike<number>;
+  /** Numeric values (integer and float kinds): how many, and their MIN, MAX, MEAN and sample STD. */
+  n: number;
+  min: number;
+  max: number;
+  mean: number;
+  std: number;
+  /** Most digits after the decimal point of a numeric value (at most 6), for synthetic samples. */
+  decimals: number;
+  /** The first non-numeric value (cut to 40 characters), named when a numeric column has some. */
+  firstNonNumeric: string | null;
+  distinct: number;
+  distinctExact: boolean;
+  /** The first rows' display texts ('' when missing), at most 5. */
+  formatted: string[];
+  /** Real values, for extractOption 'samples'. */
+  samples: string[];
+  /** The column's most frequent meaningful words. */
+  words: string[];
+}
 
-  private format(x: number, type: ColumnType): string {
-    return type === 'integer' ? String(Math.round(x)) : x.toFixed(Math.max(1, this.decimals));
+/** The kinds of values, in the order of ColumnFacts.kindCounts. */
+export const VALUE_KINDS: readonly ValueKind[] = KINDS;
+
+/** A column's type from its kinds: numeric if (nearly) all values are numbers, else a kind all share, else text. */
+export function typeOf(kindCounts: ArrayLike<number>, nonMissing: number): ColumnType {
+  if (nonMissing === 0) return 'empty';
+  if (kindCounts[INT] + kindCounts[FLT] >= nonMissing * (1 - NUMERIC_TOLERANCE)) return kindCounts[FLT] > 0 ? 'float' : 'integer';
+  for (const kind of [DAT, TIM, BOOL]) if (kindCounts[kind] === nonMissing) return KINDS[kind];
+  return 'text';
+}
+
+function kindsOf(kindCounts: ArrayLike<number>): Partial<Record<ValueKind, number>> {
+  const kinds: Partial<Record<ValueKind, number>> = {};
+  KINDS.forEach((kind, i) => {
+    if (kindCounts[i] > 0) kinds[kind] = kindCounts[i];
+  });
+  return kinds;
+}
+
+/** A column's META statistics (spec STATS entry) from its facts, under its share format. */
+export function statsOf(facts: ColumnFacts, ctx: Pick<ColumnContext, 'option' | 'limits'>, policy: ColumnPolicy = PLAIN): ColumnStats {
+  const nonMissing = facts.rows - facts.missing;
+  const type = typeOf(facts.kindCounts, nonMissing);
+  const numeric = type === 'integer' || type === 'float';
+  const numbers = facts.kindCounts[INT] + facts.kindCounts[FLT];
+  const dict = { type, count: nonMissing, distinct: facts.distinct, distinct_exact: facts.distinctExact, kinds: kindsOf(facts.kindCounts) };
+  const duplicates = Math.max(0, nonMissing - facts.distinct);
+  if (policy.format === 'mask') {
+    // A masked column: header, type and counts, but no value. Numbers keep MIN, MAX, MEAN and STD
+    // only when the owner listed the column in the summary list.
+    const summary = numeric && policy.summary;
+    const masks = facts.formatted.map(maskOf);
+    return {
+      MIN: summary ? facts.min : null,
+      MAX: summary ? facts.max : null,
+      MEAN: summary ? facts.mean : null,
+      STD: summary ? facts.std : null,
+      FORMATTED_VALS: masks,
+      SAMPLE_VALS: summary ? syntheticSamples(facts, type, masks, ctx.limits) : [...new Set(masks.filter((m) => m !== ''))].slice(0, ctx.limits.maxSamples),
+      DUPLICATE_VALS: duplicates,
+      MISSING_VALS: facts.missing,
+      WORDSET: [],
+      ERRORS: numeric && numbers < nonMissing ? [`${nonMissing - numbers} of ${nonMissing} values are not numbers`] : [],
+      DICT: dict,
+    };
   }
+  const errors: string[] = [];
+  if (numeric && numbers < nonMissing) {
+    errors.push(`${nonMissing - numbers} of ${nonMissing} values are not numbers (first: "${facts.firstNonNumeric ?? ''}"); MIN, MAX, MEAN and STD use the ${numbers} numbers`);
+  }
+  return {
+    MIN: numeric ? facts.min : null,
+    MAX: numeric ? facts.max : null,
+    MEAN: numeric ? facts.mean : null,
+    STD: numeric ? facts.std : null,
+    FORMATTED_VALS: facts.formatted,
+    SAMPLE_VALS: ctx.option === 'samples' ? facts.samples : syntheticSamples(facts, type, facts.formatted, ctx.limits),
+    DUPLICATE_VALS: duplicates,
+    MISSING_VALS: facts.missing,
+    WORDSET: type === 'text' ? facts.words : [],
+    ERRORS: errors,
+    DICT: dict,
+  };
+}
+
+/**
+ * 'metadata' shows the shape of the data without any real cell: numeric columns get evenly spaced
+ * numbers between MIN and MAX, other columns character masks (X upper, x lower, 9 digit) of their
+ * first values.
+ */
+function syntheticSamples(facts: ColumnFacts, type: ColumnType, first: string[], limits: ExtractionLimits): string[] {
+  if (type === 'empty') return [];
+  if (type === 'integer' || type === 'float') {
+    const format = (x: number) => (type === 'integer' ? String(Math.round(x)) : x.toFixed(Math.max(1, facts.decimals)));
+    const count = Math.min(5, limits.maxSamples);
+    if (facts.min === facts.max || count < 2) return [format(facts.min)];
+    return Array.from({ length: count }, (_, i) => format(facts.min + ((facts.max - facts.min) * i) / (count - 1)));
+  }
+  const masks = first.filter((v) => v !== '').map(maskOf);
+  return [...new Set(masks)].slice(0, limits.maxSamples);
 }

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { ColumnPrivacy } from './private-columns';
+import type { TableObserverFactory } from './sketch';
 import type { ExtractionLimits, ExtractionResult, ExtractOption } from './types';
 
 export interface ExtractorContext {
@@ -11,6 +12,8 @@ export interface ExtractorContext {
   allowArchives: boolean;
   /** Private columns of every table of the file (archive members included); undefined when none. */
   privacy?: ColumnPrivacy;
+  /** Column sketches of every table (ExtractionOptions.sketches). */
+  observers?: TableObserverFactory;
 }
 
 /** What an extractor adds to the common fields of a result. */

@@ -6,8 +6,9 @@ import Papa from 'papaparse';
 import type { Readable } from 'node:stream';
 import { classify, isMissingText } from './column';
 import type { Extracted, ExtractorContext } from './context';
+import { readSimpleRecords } from './csv-records';
 import { CorruptFileError, ExtractionLimitError } from './errors';
-import { isBinary, TextChunkDecoder, toBytes } from './io';
+import { EventLoopYield, isBinary, TextChunkDecoder, toBytes } from './io';
 import { headerName, TableBuilder } from './table';
 import type { CsvInfo } from './types';
 import { keywordsOf, TopWords } from './words';
@@ -136,7 +137,17 @@ function looksLikeData(cells: string[]): boolean {
 
 class StopReading extends Error {}
 
-export async function extractCsv(stream: Readable, ctx: ExtractorContext): Promise<Extracted> {
+export interface CsvReading {
+  /**
+   * 'one-pass' (default): readSimpleRecords reads each text, and papaparse only texts it declines.
+   * 'papaparse': every text goes through the record scan and papaparse (the reference, for tests).
+   */
+  records?: 'one-pass' | 'papaparse';
+}
+
+export async function extractCsv(stream: Readable, ctx: ExtractorContext, reading: CsvReading = {}): Promise<Extracted> {
+  const onePass = reading.records !== 'papaparse';
+  const turns = new EventLoopYield();
   const { limits } = ctx;
   const decoder = new TextChunkDecoder();
   let bytes = 0;
@@ -156,7 +167,7 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext): Promi
       const hasHeader = !looksLikeData(cells);
       (info as CsvInfo).HAS_HEADER = hasHeader;
       const headers = hasHeader ? cells.map(headerName) : cells.map((_, i) => `Column ${i + 1}`);
-      table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';', privacy: ctx.privacy });
+      table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';', privacy: ctx.privacy, observers: ctx.observers, tableName: ctx.fileName });
       if (hasHeader) return;
     }
     table.addRow(cells, record);
@@ -185,10 +196,16 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext): Promi
     const csv = info as CsvInfo;
     const all = pending + text;
     pending = '';
-    const { end, longest } = scanRecords(all, csv.DELIMITER, csv.LINE_ENDING === '\r' ? '\r' : '\n');
+    const simple = onePass ? readSimpleRecords(all, csv.DELIMITER, csv.LINE_ENDING, final) : null;
+    const { end, longest } = simple ?? scanRecords(all, csv.DELIMITER, csv.LINE_ENDING === '\r' ? '\r' : '\n');
     if (longest > limits.maxLineBytes || all.length - end > limits.maxLineBytes) {
       stopped = `Stopped at record ${record + 1}: a record longer than ${limits.maxLineBytes} characters (maxLineBytes), or an unclosed quote`;
       throw new StopReading();
+    }
+    if (simple) {
+      for (const cells of simple.rows) onRow(cells);
+      if (!final) pending = all.slice(end);
+      return;
     }
     if (final) {
       if (all !== '') parse(all);
@@ -216,6 +233,7 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext): Promi
         head += text;
         if (head.length >= SAMPLE_CHARS) start(false);
       } else feed(text, false);
+      await turns.maybe();
     }
     const rest = decoder.end();
     if (!info) {

@@ -1,5 +1,6 @@
 // extractMetadata: picks the extractor for the file's type and builds the spec's META around it.
 import type { Readable } from 'node:stream';
+import { withoutCellValues } from './cell-masking';
 import type { Extracted, ExtractorContext } from './context';
 import { extractCsv } from './csv';
 import { contentTypeOf, fileKindOf } from './detect';
@@ -71,10 +72,13 @@ async function describe(input: ExtractionInput, ctx: ExtractorContext, onInvalid
 }
 
 /** Private-column choices that matched no column are worth telling (a misspelt name hides nothing). */
-function withPrivacyNotes(result: ExtractionResult, ctx: ExtractorContext): ExtractionResult {
+export function withPrivacyNotes(result: ExtractionResult, ctx: Pick<ExtractorContext, 'privacy'>): ExtractionResult {
   if (!ctx.privacy || result.STATUS === 'failed' || result.STATUS === 'skipped') return result;
   const notes = ctx.privacy.unmatched();
-  return notes.length ? { ...result, ERRORS: [...result.ERRORS, ...notes] } : result;
+  const keyId = ctx.privacy.keyId();
+  const linked = keyId && result.ENCRYPTED_COLS?.length ? { LINKAGE_KEY_ID: keyId } : {};
+  const clk = ctx.privacy.clkColumns().filter((h) => result.ENCRYPTED_COLS?.includes(h));
+  return { ...result, ...linked, ...(clk.length > 0 && { CLK_COLS: clk }), ERRORS: notes.length ? [...result.ERRORS, ...notes] : result.ERRORS };
 }
 
 /**
@@ -83,6 +87,11 @@ function withPrivacyNotes(result: ExtractionResult, ctx: ExtractorContext): Extr
  * Stream errors reject; content problems resolve with STATUS and ERRORS unless onInvalid is 'throw'.
  */
 export async function extractMetadata(input: ExtractionInput, options: ExtractionOptions): Promise<ExtractionResult> {
+  const result = await describeFile(input, options);
+  return options.cellValues === 'raw' ? result : withoutCellValues(result);
+}
+
+async function describeFile(input: ExtractionInput, options: ExtractionOptions): Promise<ExtractionResult> {
   const { extractOption } = options;
   if (extractOption === 'minimal') {
     return {
@@ -103,6 +112,7 @@ export async function extractMetadata(input: ExtractionInput, options: Extractio
     size: input.size,
     allowArchives: true,
     privacy: ColumnPrivacy.isActive(options.privateColumns) ? new ColumnPrivacy(options.privateColumns) : undefined,
+    observers: options.sketches,
   };
   const { signal } = options;
   if (!signal) return withPrivacyNotes(await describe(input, ctx, options.onInvalid ?? 'report'), ctx);

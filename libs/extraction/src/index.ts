@@ -5,10 +5,10 @@
  *   const meta = await extractMetadata({ stream, fileName, contentType, size }, { extractOption: 'metadata' });
  *
  * - minimal: NAME, CONTENT_TYPE, SIZE, DATE only; the stream is not read.
- * - metadata (default): headers, row counts, per-column statistics, word sets, keywords. SAMPLE_VALS are
- *   synthetic (evenly spaced numbers between MIN and MAX, character masks such as "Xxxxx 99" for text),
- *   so no cell leaves the file as a sample unless the owner chose 'samples'. FORMATTED_VALS still show
- *   the first 5 rows, as the spec's details screen requires.
+ * - metadata (default): headers, row counts, per-column statistics, keywords. No cell of the data
+ *   leaves extraction (withoutCellValues, docs/metadata-before-access.md): FORMATTED_VALS and SAMPLE_VALS
+ *   are shape masks ("Xxxxx 99"), columns have no WORDSET and a table's KEYWORDS are its headers' words.
+ *   Documents keep their words. options.cellValues 'raw' gives the unmasked profile (tests, benchmarks).
  * - samples: SAMPLE_VALS are real values, a reservoir sample over the whole column.
  *
  * Streamed in flat memory: CSV/TSV (papaparse on quote-aware record slices), TXT and HL7. Read in memory
@@ -20,7 +20,10 @@
  * Private columns (options.privateColumns, spec: exclude, mask or plain, plus a hash option) apply to
  * every table of the file, picked by position or header name: hashed columns are described from the
  * keyed hashes of their values, masked ones show no value, excluded ones are left out. META then holds
- * ENCRYPTED_COLS (hashed header names) and SHARE_FORMATS ({index, format, hash} per shown column).
+ * ENCRYPTED_COLS (hashed header names), SHARE_FORMATS ({index, format, hash} per shown column) and,
+ * with hashed columns, LINKAGE_KEY_ID. Hashing is keyed with the caller's linkage key
+ * (HMAC-SHA256, docs/private-linkage.md); columns hashed in the browser arrive as `prehashed`.
+ * `fuzzy` columns are hashed as CLKs (keyed Bloom filters of bigrams, clk.ts) and listed in CLK_COLS.
  *
  * Content problems (empty, corrupt, too large, unsupported) resolve with STATUS 'failed' or 'skipped'
  * and ERRORS, or reject with the typed errors below when onInvalid is 'throw'; an error of the input
@@ -31,6 +34,10 @@ export * from './errors';
 export { extractMetadata, resolveLimits } from './extract';
 export { fileKindOf, contentTypeOf } from './detect';
 export { detectDelimiter } from './csv';
-export { keyedHash } from './private-columns';
+export { keyedHash, linkageKeyId, parseLinkageKey, HASH_PATTERN, LINKAGE_KEY_PATTERN, maskOf } from './private-columns';
+export { bigramsOf, CLK_PATTERN, clkEncoder, clkFilter, clkKeyOf, DEFAULT_CLK, type ClkOptions } from './clk';
+export { isMaskShaped, maskCellValue, withoutCellValues } from './cell-masking';
 export { seededRandom } from './column';
 export { buildZip, type ZipEntrySpec } from './zip-writer';
+export { describeAggregatedTable, type AggregatedTableSource, type AggregatedTableInput, type ColumnAggregates } from './aggregated';
+export * from './sketch';

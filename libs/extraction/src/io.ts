@@ -147,3 +147,20 @@ export async function readAll(stream: Readable, max: number, what: string): Prom
   }
   return Buffer.concat(chunks, total);
 }
+
+/**
+ * Lets the event loop run between chunks of CPU-heavy work: a stream whose chunks are already
+ * buffered hands them over in microtasks, so without this a large file would hold the thread (and a
+ * server's HTTP requests) until its buffer ran dry. Yields when `sliceMs` have passed since the last time.
+ */
+export class EventLoopYield {
+  private last = performance.now();
+
+  constructor(private readonly sliceMs = 10) {}
+
+  async maybe(): Promise<void> {
+    if (performance.now() - this.last < this.sliceMs) return;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    this.last = performance.now();
+  }
+}

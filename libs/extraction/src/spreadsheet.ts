@@ -112,7 +112,7 @@ export async function extractSpreadsheet(stream: Readable, ctx: ExtractorContext
     let width = header === null ? 0 : Math.max(rows[header]?.length ?? 0, rangeWidth(sheet?.['!ref']));
     for (let r = firstData; r < rows.length; r++) width = Math.max(width, rows[r]?.length ?? 0);
     const headers = Array.from({ length: width }, (_, i) => (header === null ? `Column ${i + 1}` : headerName(rows[header]?.[i]?.w ?? rows[header]?.[i]?.v, i)));
-    const table = new TableBuilder(headers, { option: ctx.option, limits, privacy: ctx.privacy });
+    const table = new TableBuilder(headers, { option: ctx.option, limits, privacy: ctx.privacy, observers: ctx.observers, tableName: name });
     let limitHit = false;
     for (let r = firstData; r < rows.length; r++) {
       const row = rows[r];

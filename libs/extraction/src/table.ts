@@ -1,6 +1,7 @@
 // A table being described: headers, one accumulator per column, row count and table-level errors.
 import { type CellValue, ColumnAccumulator, isMissingText } from './column';
 import { type ColumnPolicy, type ColumnPrivacy, PLAIN } from './private-columns';
+import type { TableObserver, TableObserverFactory } from './sketch';
 import type { ExtractionLimits, ExtractOption, FileTable, ShareFormatEntry } from './types';
 import { detach, isMeaningful, TopWords, words } from './words';
 
@@ -10,6 +11,9 @@ export interface TableOptions {
   decimalComma?: boolean;
   /** Columns to hash, mask or exclude, picked by position or header name. */
   privacy?: ColumnPrivacy;
+  /** Sees every row too (column sketches for the relations service); named by tableName. */
+  observers?: TableObserverFactory;
+  tableName?: string;
 }
 
 /** Bounded list of messages: keeps the first maxErrors and counts the rest. */
@@ -46,6 +50,7 @@ export class TableBuilder {
   private readonly policies: ColumnPolicy[];
   /** null for an excluded column: its values are not even looked at. */
   private readonly columns: Array<ColumnAccumulator | null>;
+  private readonly observer?: TableObserver;
   private rows = 0;
   private longRows = 0;
   private firstLongRow = 0;
@@ -68,6 +73,7 @@ export class TableBuilder {
     };
     this.policies = this.headers.map((header, i) => options.privacy?.policyFor(header, i) ?? PLAIN);
     this.columns = this.policies.map((policy) => (policy.format === 'exclude' ? null : new ColumnAccumulator(ctx, policy)));
+    this.observer = options.observers?.openTable(options.tableName ?? '', this.headers, this.policies);
   }
 
   get rowCount(): number {
@@ -79,6 +85,7 @@ export class TableBuilder {
     this.rows++;
     const width = this.columns.length;
     for (let i = 0; i < width; i++) this.columns[i]?.add(i < cells.length ? cells[i] : null, displays?.[i]);
+    this.observer?.addRow(cells);
     if (cells.length > width && this.headers.length > 0) {
       let extra = false;
       for (let i = width; i < cells.length && !extra; i++) {
@@ -105,7 +112,9 @@ export class TableBuilder {
       stats[String(headers.length)] = column.stats();
       headers.push(this.headers[i]);
     });
-    return { HEADERS: headers, TOTAL_ROWS: this.rows, STATS: stats };
+    const table = { HEADERS: headers, TOTAL_ROWS: this.rows, STATS: stats };
+    this.observer?.finish(table);
+    return table;
   }
 
   /** With private columns: the share format of each column build() shows, and the hashed headers. */

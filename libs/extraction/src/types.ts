@@ -6,7 +6,8 @@ import type { Readable } from 'node:stream';
 /** Spec section 9: minimal (name, date, content type, size), metadata (default), samples (+ real rows). */
 export type ExtractOption = 'minimal' | 'metadata' | 'samples';
 
-export type FileKind = 'csv' | 'xls' | 'xlsx' | 'pdf' | 'docx' | 'hl7' | 'zip' | 'txt' | 'other';
+/** 'table': a database table described by aggregate queries (describeAggregatedTable), not a file. */
+export type FileKind = 'csv' | 'xls' | 'xlsx' | 'pdf' | 'docx' | 'hl7' | 'zip' | 'txt' | 'table' | 'other';
 
 /** What one non-missing cell looks like. */
 export type ValueKind = 'integer' | 'float' | 'boolean' | 'date' | 'time' | 'text';
@@ -47,13 +48,29 @@ export interface ShareFormatEntry {
  * 32 hex characters), so no raw value reaches META, and equal values hash equally under the same key.
  */
 export interface PrivateColumns {
+  /** Columns to hash here, with linkageKey. */
   hash?: ColumnRef[];
+  /**
+   * Columns whose values arrive hashed already (private indexing: the browser hashed them under the
+   * same scheme); they are described like hashed columns, and are not hashed again.
+   */
+  prehashed?: ColumnRef[];
+  /**
+   * Of the hashed and prehashed columns, those hashed as a CLK (fuzzy linkage: a keyed Bloom filter
+   * of the value's character bigrams, in base64) instead of an exact keyed hash. Ignored for others.
+   */
+  fuzzy?: ColumnRef[];
   /** Columns not listed are plain. */
   formats?: Array<{ column: ColumnRef; format: ShareFormat }>;
   /** Masked columns whose MIN, MAX, MEAN and STD stay visible. */
   summary?: ColumnRef[];
-  /** The product's hashing key: the same key gives the same hash for the same value in every file. */
-  hashKey: Uint8Array | string;
+  /**
+   * The linkage key (32 bytes) that hashed columns are keyed with: the same key gives the same hash
+   * for the same value in every file. Required when `hash` lists columns.
+   */
+  linkageKey?: Uint8Array;
+  /** The key's id (linkageKeyId) when the columns were hashed elsewhere (prehashed) and the key is not here. */
+  linkageKeyId?: string;
 }
 
 export interface ColumnDict {
@@ -164,8 +181,12 @@ export interface ExtractionResult {
   SAMPLES?: 'real' | 'synthetic';
   /** With private columns: the header names of the hashed columns of every table (linkable headers). */
   ENCRYPTED_COLS?: string[];
+  /** With fuzzy hashed columns: those of ENCRYPTED_COLS whose values are CLKs (base64 Bloom filters), not exact hashes. */
+  CLK_COLS?: string[];
   /** With private columns: the share format of each column of FILE (each sheet has its own). */
   SHARE_FORMATS?: ShareFormatEntry[];
+  /** With hashed columns: the id of the linkage key they were hashed under (equal ids, comparable hashes). */
+  LINKAGE_KEY_ID?: string;
   ERRORS: string[];
 }
 
@@ -238,4 +259,12 @@ export interface ExtractionOptions {
   signal?: AbortSignal;
   /** Columns to hash, mask or exclude; ignored with extractOption minimal (nothing is read). */
   privateColumns?: PrivateColumns;
+  /**
+   * 'masked' (default): with extractOption minimal or metadata the result shows no cell of the data
+   * (withoutCellValues: values as shape masks, no words of cells). 'raw': the profile as computed,
+   * for this library's own tests and benchmarks; never store or show it.
+   */
+  cellValues?: 'masked' | 'raw';
+  /** Sees every table's rows, e.g. a SketchCollector gathering column sketches in the same pass. */
+  sketches?: import('./sketch').TableObserverFactory;
 }

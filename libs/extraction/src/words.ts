@@ -74,17 +74,37 @@ function isNumberLike(word: string): boolean {
  * to the `capacity` most frequent entries, so frequent words survive and memory stays bounded.
  */
 export class TopWords {
-  private readonly counts = new Map<string, number>();
+  // Counts in boxes, so a word seen again costs one lookup and no set.
+  private readonly counts = new Map<string, { n: number }>();
 
   constructor(private readonly capacity: number) {}
 
   add(word: string, times = 1): void {
-    const current = this.counts.get(word);
-    if (current !== undefined) {
-      this.counts.set(word, current + times);
+    const box = this.counts.get(word);
+    if (box !== undefined) {
+      box.n += times;
       return;
     }
-    this.counts.set(detach(word), times);
+    this.insert(word, times);
+  }
+
+  /**
+   * Counts the word once if it is meaningful; says whether it was. A word already counted was
+   * meaningful when it came in, so only new words are checked.
+   */
+  addIfMeaningful(word: string): boolean {
+    const box = this.counts.get(word);
+    if (box !== undefined) {
+      box.n++;
+      return true;
+    }
+    if (!isMeaningful(word)) return false;
+    this.insert(word, 1);
+    return true;
+  }
+
+  private insert(word: string, times: number): void {
+    this.counts.set(detach(word), { n: times });
     if (this.counts.size >= this.capacity * 2) this.prune();
   }
 
@@ -99,7 +119,7 @@ export class TopWords {
   }
 
   entries(): Array<[string, number]> {
-    return [...this.counts.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    return Array.from(this.counts, ([word, box]): [string, number] => [word, box.n]).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
   }
 
   top(limit: number, filter: (word: string) => boolean = () => true): string[] {
@@ -114,7 +134,7 @@ export class TopWords {
   private prune(): void {
     const keep = this.entries().slice(0, this.capacity);
     this.counts.clear();
-    for (const [word, count] of keep) this.counts.set(word, count);
+    for (const [word, count] of keep) this.counts.set(word, { n: count });
   }
 }
 

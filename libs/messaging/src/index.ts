@@ -6,3 +6,4 @@ export * from './messaging-migration';
 export * from './outbox';
 export * from './outbox-relay';
 export * from './idempotent-consumer';
+export * from './derived-uuid';

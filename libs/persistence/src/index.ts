@@ -1,2 +1,3 @@
 export * from './embedded-postgres';
 export * from './service-data-source';
+export * from './notification-channel';

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD } from '@nestjs/core';
+import { APP_FILTER, APP_GUARD, APP_INTERCEPTOR } from '@nestjs/core';
 import { JwtModule } from '@nestjs/jwt';
 import { PassportModule } from '@nestjs/passport';
 import type { Logger } from 'pino';
@@ -8,6 +8,7 @@ import { createJwtAuth } from './auth/jwt.strategy';
 import { TokenChecks } from './auth/token-checks';
 import type { AppConfig } from './config/config';
 import { ApiExceptionFilter } from './errors/api-exception.filter';
+import { StorableTextInterceptor } from './errors/storable-text';
 import { HealthController, HealthRegistry } from './health/health';
 import { APP_CONFIG, LOGGER, SERVICE_NAME } from './tokens';
 
@@ -40,6 +41,8 @@ export class PlatformModule {
         JwtStrategy,
         { provide: APP_GUARD, useClass: JwtAuthGuard },
         { provide: APP_FILTER, useFactory: () => new ApiExceptionFilter(options.logger) },
+        // Text PostgreSQL cannot store is a 400 on every route, never a 500 from the database.
+        { provide: APP_INTERCEPTOR, useClass: StorableTextInterceptor },
       ],
       exports: [APP_CONFIG, LOGGER, SERVICE_NAME, HealthRegistry, TokenChecks, JwtModule],
     };

@@ -17,10 +17,12 @@ export {
   type SearchHit,
   type SearchLimits,
   type SearchQuery,
+  type SearchCursor,
   type SearchResult,
   type SearchViewer,
 } from './search-index';
 export { EVERYONE_KEY, documentAccessKeys, viewerAccessKeys } from './visibility';
-export { toRecordsPage, type PageContent, type RecordsPage, type RecordsPageOptions } from './records-page';
+export { decodeSearchCursor, encodeSearchCursor, toRecordsPage, type PageContent, type RecordsPage, type RecordsPageOptions } from './records-page';
+export { InProcessSearchIndex, type InProcessSearchIndexOptions } from './in-process-search-index';
 export { PostgresSearchIndex, type PostgresSearchIndexOptions } from './postgres-search-index';
 export { ElasticsearchSearchIndex, type ElasticsearchSearchIndexOptions } from './elasticsearch-search-index';

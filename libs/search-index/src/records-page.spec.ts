@@ -1,7 +1,30 @@
-import { toRecordsPage } from './records-page';
+import { decodeSearchCursor, encodeSearchCursor, toRecordsPage } from './records-page';
+
+describe('search cursors', () => {
+  it('round-trips through a URL-safe token', () => {
+    for (const cursor of [{ score: 3, changedAt: '2024-01-01T00:00:00.000Z', id: 'a b/é' }, { score: null, changedAt: '2024-01-01T00:00:00+02:00', id: 'x' }, { score: 0.6363636363636364, changedAt: '2024-01-01T00:00:00Z', id: 'y' }]) {
+      const token = encodeSearchCursor(cursor);
+      expect(token).toMatch(/^[A-Za-z0-9_-]+$/);
+      expect(decodeSearchCursor(token)).toEqual(cursor);
+    }
+  });
+
+  it('turns anything else into null', () => {
+    const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
+    for (const token of ['', '!!', 'x'.repeat(3000), 'bm90IGpzb24', encode({}), encode([1, 'yesterday', 'a']), encode(['3', '2024-01-01T00:00:00Z', 'a']), encode([1, '2024-01-01T00:00:00Z', '']), encode([1, '2024-01-01T00:00:00Z'])]) {
+      expect(decodeSearchCursor(token)).toBeNull();
+    }
+  });
+});
 
 describe('toRecordsPage', () => {
   const results = ['a', 'b'];
+  it('carries the next page\'s cursor in the next link only, beside its page number', () => {
+    const page = toRecordsPage({ count: 45, results }, { baseUrl: '/api/records/?query=ozone&page=2&cursor=old', page: 2, pageSize: 20, nextCursor: 'abc' });
+    expect(page.next).toBe('/api/records/?query=ozone&page=3&page_size=20&cursor=abc');
+    expect(page.previous).toBe('/api/records/?query=ozone&page=1&page_size=20');
+  });
+
 
   it('links both neighbours in the middle, keeping the other query parameters', () => {
     const page = toRecordsPage({ count: 45, results }, { baseUrl: 'https://dc.example/api/records/?query=ozone&view=all&page=2', page: 2, pageSize: 20 });

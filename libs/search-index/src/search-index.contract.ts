@@ -1,4 +1,4 @@
-import { InvalidSearchInputError, type RecordDocument, type SearchIndex, type SearchLimits, type SearchQuery, type SearchResult, type SearchViewer } from './search-index';
+import { InvalidSearchInputError, type RecordDocument, type SearchCursor, type SearchHit, type SearchIndex, type SearchLimits, type SearchQuery, type SearchResult, type SearchViewer } from './search-index';
 
 const BASE_TIME = Date.UTC(2024, 0, 1);
 /** A timestamp `minutes` after a fixed start, so orderings are explicit. */
@@ -45,6 +45,19 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
     let index: SearchIndex;
     const query = (q: Partial<SearchQuery>): SearchQuery => ({ viewer: null, view: 'all', page: 1, pageSize: 100, ...q });
     const ids = async (q: Partial<SearchQuery>) => (await index.search(query(q))).results.map((hit) => hit.id);
+    const cursorOf = (hit: SearchHit): SearchCursor => ({ score: hit.score ?? null, changedAt: hit.changedAt, id: hit.id });
+    /** Every page by search-after: each page's request carries the last result of the page before. */
+    const pagesAfter = async (target: SearchIndex, q: Partial<SearchQuery>, pageSize: number, pages: number) => {
+      const found: SearchResult[] = [];
+      let after: SearchCursor | undefined;
+      for (let page = 1; page <= pages; page++) {
+        const result = await target.search(query({ ...q, page, pageSize, after }));
+        found.push(result);
+        const last = result.results.at(-1);
+        after = last ? cursorOf(last) : after;
+      }
+      return found;
+    };
     const reset = async (docs: RecordDocument[]) => {
       await index.clear();
       await index.upsert(docs);
@@ -262,6 +275,8 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
         const pages = [];
         for (let page = 1; page <= 3; page++) pages.push(...(await ids({ relatedTo: 'ref', page, pageSize: 2 })));
         expect(pages).toEqual(all);
+        const byCursor = await pagesAfter(index, { relatedTo: 'ref' }, 2, 3);
+        expect(byCursor.flatMap((page) => page.results.map((hit) => hit.id))).toEqual(all);
       });
     });
 
@@ -286,6 +301,16 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
         expect([...paged].sort()).toEqual(visible.map((doc) => doc.id).sort());
         // Pages are slices of one stable order.
         expect(paged).toEqual(await ids({ text, pageSize: 100 }));
+      });
+
+      it.each([
+        ['without text', undefined],
+        ['with text', 'survey'],
+        ['ranked in tiers, typos and any word', 'Page record 3'],
+      ])('gives by search-after cursors the pages it gives by number (%s)', async (_label, text) => {
+        const byNumber = [];
+        for (let page = 1; page <= 4; page++) byNumber.push(await index.search(query({ text, page, pageSize: 7 })));
+        expect(await pagesAfter(index, { text }, 7, 4)).toEqual(byNumber);
       });
 
       it('rejects invalid pages', async () => {
@@ -341,6 +366,16 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
         expect(found.slice(0, 2)).toEqual(['lim-exact', 'lim-name']);
         expect(found).toContain('lim-header');
         await limited.remove(['lim-exact', 'lim-name', 'lim-header']);
+      });
+
+      it.each([
+        ['without text', undefined],
+        ['with text', 'tide'],
+        ['ranked in tiers', 'harbour tide'],
+      ])('gives by search-after cursors the pages it gives by number, when more match than the count limit (%s)', async (_label, text) => {
+        const byNumber = [];
+        for (let page = 1; page <= 4; page++) byNumber.push(await limited.search(query({ text, page, pageSize: 8 })));
+        expect(await pagesAfter(limited, { text }, 8, 4)).toEqual(byNumber);
       });
 
       it('tells when another page follows, also on the last full page', async () => {

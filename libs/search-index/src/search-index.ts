@@ -49,6 +49,20 @@ export interface SearchQuery {
   /** 1-based. */
   page: number;
   pageSize: number;
+  /**
+   * Search-after (keyset) paging: the last result of the previous page (page - 1) of this same
+   * search. An adapter that can seek by it reads on from there instead of counting past every
+   * earlier result; one that cannot uses `page`, so both give the page the ranking has there.
+   */
+  after?: SearchCursor;
+}
+
+/** Where a result stands in a ranking: its score (none without text), then newest change, then id. */
+export interface SearchCursor {
+  score: number | null;
+  /** ISO 8601, as the result's changedAt. */
+  changedAt: string;
+  id: string;
 }
 
 export type SearchHit = RecordDocument & { score?: number };

@@ -79,6 +79,25 @@ describe('FsObjectStorage specifics', () => {
     expect(await listAll(storage, '')).toEqual(['x/real']);
   });
 
+  it('deletes a write of the key that never finished (the process died mid-upload), and only that one', async () => {
+    let release!: () => void;
+    async function* endless() {
+      yield Buffer.alloc(1024, 1);
+      await new Promise<void>((resolve) => (release = resolve));
+      yield Buffer.alloc(1024, 2);
+    }
+    const unfinished = storage.put('x/data.csv', Readable.from(endless()), { contentType: 'text/csv' });
+    const partials = join(rootDir, 'objects/x/.~partial');
+    while ((await readdir(partials).catch(() => [])).length === 0) await new Promise((r) => setTimeout(r, 10));
+    await storage.put('x/data.csv.old', Readable.from([Buffer.from('kept')]));
+    // As after kill -9: the write's temporary file stays; deleting the key removes it.
+    await storage.delete('x/data.csv');
+    expect(await readdir(partials)).toEqual([]);
+    expect(await listAll(storage, 'x/')).toEqual(['x/data.csv.old']);
+    release();
+    await expect(unfinished).rejects.toThrow();
+  });
+
   it('treats folders as missing objects', async () => {
     await storage.put('folder/inner', Readable.from([Buffer.from('1')]));
     await expect(storage.get('folder')).rejects.toBeInstanceOf(ObjectNotFoundError);

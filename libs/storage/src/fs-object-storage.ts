@@ -23,11 +23,17 @@ interface Metadata {
   contentType?: string;
 }
 
+/** Folder, beside the objects, of the writes under way: `<name>.<16 hex>` (and `.meta` for the content type). */
+const PARTIAL_DIR = `${RESERVED_SEGMENT_PREFIX}partial`;
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
 /**
  * Objects as plain files under rootDir (embedded mode). Each object is written to a temporary file
- * beside its final path and renamed into place once complete, so a crash never leaves a
- * half-written object under a real key. Content types live in a small sidecar file. The
- * temporary and sidecar names start with RESERVED_SEGMENT_PREFIX, which keys may not use.
+ * in a reserved folder beside its final path and renamed into place once complete, so a crash
+ * never leaves a half-written object under a real key; delete(key) also removes such a partial
+ * write of the key (what a crash mid-upload leaves behind). Content types live in a small sidecar
+ * file. The temporary and sidecar names start with RESERVED_SEGMENT_PREFIX, which keys may not use.
  */
 export class FsObjectStorage extends ObjectStorage {
   private readonly root: string;
@@ -50,11 +56,10 @@ export class FsObjectStorage extends ObjectStorage {
       body.destroy();
       throw error;
     }
-    const directory = dirname(target);
-    await mkdir(directory, { recursive: true });
-    const suffix = randomBytes(8).toString('hex');
-    const temp = join(directory, `${RESERVED_SEGMENT_PREFIX}tmp-${suffix}`);
-    const metaTemp = join(directory, `${RESERVED_SEGMENT_PREFIX}tmp-${suffix}.meta`);
+    const partials = join(dirname(target), PARTIAL_DIR);
+    await mkdir(partials, { recursive: true });
+    const temp = join(partials, `${basename(target)}.${randomBytes(8).toString('hex')}`);
+    const metaTemp = `${temp}.meta`;
     const meter = new MeteringStream(key, options);
     try {
       // flush: fsync before close, so the rename below never publishes data still in the page cache.
@@ -109,6 +114,7 @@ export class FsObjectStorage extends ObjectStorage {
 
   async delete(key: string): Promise<void> {
     const path = this.pathOf(key);
+    await this.deletePartials(path);
     try {
       const info = await stat(path);
       if (!info.isFile()) return;
@@ -166,6 +172,20 @@ export class FsObjectStorage extends ObjectStorage {
     const path = resolve(this.root, ...key.split('/'));
     if (!path.startsWith(this.root + sep)) throw new Error(`Key escapes the storage root: ${key}`);
     return path;
+  }
+
+  /** Temporary files of writes of this path that never finished (the process died mid-way). */
+  private async deletePartials(objectPath: string): Promise<void> {
+    const folder = join(dirname(objectPath), PARTIAL_DIR);
+    const mine = new RegExp(`^${escapeRegExp(basename(objectPath))}\\.[0-9a-f]{16}(\\.meta)?$`);
+    let names: string[];
+    try {
+      names = await readdir(folder);
+    } catch (error) {
+      if (isMissing(error)) return;
+      throw error;
+    }
+    await Promise.all(names.filter((name) => mine.test(name)).map((name) => rm(join(folder, name), { force: true })));
   }
 
   private metaPathOf(objectPath: string): string {

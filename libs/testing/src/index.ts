@@ -5,3 +5,7 @@ export * from './browser';
 export * from './process';
 export * from './kafka';
 export * from './smtp';
+export * from './datasets';
+export * from './distributed-product';
+export * from './mysql';
+export * from './openapi-answers';

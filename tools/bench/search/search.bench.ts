@@ -7,9 +7,13 @@
  * index adapter (the same SQL, no HTTP, no gateway, no Nest), so the difference is what the service
  * layers cost.
  *
- * Usage: npm run bench:search -- [records=100000] [seconds=10]
+ * Usage: npm run bench:search -- [records=100000] [seconds=10] [driver=in-process|postgres]
  * The seeded database (dc_bench_search_<records>) is kept, so a second run skips seeding.
- * Results replace this size's section of docs/benchmarks.md (between bench:search:<records> markers).
+ * Results replace this size's and driver's section of docs/benchmarks.md (between
+ * bench:search:<driver>:<records> markers; the PostgreSQL adapter's runs keep their older
+ * bench:search:<records> sections, so the previous adapter's figures stay beside the new ones).
+ * Deep pages are asked for as a client following the `next` links does: with the search-after
+ * cursor of the page before (an adapter that cannot seek uses the page number).
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -17,17 +21,20 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { parseRawMail } from '@dc/mailer';
-import { PostgresSearchIndex, SearchQuery, SearchViewer } from '@dc/search-index';
+import { InProcessSearchIndex, PostgresSearchIndex, SearchIndex, SearchQuery, SearchViewer } from '@dc/search-index';
 import { ensureServerBuild, freePort, REPO_ROOT, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
 import { syntheticCatalogue, VOCABULARY_SIZE, ZIPF_EXPONENT } from './synthetic-records';
 import { BENCHMARKS_DOC, sectionMarkers, writeBenchmarkSection } from '../bench-support';
 
 const records = Number(process.argv[2] ?? 100_000);
 const seconds = Number(process.argv[3] ?? 10);
-if (!Number.isInteger(records) || records < 1000 || !(seconds > 0)) throw new Error('usage: bench:search -- [records >= 1000] [seconds > 0]');
+const driver = process.argv[4] ?? 'in-process';
+if (!Number.isInteger(records) || records < 1000 || !(seconds > 0) || !['in-process', 'postgres'].includes(driver)) {
+  throw new Error('usage: bench:search -- [records >= 1000] [seconds > 0] [in-process|postgres]');
+}
 const DB = `dc_bench_search_${records}`;
 /** Changes whenever synthetic-records.ts would produce other records, so an old seed is replaced. */
-const GENERATOR = `zipf-${ZIPF_EXPONENT}-${VOCABULARY_SIZE}-chronological-v1`;
+const GENERATOR = `zipf-${ZIPF_EXPONENT}-${VOCABULARY_SIZE}-chronological-v1-${driver}`;
 const SEED_BATCH = 5000;
 const PASSWORD = 'bench search password 1';
 const CONNECTIONS = [1, 16];
@@ -38,6 +45,8 @@ interface Scenario {
   path: string;
   anonymous?: boolean;
   query: Omit<SearchQuery, 'viewer'>;
+  /** A deep page: reached by following this many `next` links from page 1, then asked for with its cursor. */
+  follow?: number;
 }
 
 const page1 = { view: 'all' as const, page: 1, pageSize: 20 };
@@ -47,8 +56,8 @@ const SCENARIOS: Scenario[] = [
   { name: 'ranked text, a word in most records ("data"), page 1', path: '/api/records/?query=data', query: { ...page1, text: 'data' } },
   { name: 'typo ("temperture"), page 1', path: '/api/records/?query=temperture', query: { ...page1, text: 'temperture' } },
   { name: 'empty query (newest first), page 1', path: '/api/records/', query: page1 },
-  { name: 'empty query, deep page 250', path: '/api/records/?page=250', query: { ...page1, page: 250 } },
-  { name: 'ranked text ("river flow"), deep page 25', path: '/api/records/?query=river%20flow&page=25', query: { ...page1, text: 'river flow', page: 25 } },
+  { name: 'empty query, deep page 250', path: '/api/records/', query: { ...page1, page: 250 }, follow: 249 },
+  { name: 'ranked text ("river flow"), deep page 25', path: '/api/records/?query=river%20flow', query: { ...page1, text: 'river flow', page: 25 }, follow: 24 },
   { name: 'own records (5%), page 1', path: '/api/records/?view=own', query: { ...page1, view: 'own' } },
   { name: 'anonymous, EV only (5%), "river flow", page 1', path: '/api/recordsannon/?query=river%20flow', anonymous: true, query: { ...page1, text: 'river flow' } },
 ];
@@ -89,8 +98,8 @@ async function viaGateway(url: string, token: string | null, connections: number
   return summarise(latencies, elapsed);
 }
 
-/** The peer: the same query straight to PostgreSQL through the adapter, same concurrency and duration. */
-async function direct(index: PostgresSearchIndex, query: SearchQuery, connections: number): Promise<Measure> {
+/** The peer: the same query straight to the index adapter, same concurrency and duration. */
+async function direct(index: SearchIndex, query: SearchQuery, connections: number): Promise<Measure> {
   const latencies: number[] = [];
   const started = performance.now();
   const end = Date.now() + seconds * 1000;
@@ -157,15 +166,15 @@ function viewerOf(token: string): SearchViewer {
   return { userId: claims.sub, organisationId: claims.org };
 }
 
-/** Seeds the index unless it already holds this size, generator and viewer. */
-async function seed(url: string, index: PostgresSearchIndex, viewer: SearchViewer): Promise<void> {
+/** Seeds the index unless it already holds this size, generator and viewer; true when it did. */
+async function seed(url: string, index: SearchIndex, viewer: SearchViewer): Promise<boolean> {
   const db = new Client({ connectionString: url });
   await db.connect();
   try {
     await db.query('CREATE TABLE IF NOT EXISTS public.bench_seed (records int, generator text, user_id text, organisation_id text)');
     const marker = (await db.query('SELECT * FROM public.bench_seed')).rows[0];
     const current = marker && marker.records === records && marker.generator === GENERATOR && marker.user_id === viewer.userId && (await index.count()) === records;
-    if (current) return;
+    if (current) return false;
     console.log(`seeding ${records} records...`);
     await index.clear();
     const catalogue = syntheticCatalogue(viewer);
@@ -174,29 +183,47 @@ async function seed(url: string, index: PostgresSearchIndex, viewer: SearchViewe
       await index.upsert(Array.from({ length: Math.min(SEED_BATCH, records - i) }, (_, k) => catalogue.record(i + k)));
       if ((i / SEED_BATCH) % 20 === 19) console.log(`  ${i + SEED_BATCH} records, ${((Date.now() - started) / 1000).toFixed(0)} s`);
     }
-    await db.query('VACUUM ANALYZE search.records');
-    await db.query('VACUUM ANALYZE search.record_documents');
+    for (const table of driver === 'postgres' ? ['search.records', 'search.record_documents'] : ['search.memory_records']) await db.query(`VACUUM ANALYZE ${table}`);
     await db.query('TRUNCATE public.bench_seed');
     await db.query('INSERT INTO public.bench_seed VALUES ($1, $2, $3, $4)', [records, GENERATOR, viewer.userId, viewer.organisationId]);
     console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    return true;
   } finally {
     await db.end();
   }
 }
 
-/** Share of all records containing every word of the text (for the commentary; not timed). */
-async function matchShare(url: string, text: string): Promise<string> {
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    const { rows } = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM search.records WHERE (name_vector || description_vector || extra_vector) @@ plainto_tsquery('simple', $1)`,
-      [text],
-    );
-    return `${((rows[0].n / records) * 100).toFixed(1)}%`;
-  } finally {
-    await db.end();
+/** Share of records containing every word of the text, from every 100th generated record (for the commentary; not timed). */
+function matchShare(viewer: SearchViewer, text: string): string {
+  const catalogue = syntheticCatalogue(viewer);
+  const words = text.toLowerCase().split(/\s+/);
+  let sampled = 0;
+  let matched = 0;
+  for (let i = 0; i < records; i += 100) {
+    const doc = catalogue.record(i);
+    const all = new Set([doc.name, doc.description, ...doc.headers, ...doc.words].join(' ').toLowerCase().split(/[^\p{L}\p{N}]+/u));
+    sampled++;
+    if (words.every((word) => all.has(word))) matched++;
   }
+  return `${((matched / sampled) * 100).toFixed(1)}%`;
+}
+
+/** The URL of a deep page as a client reaches it: following `next` links from the first page. */
+async function followNext(base: string, start: string, token: string | null, times: number): Promise<string> {
+  let url = `${base}${start}`;
+  for (let i = 0; i < times; i++) {
+    const response = await fetch(url, { headers: token ? { authorization: `JWT ${token}` } : {} });
+    const body = (await response.json()) as { next: string | null };
+    if (!body.next) throw new Error(`${url}: no next page after ${i} links`);
+    url = body.next.startsWith('http') ? body.next.replace(/^https?:\/\/[^/]+/, base) : `${base}${body.next}`;
+  }
+  return url;
+}
+
+function startProduct(url: string, dataDir: string, port: number) {
+  return startNode('gateway', 'dist/apps/gateway/src/main.js', {
+    RUN_MODE: 'embedded', DATABASE_URL: url, PORT: String(port), DATA_DIR: dataDir, SERVE_WEB: 'false', LOG_LEVEL: 'warn', SEARCH_DRIVER: driver,
+  });
 }
 
 const loadAverage = () => os.loadavg().map((load) => load.toFixed(1)).join(', ');
@@ -207,29 +234,51 @@ async function main() {
   const dataDir = path.join(os.tmpdir(), DB);
   mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
-  const app = startNode('gateway', 'dist/apps/gateway/src/main.js', {
-    RUN_MODE: 'embedded', DATABASE_URL: url, PORT: String(port), DATA_DIR: dataDir, SERVE_WEB: 'false', LOG_LEVEL: 'warn',
-  });
-  const index = new PostgresSearchIndex({ connectionString: url, schema: 'search', max: 16 });
+  let app = startProduct(url, dataDir, port);
+  // The in-process index seeds its store without loading it; the peer loads it once seeded.
+  const seeder: SearchIndex =
+    driver === 'postgres' ? new PostgresSearchIndex({ connectionString: url, schema: 'search', max: 16 }) : new InProcessSearchIndex({ connectionString: url, schema: 'search', loadOnInit: false });
+  let index = seeder;
+  let loadNote = '';
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 120_000 });
     const token = await signIn(base, path.join(dataDir, 'mail'), 'benchviewer');
     const viewer = viewerOf(token);
-    await seed(url, index, viewer);
+    await seeder.init();
+    await seed(url, seeder, viewer);
+    if (driver !== 'postgres') {
+      await seeder.close();
+      index = new InProcessSearchIndex({ connectionString: url, schema: 'search' });
+      await index.init();
+    }
+    // A restart on the seeded index: how long until the first search answers (the in-process index loads its store).
+    await app.stop();
+    const restarted = Date.now();
+    app = startProduct(url, dataDir, port);
+    await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 600_000 });
+    const firstSearch = await fetch(`${base}/api/records/?query=river%20flow`, { headers: { authorization: `JWT ${token}` } });
+    if (firstSearch.status !== 200) throw new Error(`first search after the restart: ${firstSearch.status}`);
+    loadNote = ` A restart on the seeded index answered its first search after ${((Date.now() - restarted) / 1000).toFixed(1)} s (process start included).`;
+    console.log(loadNote.trim());
 
     const loadBefore = loadAverage();
     const rows: string[] = [];
     for (const scenario of SCENARIOS) {
-      const target = `${base}${scenario.path}`;
       const auth = scenario.anonymous ? null : token;
+      const target = scenario.follow ? await followNext(base, scenario.path, auth, scenario.follow) : `${base}${scenario.path}`;
       // One call first: a wrong setup (401, empty list) must stop the run, not be measured.
       const first = await fetch(target, { headers: auth ? { authorization: `JWT ${auth}` } : {} });
       if (first.status !== 200) throw new Error(`${target}: ${first.status} ${await first.text()}`);
       const body = (await first.json()) as { count: number; count_capped?: boolean; results: unknown[] };
       if (body.results.length === 0) throw new Error(`${target}: no results`);
       const query: SearchQuery = { ...scenario.query, viewer: scenario.anonymous ? null : viewer };
-      const share = query.text ? ` (every word in ${await matchShare(url, query.text)} of records)` : '';
+      if (scenario.follow) {
+        // The peer asks for a deep page as the API does: with the last result of the page before.
+        const last = (await index.search({ ...query, page: query.page - 1 })).results.at(-1)!;
+        query.after = { score: last.score ?? null, changedAt: last.changedAt, id: last.id };
+      }
+      const share = query.text ? ` (every word in ${matchShare(viewer, query.text)} of records)` : '';
       for (const connections of CONNECTIONS) {
         const http = await viaGateway(target, auth, connections);
         const peer = await direct(index, query, connections);
@@ -239,23 +288,23 @@ async function main() {
         rows.push(line);
       }
     }
-    writeResults(rows, loadBefore, loadAverage());
+    writeResults(rows, loadBefore, loadAverage(), loadNote);
   } finally {
     await index.close();
     await app.stop();
   }
 }
 
-function writeResults(rows: string[], loadBefore: string, loadAfter: string) {
-  const name = `bench:search:${records}`;
+function writeResults(rows: string[], loadBefore: string, loadAfter: string, loadNote: string) {
+  const name = driver === 'postgres' ? `bench:search:${records}` : `bench:search:${driver}:${records}`;
   const { start, end } = sectionMarkers(name);
   const cpus = os.cpus();
   const section = [
     start,
-    `### ${records.toLocaleString('en')} records`,
+    `### ${records.toLocaleString('en')} records, ${driver === 'postgres' ? 'PostgreSQL adapter' : 'in-process index'} (SEARCH_DRIVER=${driver})`,
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:search -- ${records} ${seconds}\` on ${cpus.length} cores (${cpus[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ` +
-      `embedded mode (one process) on the local PostgreSQL server, ${seconds} s per cell. Load average (1, 5, 15 min) before / after the measurements: ${loadBefore} / ${loadAfter}.`,
+      `embedded mode (one process) on the local PostgreSQL server, ${seconds} s per cell. Load average (1, 5, 15 min) before / after the measurements: ${loadBefore} / ${loadAfter}.${loadNote}`,
     '',
     '| query | connections | count | gateway p50 / p95 / p99 ms | gateway req/s | peer p50 / p95 / p99 ms | peer req/s |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -1,29 +1,65 @@
 import { Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, ServiceRuntimeModule } from '@dc/platform';
+import { APP_CONFIG, AppConfig, SecretCipher, ServiceRuntimeModule } from '@dc/platform';
 import { AccessOptionsController } from './access-options/access-options.controller';
+import { AwsCloudObjectStores } from './cloud/aws-cloud-object-stores';
+import { CloudAccountsRepository } from './cloud/cloud-accounts.repository';
+import { CloudObjectStores } from './cloud/cloud-object-stores';
+import { CloudController } from './cloud/cloud.controller';
+import { CloudService } from './cloud/cloud.service';
+import { ConnectionsController } from './connections/connections.controller';
+import { ConnectionsRepository } from './connections/connections.repository';
+import { ConnectionsService } from './connections/connections.service';
+import { SqlDatabases } from './connections/sql-database';
+import { DriverSqlDatabases } from './connections/sql-drivers';
 import { DirectoryConsumer } from './directory/directory.consumer';
 import { DirectoryRepository } from './directory/directory.repository';
-import { columnHashKey, LibraryMetadataExtractor } from './extraction/library-metadata-extractor';
+import { LibraryMetadataExtractor } from './extraction/library-metadata-extractor';
 import { ExtractionRepository } from './extraction/extraction.repository';
 import { ExtractionWorker } from './extraction/extraction.worker';
+import { MergedRecordsConsumer } from './merges/merged-records.consumer';
 import { MetadataExtractor } from './extraction/metadata-extractor';
 import { DownloadLinks } from './files/download-links';
 import { FilesController } from './files/files.controller';
 import { CatalogueRecords1763800000000 } from './migrations/1763800000000-catalogue-records';
 import { RecordPrivateColumns1764000000000 } from './migrations/1764000000000-record-private-columns';
-import { NoRecordRequests, RecordRequests } from './records/record-requests';
+import { CatalogueSharing1764300000000 } from './migrations/1764300000000-catalogue-sharing';
+import { CatalogueTopRelated1764320000000 } from './migrations/1764320000000-catalogue-top-related';
+import { CatalogueCrashRecovery1764400000000 } from './migrations/1764400000000-crash-recovery';
+import { Connections1764200000000 } from './migrations/1764200000000-connections';
+import { CloudAccounts1764200000001 } from './migrations/1764200000001-cloud-accounts';
+import { EndpointGuard } from './network/endpoint-guard';
+import { IndexedRecords } from './records/indexed-records';
+import { GrantsConsumer } from './grants/grants.consumer';
+import { GrantsRepository, ProjectedRecordRequests } from './grants/grants.repository';
+import { GroupsController } from './groups/groups.controller';
+import { GroupsRepository } from './groups/groups.repository';
+import { GroupsService } from './groups/groups.service';
+import { PoliciesController } from './policies/policies.controller';
+import { PoliciesRepository } from './policies/policies.repository';
+import { PoliciesService } from './policies/policies.service';
+import { RecordRequests } from './records/record-requests';
 import { RecordsController } from './records/records.controller';
 import { RecordsRepublisher } from './reindex/records-republisher';
+import { TopRelatedConsumer } from './related/top-related.consumer';
+import { TopRelatedRepository } from './related/top-related.repository';
 import { RecordsRepository } from './records/records.repository';
 import { RecordsService } from './records/records.service';
+import { CatalogueInstance } from './recovery/catalogue-instance';
+import { OrphanSweeper } from './recovery/orphan-sweeper';
+import { PendingObjects } from './recovery/pending-objects';
 import { SourceDownloader } from './records/source-download';
 import { VisibilitiesController } from './visibility/visibilities.controller';
 import { VisibilityService } from './visibility/visibility.service';
 
-/** The catalogue service: records, files and their metadata extraction, visibility and access terms. */
+/** The catalogue service: records, files and their metadata extraction, visibility and access terms, policies, projects and request grants. */
 @Module({
-  imports: [ServiceRuntimeModule.forService({ name: 'catalogue', migrations: [CatalogueRecords1763800000000, RecordPrivateColumns1764000000000] })],
-  controllers: [RecordsController, FilesController, AccessOptionsController, VisibilitiesController],
+  imports: [
+    ServiceRuntimeModule.forService({
+      name: 'catalogue',
+      migrations: [CatalogueRecords1763800000000, RecordPrivateColumns1764000000000, Connections1764200000000, CloudAccounts1764200000001, CatalogueSharing1764300000000, CatalogueTopRelated1764320000000, CatalogueCrashRecovery1764400000000],
+    }),
+  ],
+  controllers: [RecordsController, FilesController, AccessOptionsController, VisibilitiesController, PoliciesController, GroupsController, ConnectionsController, CloudController],
   providers: [
     DirectoryConsumer,
     DirectoryRepository,
@@ -33,11 +69,32 @@ import { VisibilityService } from './visibility/visibility.service';
     RecordsRepublisher,
     VisibilityService,
     DownloadLinks,
+    TopRelatedRepository,
+    TopRelatedConsumer,
+    CatalogueInstance,
+    PendingObjects,
+    OrphanSweeper,
     ExtractionRepository,
     ExtractionWorker,
-    // The requests service comes later; its projection will replace this adapter.
-    { provide: RecordRequests, useClass: NoRecordRequests },
-    { provide: MetadataExtractor, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new LibraryMetadataExtractor(columnHashKey(config)) },
+    MergedRecordsConsumer,
+    PoliciesRepository,
+    PoliciesService,
+    GroupsRepository,
+    GroupsService,
+    GrantsRepository,
+    GrantsConsumer,
+    IndexedRecords,
+    EndpointGuard,
+    ConnectionsRepository,
+    ConnectionsService,
+    { provide: SqlDatabases, useClass: DriverSqlDatabases },
+    CloudAccountsRepository,
+    CloudService,
+    { provide: CloudObjectStores, useClass: AwsCloudObjectStores },
+    // Who holds a request: the projection of the requests service's request.* events.
+    { provide: RecordRequests, useClass: ProjectedRecordRequests },
+    { provide: MetadataExtractor, useClass: LibraryMetadataExtractor },
+    { provide: SecretCipher, inject: [APP_CONFIG], useFactory: (config: AppConfig) => SecretCipher.fromBase64Key(config.ENCRYPTION_KEY) },
   ],
 })
 export class CatalogueModule {}

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createEvent, EventEnvelope, OrganisationUpdated, permissionsOfGroups, UserRegistered, validateEnvelope } from '@dc/contracts';
+import { createEvent, EventEnvelope, OrganisationUpdated, permissionsOfGroups, RequestSnapshot, RequestUpdated, UserRegistered, validateEnvelope } from '@dc/contracts';
 import { EventBus } from '@dc/messaging';
 import { ClientType, createApp, createLogger, loadConfig, TokenClaims } from '@dc/platform';
 import { CatalogueModule } from '../app/catalogue.module';
@@ -45,7 +45,8 @@ export class CatalogueTestApp {
 
   /** A temporary DATA_DIR (fs storage) unless one is given, e.g. to restart on the same files. */
   /** modules: extra (global) modules, e.g. to provide settings the catalogue takes as optional. */
-  static async start(databaseUrl: string, options: { dataDir?: string; maxUploadBytes?: number; modules?: Type[] } = {}): Promise<CatalogueTestApp> {
+  /** env: more configuration, e.g. PUBLIC_URL, s3StorageEnv(...) for the S3 driver, ALLOWED_PRIVATE_ENDPOINTS for loopback databases and s3rver. */
+  static async start(databaseUrl: string, options: { dataDir?: string; maxUploadBytes?: number; modules?: Type[]; env?: Record<string, string> } = {}): Promise<CatalogueTestApp> {
     const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'dc-catalogue-'));
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -55,6 +56,7 @@ export class CatalogueTestApp {
       ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       LOG_LEVEL: 'silent',
       ...(options.maxUploadBytes ? { MAX_UPLOAD_BYTES: String(options.maxUploadBytes) } : {}),
+      ...options.env,
     });
     // CATALOGUE_TEST_LOGS=1 shows the service's logs while debugging a test.
     const logger = createLogger({ service: 'catalogue-test', level: process.env.CATALOGUE_TEST_LOGS === '1' ? 'debug' : 'silent' });
@@ -105,6 +107,20 @@ export class CatalogueTestApp {
       if (n === ids.length && m === Object.keys(organisations).length) return;
       if (Date.now() > deadline) throw new Error('identity events were not applied by the catalogue');
       await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  /** Publishes the requests service's request.updated for each state and waits until the grant projection holds it. */
+  async applyRequests(...requests: RequestSnapshot[]): Promise<void> {
+    await this.app.get(EventBus).publish(requests.map((r) => createEvent(RequestUpdated, r.requestId, r)));
+    const deadline = Date.now() + 30_000;
+    for (const request of requests) {
+      for (;;) {
+        const [row] = await this.sql<{ version: number }>('SELECT version FROM catalogue.request_grants WHERE request_id = $1', [request.requestId]);
+        if (row && row.version >= request.version) break;
+        if (Date.now() > deadline) throw new Error('request events were not applied by the catalogue');
+        await new Promise((r) => setTimeout(r, 50));
+      }
     }
   }
 }

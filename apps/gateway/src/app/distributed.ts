@@ -23,6 +23,6 @@ export async function startDistributedGateway(config: AppConfig, logger: Logger)
     },
   });
   mountMergedOpenApi(app, 'Data Catalogue API', Object.values(config.SERVICE_URLS));
-  await listen(app, config, config.PORT, logger);
+  await listen(app, config, config.PORT, logger, { publicEntry: true });
   return app;
 }

@@ -20,7 +20,7 @@ export async function startEmbedded(baseConfig: AppConfig, logger: Logger) {
   let stopPostgres: (() => Promise<void>) | undefined;
   if (!config.DATABASE_URL) {
     logger.info({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT }, 'starting embedded PostgreSQL');
-    const pg = await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, log: (line) => logger.debug({ component: 'postgres' }, line) });
+    const pg = await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, log: (line) => logger.debug({ component: 'postgres' }, line), warn: (line) => logger.warn({ component: 'postgres' }, line), stopOnSignals: false });
     config = { ...config, DATABASE_URL: pg.url };
     stopPostgres = pg.stop;
   }
@@ -49,6 +49,6 @@ export async function startEmbedded(baseConfig: AppConfig, logger: Logger) {
     }
   }
   mountOpenApi(app, 'Data Catalogue API');
-  await listen(app, config, config.PORT, logger);
+  await listen(app, config, config.PORT, logger, { publicEntry: true });
   return app;
 }

@@ -1,3 +1,4 @@
+import { Agent } from 'node:http';
 import type { Express, NextFunction, Request, Response } from 'express';
 import { createProxyMiddleware } from 'http-proxy-middleware';
 import type { Logger } from 'pino';
@@ -11,11 +12,16 @@ import { routeFor } from './route-table';
  * that trusts the gateway counts login failures against the real client.
  */
 export function mountServiceProxy(server: Express, serviceUrls: Record<ServiceName, string>, logger: Logger): void {
+  // Connections to the services are kept open and reused: without an agent the proxy opens a new
+  // one per call and says "Connection: close" (a TCP handshake, and milliseconds, every time). Node
+  // retires an idle one before the service's announced keep-alive timeout ends it.
+  const agent = new Agent({ keepAlive: true });
   const proxies = new Map(
     (Object.keys(serviceUrls) as ServiceName[]).map((service) => [
       service,
       createProxyMiddleware<Request, Response>({
         target: serviceUrls[service],
+        agent,
         changeOrigin: false,
         xfwd: false,
         proxyTimeout: 190_000,

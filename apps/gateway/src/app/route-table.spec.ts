@@ -1,3 +1,4 @@
+import { isInternalPath } from '@dc/platform';
 import { routeFor } from './route-table';
 
 describe('gateway route table', () => {
@@ -27,5 +28,13 @@ describe('gateway route table', () => {
     expect(routeFor('GET', '/api/recordsX')).toBeUndefined();
     expect(routeFor('GET', '/api/unknown/')).toBeUndefined();
     expect(routeFor('GET', '/api/registered')).toBeUndefined();
+  });
+
+  it('routes nothing under /internal, and the gateway process refuses every spelling of it', () => {
+    for (const url of ['/internal/token-status', '/internal', '/INTERNAL/token-status/', '//internal/x', '/api/../internal/token-status', '/api/account/../../internal/token-status', '/%69nternal/token-status', '/internal;x']) {
+      expect({ url, internal: isInternalPath(url) }).toEqual({ url, internal: true });
+    }
+    expect(routeFor('GET', '/internal/token-status')).toBeUndefined();
+    for (const url of ['/api/records/', '/internals', '/api/internal/', '/health/live']) expect({ url, internal: isInternalPath(url) }).toEqual({ url, internal: false });
   });
 });

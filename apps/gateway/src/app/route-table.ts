@@ -16,6 +16,7 @@ export const ROUTES: Route[] = [
   { service: 'search', prefix: '/api/recordsannon' },
   { service: 'identity', prefix: '/api/register' },
   { service: 'identity', prefix: '/api-token-auth' },
+  { service: 'identity', prefix: '/api/logout' },
   { service: 'identity', prefix: '/api/account' },
   { service: 'identity', prefix: '/api/password' },
   { service: 'identity', prefix: '/api/change-profile-information' },

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig, ServiceRuntimeModule } from '@dc/platform';
+import { APP_CONFIG, AppConfig, ServiceRuntimeModule, SecretCipher } from '@dc/platform';
 import { AccountsController } from './accounts/accounts.controller';
 import { AccountsRepository } from './accounts/accounts.repository';
 import { AccountsService } from './accounts/accounts.service';
@@ -12,6 +12,9 @@ import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ApiKeysRepository } from './api-keys/api-keys.repository';
 import { ApiKeysService } from './api-keys/api-keys.service';
 import { LoginController } from './auth/login.controller';
+import { LogoutController } from './auth/logout.controller';
+import { RevokedTokens } from './auth/revoked-tokens.repository';
+import { RevocationList } from './auth/revocation-list';
 import { LoginRepository } from './auth/login.repository';
 import { LoginService } from './auth/login.service';
 import { LoginThrottle } from './auth/login-throttle';
@@ -25,6 +28,8 @@ import { AutofillService } from './autofill/autofill.service';
 import { IdentityMailer } from './mail/identity-mailer';
 import { IdentityInitial1763780000000 } from './migrations/1763780000000-identity-initial';
 import { IdentityAccounts1763790000000 } from './migrations/1763790000000-identity-accounts';
+import { ApiKeySecretVerifier1764200000000 } from './migrations/1764200000000-api-key-secret-verifier';
+import { ThrottlePairsRevokedTokens1764300000000 } from './migrations/1764300000000-throttle-pairs-revoked-tokens';
 import { OrganisationController } from './organisation/organisation.controller';
 import { OrganisationRepository } from './organisation/organisation.repository';
 import { OrganisationService } from './organisation/organisation.service';
@@ -38,24 +43,27 @@ import { RegistrationController } from './registration/registration.controller';
 import { RegistrationRepository } from './registration/registration.repository';
 import { RegistrationService } from './registration/registration.service';
 import { Argon2PasswordHasher, PasswordHasher } from './security/password-hasher';
-import { SecretCipher } from './security/secret-cipher';
+import { PasswordPolicy } from './security/password-policy';
 import { MailRequestedConsumer } from './mail/mail-requested.consumer';
 import { AccountsRepublisher } from './reindex/accounts-republisher';
 
 @Module({
-  imports: [ServiceRuntimeModule.forService({ name: 'identity', entities: [OrganisationEntity, UserEntity], migrations: [IdentityInitial1763780000000, IdentityAccounts1763790000000] })],
+  imports: [ServiceRuntimeModule.forService({ name: 'identity', entities: [OrganisationEntity, UserEntity], migrations: [IdentityInitial1763780000000, IdentityAccounts1763790000000, ApiKeySecretVerifier1764200000000, ThrottlePairsRevokedTokens1764300000000] })],
   // ProfileController first: its GET api/account/user-account must win over AccountsController's GET api/account/:id.
-  controllers: [ProfileController, RegistrationController, ActivationController, LoginController, PasswordResetController, OrganisationController, AccountsController, AutofillController, ApiKeysController, TokenStatusController],
+  controllers: [ProfileController, RegistrationController, ActivationController, LoginController, LogoutController, PasswordResetController, OrganisationController, AccountsController, AutofillController, ApiKeysController, TokenStatusController],
   providers: [
     MailRequestedConsumer,
     AccountsRepublisher,
     { provide: PasswordHasher, useClass: Argon2PasswordHasher },
     { provide: SecretCipher, inject: [APP_CONFIG], useFactory: (config: AppConfig) => SecretCipher.fromBase64Key(config.ENCRYPTION_KEY) },
     IdentityMailer,
+    PasswordPolicy,
     TokenIssuer,
     LoginThrottle,
     LoginThrottleRepository,
     CurrentAccountTokenCheck,
+    RevokedTokens,
+    RevocationList,
     RegistrationService,
     RegistrationRepository,
     ActivationService,

@@ -1,8 +1,32 @@
 import { Module } from '@nestjs/common';
 import { ServiceRuntimeModule } from '@dc/platform';
+import { JobsRegistry1764400000000 } from './migrations/1764400000000-jobs-registry';
+import { JobsConsumer } from './registry/jobs.consumer';
+import { JobsController } from './registry/jobs.controller';
+import { JobsRepository } from './registry/jobs.repository';
+import { JobsService } from './registry/jobs.service';
+import { DuckdbMergeEngine } from './worker/duckdb-merge-engine';
+import { JobRunsRepository } from './worker/job-runs.repository';
+import { MergeEngine } from './worker/merge-engine';
+import { MergeWorker } from './worker/merge.worker';
 
-/** The jobs service: its schema, outbox and consumer group are ready; its features arrive with their issues. */
+/** DuckDB's share of a merge worker: under 1 GB with room for Node; past it the join spills to disk. */
+const MERGE_ENGINE_SETTINGS = { memoryLimit: '512MB', threads: 2 };
+
+/**
+ * The jobs service: the job registry the Jobs page reads (kept from job.* events) under
+ * /api/tasks, and the merge job workers (one consumer group, any number of processes).
+ */
 @Module({
-  imports: [ServiceRuntimeModule.forService({ name: 'jobs' })],
+  imports: [ServiceRuntimeModule.forService({ name: 'jobs', migrations: [JobsRegistry1764400000000] })],
+  controllers: [JobsController],
+  providers: [
+    JobsRepository,
+    JobsConsumer,
+    JobsService,
+    JobRunsRepository,
+    { provide: MergeEngine, useFactory: () => new DuckdbMergeEngine(MERGE_ENGINE_SETTINGS) },
+    MergeWorker,
+  ],
 })
 export class JobsModule {}

@@ -1,9 +1,23 @@
 import type { AppConfig } from '@dc/platform';
-import { ElasticsearchSearchIndex, PostgresSearchIndex, SearchIndex } from '@dc/search-index';
+import { ElasticsearchSearchIndex, InProcessSearchIndex, PostgresSearchIndex, SearchIndex } from '@dc/search-index';
 
-/** The index adapter from SEARCH_DRIVER; the PostgreSQL one lives in the search service's own schema. */
-export function createSearchIndex(config: AppConfig): SearchIndex {
-  return config.SEARCH_DRIVER === 'elasticsearch'
-    ? new ElasticsearchSearchIndex({ node: config.ELASTICSEARCH_URL! })
-    : new PostgresSearchIndex({ connectionString: config.DATABASE_URL!, schema: 'search' });
+export interface SearchIndexUse {
+  /** A script that only clears the index need not load the in-process one. */
+  loadOnInit?: boolean;
+}
+
+/**
+ * The index adapter from SEARCH_DRIVER. The PostgreSQL index (the default) and the in-process one
+ * keep their tables in the search service's own schema; the PostgreSQL one is the slower choice
+ * (docs/benchmarks.md).
+ */
+export function createSearchIndex(config: AppConfig, use: SearchIndexUse = {}): SearchIndex {
+  switch (config.SEARCH_DRIVER) {
+    case 'elasticsearch':
+      return new ElasticsearchSearchIndex({ node: config.ELASTICSEARCH_URL! });
+    case 'postgres':
+      return new PostgresSearchIndex({ connectionString: config.DATABASE_URL!, schema: 'search' });
+    default:
+      return new InProcessSearchIndex({ connectionString: config.DATABASE_URL!, schema: 'search', loadOnInit: use.loadOnInit });
+  }
 }

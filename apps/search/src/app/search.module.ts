@@ -9,6 +9,8 @@ import { RecordsConsumer } from './records/records.consumer';
 import { RecordsListController } from './records/records-list.controller';
 import { RecordsListService } from './records/records-list.service';
 import { createSearchIndex } from './search-index.provider';
+import { PostgresRequestStatuses, RequestStatuses } from './requests/request-statuses';
+import { RequestsConsumer } from './requests/requests.consumer';
 
 @Module({
   imports: [ServiceRuntimeModule.forService({ name: 'search', migrations: SEARCH_MIGRATIONS })],
@@ -19,6 +21,8 @@ import { createSearchIndex } from './search-index.provider';
     RecordsListService,
     RecordsConsumer,
     RecordVersionsRepository,
+    RequestsConsumer,
+    { provide: RequestStatuses, useClass: PostgresRequestStatuses },
     { provide: SearchIndex, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createSearchIndex(config) },
   ],
 })

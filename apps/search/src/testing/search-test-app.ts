@@ -2,7 +2,7 @@ import { JwtService } from '@nestjs/jwt';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createEvent, RecordCreated, RecordSnapshot } from '@dc/contracts';
+import { createEvent, EventEnvelope, RecordCreated, RecordSnapshot } from '@dc/contracts';
 import { EventBus } from '@dc/messaging';
 import { createApp, createLogger, loadConfig, TokenClaims } from '@dc/platform';
 import { SearchModule } from '../app/search.module';
@@ -50,14 +50,18 @@ export class SearchTestApp {
 
   /** Publishes record.created for each snapshot, as the catalogue does, and waits until search applied them all. */
   async indexRecords(records: RecordSnapshot[]): Promise<void> {
-    const events = records.map((record) => createEvent(RecordCreated, record.recordId, record));
+    await this.apply(records.map((record) => createEvent(RecordCreated, record.recordId, record)));
+  }
+
+  /** Publishes events as other services do and waits until search applied them all. */
+  async apply(events: EventEnvelope[]): Promise<void> {
     await this.app.get(EventBus).publish(events);
     const ids = events.map((event) => event.id);
     const deadline = Date.now() + 30_000;
     for (;;) {
       const { rows } = await this.db.query<{ n: number }>('SELECT count(*)::int AS n FROM search.processed_events WHERE event_id = ANY($1)', [ids]);
       if (rows[0].n === ids.length) return;
-      if (Date.now() > deadline) throw new Error('record events were not applied by the search service');
+      if (Date.now() > deadline) throw new Error('events were not applied by the search service');
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }

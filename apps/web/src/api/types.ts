@@ -1,3 +1,5 @@
+import type { BodyOf, ResponseOf } from './typed';
+
 /** Response shapes of the identity calls (spec sections 3 and 7, "User account", "Organisation"). */
 export type ClientType = 'STANDARD' | 'BASIC';
 
@@ -11,87 +13,27 @@ export interface OrganisationDetails {
   description?: string;
 }
 
-export interface UserAccount {
-  id: Id;
-  username: string;
-  first_name?: string;
-  last_name?: string;
-  email?: string;
-  permissions?: string[];
-  organisation?: Id | null;
-  organisation_details?: OrganisationDetails | null;
-  client_type?: ClientType | string;
-  groups?: number[];
-  active?: boolean;
-  date_joined?: string;
-}
+/** The caller, as GET /api/account/user-account/ answers (from the OpenAPI document). */
+export type UserAccount = ResponseOf<'/api/account/user-account', 'get'>;
 
-export interface TokenResponse {
-  token: string;
-}
+export type TokenResponse = ResponseOf<'/api-token-auth', 'post'>;
 
-export interface MessageResponse {
-  message?: string;
-}
+export type MessageResponse = ResponseOf<'/api/password/confirm', 'post'>;
 
-export interface RegisterRequest {
-  username: string;
-  password: string;
-  password_confirm: string;
-  email: string;
-  first_name: string;
-  last_name: string;
-  description: string;
-}
+export type RegisterRequest = BodyOf<'/api/register', 'post'>;
 
-export interface PasswordCheckRequest {
-  email: string;
-  token: string;
-  password: string;
-  password_confirm: string;
-}
+export type PasswordCheckRequest = BodyOf<'/api/password/check', 'post'>;
 
-export interface PasswordCheckResponse {
-  message?: string;
-  status?: unknown;
-}
+export type PasswordCheckResponse = ResponseOf<'/api/password/check', 'post'>;
 
-export interface Organisation {
-  id: Id;
-  name: string;
-  email?: string;
-  description?: string;
-  userprofile_set?: Id[];
-}
+export type Organisation = ResponseOf<'/api/organisation/{id}', 'get'>;
 
 /** A sub-account of the organisation, as the Accounts tab lists and edits it. */
-export interface Account {
-  id: Id;
-  username: string;
-  first_name?: string;
-  last_name?: string;
-  email?: string;
-  client_type?: ClientType | string;
-  groups?: number[];
-  active?: boolean;
-  date_joined?: string;
-}
+export type Account = ResponseOf<'/api/account/{id}', 'get'>;
 
-export interface NewAccountRequest {
-  username: string;
-  first_name: string;
-  last_name: string;
-  email: string;
-  password: string;
-  password_confirm: string;
-  client_type: ClientType;
-  groups: number[];
-}
+export type NewAccountRequest = BodyOf<'/api/account', 'post'>;
 
-export interface ApiKeys {
-  api_token: string | null;
-  api_secret: string | null;
-}
+export type ApiKeys = ResponseOf<'/api/user-api-keys', 'get'>;
 
 /** A paged list (architecture section 5). */
 export interface Paged<T> {

@@ -1,7 +1,8 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
-import { api, ApiError, onUnauthorised } from '../api/client';
+import { ApiError, onUnauthorised } from '../api/client';
+import { typedApi } from '../api/typed';
 import type { ClientType, UserAccount } from '../api/types';
 import { clearToken, readToken, TOKEN_KEY, writeToken } from './token-storage';
 
@@ -76,7 +77,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const userQuery = useQuery({
     queryKey: [...USER_ACCOUNT_QUERY_KEY, token],
-    queryFn: ({ signal }) => api.get<UserAccount>('/api/account/user-account/', { token, signal }),
+    queryFn: ({ signal }) => typedApi.get('/api/account/user-account', { token, signal }),
     enabled: !!token,
     staleTime: 5 * 60_000,
     // A 401 is final: onUnauthorised above has ended the session.
@@ -106,12 +107,14 @@ export function useAuth(): AuthState {
   return state;
 }
 
-/** Signs out and goes to Home (spec: "Logout goes to Home"). */
+/** Ends the token on the server, signs out and goes to Home (spec: "Logout goes to Home"). */
 export function useLogout(): () => void {
-  const { signOut } = useAuth();
+  const { signOut, token } = useAuth();
   const navigate = useNavigate();
   return useCallback(() => {
+    // The browser forgets the token at once; the server's answer changes nothing here.
+    if (token) void typedApi.post('/api/logout', undefined, { token }).catch(() => undefined);
     signOut();
     navigate('/', { replace: true });
-  }, [signOut, navigate]);
+  }, [signOut, navigate, token]);
 }

@@ -7,6 +7,8 @@ interface ConfirmDialogProps {
   /** The question, e.g. "Are you sure you want to delete this account?" (spec section 5). */
   message: string;
   confirmLabel: string;
+  /** Red by default (destructive actions). */
+  confirmPalette?: string;
   busy?: boolean;
   onConfirm(): void;
   onCancel(): void;
@@ -15,7 +17,7 @@ interface ConfirmDialogProps {
 }
 
 /** An alert dialog asking before a destructive action; Cancel has the focus first. */
-export function ConfirmDialog({ open, title, message, confirmLabel, busy, onConfirm, onCancel, children }: ConfirmDialogProps) {
+export function ConfirmDialog({ open, title, message, confirmLabel, confirmPalette = 'red', busy, onConfirm, onCancel, children }: ConfirmDialogProps) {
   const cancelRef = useRef<HTMLButtonElement>(null);
   return (
     <Dialog.Root
@@ -44,7 +46,7 @@ export function ConfirmDialog({ open, title, message, confirmLabel, busy, onConf
               <Button ref={cancelRef} variant="outline" onClick={onCancel}>
                 Cancel
               </Button>
-              <Button colorPalette="red" loading={busy} onClick={onConfirm}>
+              <Button colorPalette={confirmPalette} loading={busy} onClick={onConfirm}>
                 {confirmLabel}
               </Button>
             </Dialog.Footer>

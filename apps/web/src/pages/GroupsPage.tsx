@@ -1,5 +1,127 @@
-import { ScreenPlaceholder } from './ScreenPlaceholder';
+import { useState } from 'react';
+import { Accordion, Alert, Badge, Button, DataList, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link as RouterLink } from 'react-router-dom';
+import { useAuth } from '../auth/AuthProvider';
+import { ConfirmDialog } from '../components/ConfirmDialog';
+import { LoadingState } from '../components/LoadingState';
+import { toApiError } from '../forms/use-form';
+import { toaster } from '../shell/toaster';
+import { GroupDialog } from '../sharing/GroupDialog';
+import { day } from '../sharing/request-rules';
+import { sharingApi, sharingKeys } from '../sharing/sharing-api';
+import { GROUP_DELETE_FAILED, GROUP_DELETED, GROUP_NOT_RETRIEVED, NO_PERMISSION, NO_PROJECTS } from '../sharing/texts';
+import type { Group } from '../sharing/types';
 
+export const DELETE_GROUP_QUESTION = 'Are you sure you want to delete this group?';
+
+/** Manage groups, also called projects (spec section 2, Groups). */
 export function GroupsPage() {
-  return <ScreenPlaceholder title="Groups" />;
+  const { isSignedIn } = useAuth();
+  const queryClient = useQueryClient();
+  const groups = useQuery({ queryKey: sharingKeys.groups(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal), enabled: isSignedIn });
+  const [editing, setEditing] = useState<Group | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Group | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function confirmDelete() {
+    if (!deleting) return;
+    setBusy(true);
+    try {
+      await sharingApi.deleteGroup(deleting.id);
+      await queryClient.invalidateQueries({ queryKey: ['groups'] });
+      toaster.create({ type: 'success', title: GROUP_DELETED });
+      setDeleting(null);
+    } catch (error) {
+      toaster.create({ type: 'error', title: toApiError(error).status === 403 ? NO_PERMISSION : GROUP_DELETE_FAILED });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const list = groups.data?.groups ?? [];
+  return (
+    <Stack gap="5" maxW="4xl">
+      <HStack justify="space-between" wrap="wrap" gap="3">
+        <Stack gap="1">
+          <Heading as="h1" size="2xl">
+            Groups
+          </Heading>
+          <Text color="fg.muted" fontSize="sm">
+            Projects of your organisation: collect records you work on together. A project never changes who may see a record.
+          </Text>
+        </Stack>
+        {isSignedIn && (
+          <Button colorPalette="teal" onClick={() => setEditing('new')}>
+            New Group
+          </Button>
+        )}
+      </HStack>
+      {!isSignedIn && <Text color="fg.muted">Log in to see your organisation&apos;s projects.</Text>}
+      {groups.isPending && isSignedIn && <LoadingState label="Loading groups…" />}
+      {groups.isError && (
+        <Alert.Root status="error" role="alert">
+          <Alert.Indicator />
+          <Alert.Title>{GROUP_NOT_RETRIEVED}</Alert.Title>
+        </Alert.Root>
+      )}
+      {groups.isSuccess && list.length === 0 && (
+        <Text color="fg.muted" data-testid="groups-empty">
+          {NO_PROJECTS}
+        </Text>
+      )}
+      {list.length > 0 && (
+        <Accordion.Root multiple collapsible variant="enclosed" aria-label="Groups">
+          {list.map((group) => (
+            <Accordion.Item key={group.id} value={group.id} data-testid="group-item">
+              <Accordion.ItemTrigger>
+                <HStack flex="1" gap="3">
+                  <Text fontWeight="semibold">{group.name}</Text>
+                  <Badge variant="subtle">{group.record_count === 1 ? '1 record' : `${group.record_count} records`}</Badge>
+                </HStack>
+                <Accordion.ItemIndicator />
+              </Accordion.ItemTrigger>
+              <Accordion.ItemContent>
+                <Accordion.ItemBody>
+                  <Stack gap="3">
+                    <Text>{group.description || 'No description.'}</Text>
+                    <DataList.Root orientation="horizontal" size="sm">
+                      {(
+                        [
+                          ['Created', day(group.created)],
+                          ['Changed', day(group.changed)],
+                          ['Owner', group.owner || 'N/A'],
+                          ...Object.entries(group.fields),
+                        ] as Array<[string, string]>
+                      ).map(([label, value], i) => (
+                        <DataList.Item key={`${label}-${i}`}>
+                          <DataList.ItemLabel>{label}</DataList.ItemLabel>
+                          <DataList.ItemValue>{value}</DataList.ItemValue>
+                        </DataList.Item>
+                      ))}
+                    </DataList.Root>
+                    <HStack gap="2" wrap="wrap">
+                      <Link asChild colorPalette="teal" fontSize="sm">
+                        <RouterLink to={`/records?group=${encodeURIComponent(group.id)}`}>Show its records</RouterLink>
+                      </Link>
+                      <HStack gap="2" ms="auto">
+                        <Button size="sm" variant="outline" colorPalette="red" onClick={() => (group.can_edit ? setDeleting(group) : toaster.create({ type: 'error', title: NO_PERMISSION }))}>
+                          Delete Group
+                        </Button>
+                        <Button size="sm" variant="outline" onClick={() => (group.can_edit ? setEditing(group) : toaster.create({ type: 'error', title: NO_PERMISSION }))}>
+                          Edit Group
+                        </Button>
+                      </HStack>
+                    </HStack>
+                  </Stack>
+                </Accordion.ItemBody>
+              </Accordion.ItemContent>
+            </Accordion.Item>
+          ))}
+        </Accordion.Root>
+      )}
+      {editing && <GroupDialog key={editing === 'new' ? 'new' : editing.id} group={editing === 'new' ? null : editing} open onClose={() => setEditing(null)} />}
+      <ConfirmDialog open={!!deleting} title="Delete Group" message={DELETE_GROUP_QUESTION} confirmLabel="Delete" busy={busy} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} />
+    </Stack>
+  );
 }

@@ -1,6 +1,9 @@
-import { Heading, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Heading, Stack, Tabs } from '@chakra-ui/react';
 import { useSearchParams } from 'react-router-dom';
 import { IndexFilesTab } from '../records/IndexFilesTab';
+import { DatabaseTab } from '../sources/DatabaseTab';
+import { PrivateIndexingTab } from '../sources/PrivateIndexingTab';
+import { S3Tab } from '../sources/S3Tab';
 
 const TABS = [
   { value: 'files', label: 'Index Files' },
@@ -30,11 +33,15 @@ export function IndexDataPage() {
         <Tabs.Content value="files">
           <IndexFilesTab />
         </Tabs.Content>
-        {TABS.slice(1).map((t) => (
-          <Tabs.Content key={t.value} value={t.value}>
-            <Text color="fg.muted">{t.label} is coming soon.</Text>
-          </Tabs.Content>
-        ))}
+        <Tabs.Content value="database">
+          <DatabaseTab />
+        </Tabs.Content>
+        <Tabs.Content value="s3">
+          <S3Tab />
+        </Tabs.Content>
+        <Tabs.Content value="private">
+          <PrivateIndexingTab />
+        </Tabs.Content>
       </Tabs.Root>
     </Stack>
   );

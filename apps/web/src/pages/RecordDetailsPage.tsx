@@ -6,6 +6,7 @@ import { toApiError } from '../forms/use-form';
 import { RecordActions } from '../records/RecordActions';
 import { RecordHeader } from '../records/RecordHeader';
 import { RecordTabs } from '../records/RecordTabs';
+import { RelatedRecords } from '../relations/RelatedRecords';
 import { useRecord } from '../records/use-record';
 
 /** Record details (spec section 2): the summary, actions and metadata tabs of #/records/{id}. */
@@ -28,6 +29,7 @@ export function RecordDetailsPage() {
           {/* Keyed by record: a dialog or a deletion in progress must not carry over to the next record shown. */}
           <RecordActions key={query.data.id} record={query.data} />
           <RecordTabs record={query.data} />
+          <RelatedRecords key={`related-${query.data.id}`} recordId={query.data.id} />
         </>
       )}
     </Stack>

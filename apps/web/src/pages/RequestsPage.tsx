@@ -1,5 +1,139 @@
-import { ScreenPlaceholder } from './ScreenPlaceholder';
+import { useCallback } from 'react';
+import { Alert, Box, Button, Grid, Heading, HStack, Stack, Tabs, Text } from '@chakra-ui/react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSearchParams } from 'react-router-dom';
+import { useAuth } from '../auth/AuthProvider';
+import { LoadingState } from '../components/LoadingState';
+import { truncate } from '../lib/format';
+import { day } from '../sharing/request-rules';
+import { RequestPanel, StatusBadge } from '../sharing/RequestPanel';
+import { sharingApi, sharingKeys } from '../sharing/sharing-api';
+import { GENERAL_ERROR, NO_INBOUND } from '../sharing/texts';
+import type { AccessRequest } from '../sharing/types';
+import { recordKeys } from '../records/records-api';
+import { WORKSPACE_RECORDS_KEY } from '../workspace/use-records';
 
+type Tab = 'sent' | 'received';
+/** Spec section 9: names are cut at 35 characters in the request list. */
+const REQUEST_NAME_LIMIT = 35;
+
+/** Requests (spec section 2): My Requests (sent) first, Received Requests (inbound) the default. */
 export function RequestsPage() {
-  return <ScreenPlaceholder title="Requests" />;
+  const [params, setParams] = useSearchParams();
+  const tab: Tab = params.get('tab') === 'sent' ? 'sent' : 'received';
+  const selected = params.get('id');
+  const select = (next: { tab?: Tab; id?: string | null }) => {
+    const merged = new URLSearchParams(params);
+    if (next.tab) merged.set('tab', next.tab);
+    if (next.id === null) merged.delete('id');
+    else if (next.id) merged.set('id', next.id);
+    setParams(merged, { replace: true });
+  };
+
+  return (
+    <Stack gap="5">
+      <Heading as="h1" size="2xl">
+        Requests
+      </Heading>
+      <Tabs.Root value={tab} onValueChange={(d) => select({ tab: d.value as Tab, id: null })} colorPalette="teal" variant="line" lazyMount unmountOnExit>
+        <Tabs.List>
+          <Tabs.Trigger value="sent">My Requests</Tabs.Trigger>
+          <Tabs.Trigger value="received">Received Requests</Tabs.Trigger>
+        </Tabs.List>
+        <Tabs.Content value="sent" pt="4">
+          <RequestList tab="sent" selected={selected} onSelect={(id) => select({ id })} />
+        </Tabs.Content>
+        <Tabs.Content value="received" pt="4">
+          <RequestList tab="received" selected={selected} onSelect={(id) => select({ id })} />
+        </Tabs.Content>
+      </Tabs.Root>
+    </Stack>
+  );
+}
+
+function RequestList({ tab, selected, onSelect }: { tab: Tab; selected: string | null; onSelect(id: string | null): void }) {
+  const { clientType } = useAuth();
+  const queryClient = useQueryClient();
+  const key = tab === 'sent' ? sharingKeys.sent : sharingKeys.received;
+  const list = useQuery({ queryKey: key, queryFn: ({ signal }) => (tab === 'sent' ? sharingApi.sent(signal) : sharingApi.received(signal)) });
+  const requests = list.data?.results ?? [];
+  const current = requests.find((r) => r.id === selected) ?? null;
+  // A request asked for by id (a mail link) that the list does not hold is loaded on its own.
+  const single = useQuery({ queryKey: sharingKeys.request(selected ?? ''), queryFn: ({ signal }) => sharingApi.request(selected!, signal), enabled: !!selected && list.isSuccess && !current, retry: false });
+  const shown = current ?? single.data ?? null;
+
+  const changed = useCallback(
+    (updated: AccessRequest) => {
+      queryClient.setQueryData(key, (old: typeof list.data) => (old ? { ...old, results: old.results.map((r) => (r.id === updated.id ? updated : r)) } : old));
+      queryClient.setQueryData(sharingKeys.request(updated.id), updated);
+      // Records show their request status; let them read it again.
+      void queryClient.invalidateQueries({ queryKey: recordKeys.record(updated.record) });
+      void queryClient.invalidateQueries({ queryKey: WORKSPACE_RECORDS_KEY });
+    },
+    [queryClient, key],
+  );
+  const closed = () => {
+    onSelect(null);
+    void queryClient.invalidateQueries({ queryKey: key });
+    void queryClient.invalidateQueries({ queryKey: WORKSPACE_RECORDS_KEY });
+  };
+
+  if (list.isPending) return <LoadingState label="Loading requests…" />;
+  if (list.isError)
+    return (
+      <Alert.Root status="error" role="alert">
+        <Alert.Indicator />
+        <Alert.Title>{GENERAL_ERROR}</Alert.Title>
+      </Alert.Root>
+    );
+  if (requests.length === 0 && !shown)
+    return (
+      <Text color="fg.muted" data-testid={`requests-empty-${tab}`}>
+        {tab === 'received' ? NO_INBOUND : 'You have not requested any data yet. Find a record in the Workspace and press Request.'}
+      </Text>
+    );
+
+  return (
+    <Grid templateColumns={{ base: '1fr', lg: 'minmax(260px, 1fr) 2fr' }} gap="6" alignItems="start">
+      <Stack as="ul" gap="2" listStyleType="none" aria-label={tab === 'sent' ? 'My Requests' : 'Received Requests'}>
+        {requests.map((r) => (
+          <li key={r.id}>
+            <Button
+              variant={r.id === shown?.id ? 'subtle' : 'outline'}
+              colorPalette={r.id === shown?.id ? 'teal' : 'gray'}
+              w="full"
+              h="auto"
+              py="2"
+              justifyContent="start"
+              textAlign="start"
+              aria-current={r.id === shown?.id ? 'true' : undefined}
+              onClick={() => onSelect(r.id)}
+              data-testid="request-item"
+            >
+              <Stack gap="0.5" w="full">
+                <HStack justify="space-between" w="full">
+                  <Text fontWeight="semibold" truncate title={r.record_name}>
+                    {truncate(r.record_name || r.record, REQUEST_NAME_LIMIT)}
+                  </Text>
+                  <StatusBadge request={r} />
+                </HStack>
+                <Text fontSize="xs" color="fg.muted" fontWeight="normal">
+                  {tab === 'received' ? `${r.requestor}${r.requestor_org_name ? ` · ${r.requestor_org_name}` : ''}` : `to ${r.data_admin || 'the owner'}`} · {day(r.created)}
+                </Text>
+              </Stack>
+            </Button>
+          </li>
+        ))}
+      </Stack>
+      <Box borderWidth="1px" borderRadius="md" p="4" bg="bg.panel" minH="40">
+        {shown ? (
+          <RequestPanel key={`${shown.id}-${shown.status}`} request={shown} basic={clientType === 'BASIC'} onChanged={changed} onClosed={closed} />
+        ) : single.isPending && selected ? (
+          <LoadingState label="Loading the request…" />
+        ) : (
+          <Text color="fg.muted">Choose a request to see it and its messages.</Text>
+        )}
+      </Box>
+    </Grid>
+  );
 }

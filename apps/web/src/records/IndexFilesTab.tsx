@@ -11,6 +11,7 @@ import { formatSize } from '../lib/format';
 import { indexFormData, UploadTimeoutError, uploadRecords } from './records-api';
 import { SelectField } from './SelectField';
 import type { CatalogueRecord, IndexForm } from './types';
+import { TableScrollArea } from '../components/TableScrollArea';
 
 export const RECORD_NOT_SAVED = 'Record could not be saved. Please contact support.';
 export const FILE_NOT_SAVED = 'File could not be saved. Please contact support.';
@@ -61,7 +62,7 @@ function PreviewTable({ preview }: { preview: CsvPreview }) {
       <Text fontSize="sm" color="fg.muted">
         Preview of the first lines (delimiter: <span data-testid="csv-preview-delimiter">{delimiterName}</span>)
       </Text>
-      <Table.ScrollArea borderWidth="1px" borderRadius="md" maxW="100%">
+      <TableScrollArea label="File preview" maxW="100%">
         <Table.Root size="sm" aria-label="File preview">
           <Table.Header>
             <Table.Row>
@@ -80,7 +81,7 @@ function PreviewTable({ preview }: { preview: CsvPreview }) {
             ))}
           </Table.Body>
         </Table.Root>
-      </Table.ScrollArea>
+      </TableScrollArea>
     </Stack>
   );
 }

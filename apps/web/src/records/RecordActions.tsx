@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import { Button, HStack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { RequestDialog } from '../sharing/RequestDialog';
+import { LOGIN_TO_REQUEST_RECORD } from '../sharing/texts';
 import { useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '../auth/AuthProvider';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -42,7 +44,7 @@ export function RecordActions({ record }: { record: CatalogueRecord }) {
 
   const request = () => {
     if (!isSignedIn) {
-      toaster.create({ title: 'Please login to request a record!', type: 'warning' });
+      toaster.create({ title: LOGIN_TO_REQUEST_RECORD, type: 'warning' });
       return;
     }
     setRequesting(true);
@@ -75,11 +77,7 @@ export function RecordActions({ record }: { record: CatalogueRecord }) {
           {actions.requestLabel}
         </Button>
       )}
-      {requesting && (
-        <Text role="status" fontSize="sm">
-          Opening new request ... <RouterLink to="/request" style={{ textDecoration: 'underline' }}>Go to Requests</RouterLink>
-        </Text>
-      )}
+      {requesting && <RequestDialog recordId={record.id} recordName={record.name} onClose={() => setRequesting(false)} />}
       {record.edit && (
         <Button asChild variant="outline">
           <RouterLink to={`/records/edit/${record.id}`}>Edit</RouterLink>

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, HStack, Stack, Text } from '@chakra-ui/react';
-import { useQueryClient } from '@tanstack/react-query';
+import { Alert, Button, Checkbox, Fieldset, HStack, Stack, Text } from '@chakra-ui/react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { sharingApi, sharingKeys } from '../sharing/sharing-api';
+import { WORKSPACE_RECORDS_KEY } from '../workspace/use-records';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import type { ApiError } from '../api/client';
 import { useAuth } from '../auth/AuthProvider';
@@ -19,7 +21,7 @@ import type { AccessCode, AccessOptions, CatalogueRecord, CustomField, NamedId, 
 
 export const VISIBILITY_NOT_SAVED = 'Record visibility settings could not be saved. Please contact support.';
 
-const SHOWN_FIELDS = ['name', 'description', 'provenance', 'source', 'recordFields', 'access', 'accessFee', 'currency', 'policy'];
+const SHOWN_FIELDS = ['name', 'description', 'provenance', 'source', 'recordFields', 'access', 'accessFee', 'currency', 'policy', 'groups'];
 
 interface EditValues {
   name: string;
@@ -31,6 +33,7 @@ interface EditValues {
   accessFee: string;
   currency: string;
   policy: string;
+  groups: string[];
   visibility: VisibilityCode;
   organisations: NamedId[];
   users: NamedId[];
@@ -47,6 +50,7 @@ function initialValues(record: CatalogueRecord, visibility: Visibility | undefin
     accessFee: record.accessFee === null || record.accessFee === undefined ? '' : String(record.accessFee),
     currency: record.currency ?? 'CAD',
     policy: record.policy ?? '',
+    groups: (record.groups ?? []).map((g) => g.id),
     // BASIC clients' records are visible to everyone (spec section 6).
     visibility: basic ? 'EV' : (visibility?.visibility_selection ?? record.visibility),
     organisations: visibility?.organisations_with_visibility ?? [],
@@ -69,7 +73,16 @@ export function RecordEditForm({ record, visibility, options }: { record: Catalo
   const accessOptions = options?.access_options ?? record.access_options;
   const currencyOptions = options?.currency_options ?? [[values.currency, values.currency]];
   const visibilityOptions = basic ? [['Everyone', 'EV'] as [string, string]] : (visibility?.visibility_options ?? record.visibility_options);
-  const policyOptions: [string, string][] = [['No policy', ''], ...(record.policy ? [[record.policy_name ?? record.policy, record.policy] as [string, string]] : [])];
+  // The organisation's policies and projects (spec section 2, Record edit: policy, groups).
+  const policies = useQuery({ queryKey: sharingKeys.policies, queryFn: ({ signal }) => sharingApi.policies(signal) });
+  const groups = useQuery({ queryKey: sharingKeys.groups(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal) });
+  const known = policies.data ?? [];
+  const policyOptions: [string, string][] = [
+    ['No policy', ''],
+    ...known.map((p): [string, string] => [p.name, p.id]),
+    ...(record.policy && !known.some((p) => p.id === record.policy) ? [[record.policy_name ?? record.policy, record.policy] as [string, string]] : []),
+  ];
+  const initialGroups = (record.groups ?? []).map((g) => g.id);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -89,6 +102,7 @@ export function RecordEditForm({ record, visibility, options }: { record: Catalo
     if (values.accessFee.trim()) Object.assign(update, { accessFee: values.accessFee.trim(), currency: values.currency });
     else if (record.accessFee !== null && record.accessFee !== undefined) update.accessFee = null;
     if (!basic && values.policy !== (record.policy ?? '')) update.policy = values.policy || null;
+    if ([...values.groups].sort().join() !== [...initialGroups].sort().join()) update.groups = values.groups;
     try {
       await recordsApi.update(record.id, update);
     } catch (caught) {
@@ -116,6 +130,8 @@ export function RecordEditForm({ record, visibility, options }: { record: Catalo
     }
     await queryClient.invalidateQueries({ queryKey: recordKeys.record(record.id) });
     await queryClient.invalidateQueries({ queryKey: recordKeys.visibility(record.id) });
+    void queryClient.invalidateQueries({ queryKey: ['groups'] });
+    void queryClient.invalidateQueries({ queryKey: WORKSPACE_RECORDS_KEY });
     toaster.create({ title: 'The record was saved.', type: 'success' });
     navigate(`/records/${record.id}`);
   };
@@ -142,9 +158,31 @@ export function RecordEditForm({ record, visibility, options }: { record: Catalo
             <UpgradeHint active={basic}>
               <SelectField label="Policy" name="policy" value={values.policy} options={policyOptions} onChange={(v) => set('policy', v)} disabled={basic} error={error?.fieldError('policy')} />
             </UpgradeHint>
-            <Text fontSize="sm" color="fg.muted">
-              Groups: {record.groups?.length ? record.groups.join(', ') : 'none'}
-            </Text>
+            <Fieldset.Root invalid={!!error?.fieldError('groups')}>
+              <Fieldset.Legend fontSize="sm" fontWeight="medium">
+                Groups
+              </Fieldset.Legend>
+              <Stack gap="1">
+                {groups.isSuccess && groups.data.groups.length === 0 && (
+                  <Text fontSize="sm" color="fg.muted">
+                    No existing projects.
+                  </Text>
+                )}
+                {(groups.data?.groups ?? []).map((group) => (
+                  <Checkbox.Root
+                    key={group.id}
+                    colorPalette="teal"
+                    checked={values.groups.includes(group.id)}
+                    onCheckedChange={(d) => set('groups', d.checked === true ? [...values.groups, group.id] : values.groups.filter((id) => id !== group.id))}
+                  >
+                    <Checkbox.HiddenInput />
+                    <Checkbox.Control />
+                    <Checkbox.Label>{group.name}</Checkbox.Label>
+                  </Checkbox.Root>
+                ))}
+              </Stack>
+              <Fieldset.ErrorText>{error?.fieldError('groups')}</Fieldset.ErrorText>
+            </Fieldset.Root>
           </Stack>
         </Section>
         <Section title="Visibility">

@@ -1,10 +1,14 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
+import { WordDefinitionDialog } from '../relations/WordDefinitionDialog';
 import { Alert, DataList, Heading, Link, Stack, Table, Tabs, Text, Wrap, WrapItem, Badge, SimpleGrid, Card } from '@chakra-ui/react';
+import { Link as RouterLink } from 'react-router-dom';
 import { formatDate, formatNumber, formatSize } from '../lib/format';
+import { AuditTrail } from '../sharing/AuditTrail';
 import { labelOf } from './format';
 import { errorsOf, isNumeric, latestFile, sharingOf, tableMetadataOf, type TableSection, tableOf, wordSetOf } from './meta';
 import { StatsChart } from './StatsChart';
 import type { CatalogueRecord, ColumnStats, FileTable, ShareFormat } from './types';
+import { TableScrollArea } from '../components/TableScrollArea';
 
 export const NO_NUMBERS = 'No numerical data could be extracted.';
 /** Spec section 9: formatted values shown. */
@@ -14,7 +18,7 @@ const truncate = (text: string, max = 20) => (text.length > max ? `${text.slice(
 
 function HeadersTable({ table, shareFormats, label = 'Headers' }: { table: FileTable; shareFormats?: ShareFormat[]; label?: string }) {
   return (
-    <Table.ScrollArea borderWidth="1px" borderRadius="md">
+    <TableScrollArea label={label}>
       <Table.Root size="sm" aria-label={label}>
         <Table.Header>
           <Table.Row>
@@ -42,7 +46,7 @@ function HeadersTable({ table, shareFormats, label = 'Headers' }: { table: FileT
           })}
         </Table.Body>
       </Table.Root>
-    </Table.ScrollArea>
+    </TableScrollArea>
   );
 }
 
@@ -141,47 +145,62 @@ function StatisticsTab({ table }: { table: FileTable | undefined }) {
 }
 
 /** One column per header, one row per value of the chosen list. */
-function ValuesTab({ table, pick, rows, label }: { table: FileTable | undefined; pick: (s: ColumnStats) => string[] | undefined; rows?: number; label: string }) {
+/** Without the samples option the server shows no real value (docs/metadata-before-access.md). */
+const MASKED_VALUES_NOTE = 'Values are shown by their shape only (X: capital letter, x: letter, 9: digit); the data itself is shared on request.';
+
+function ValuesTab({ table, pick, rows, label, masked }: { table: FileTable | undefined; pick: (s: ColumnStats) => string[] | undefined; rows?: number; label: string; masked: boolean }) {
   if (!table || table.HEADERS.length === 0) return <Text color="fg.muted">No values were extracted.</Text>;
   const columns = table.HEADERS.map((_, i) => pick(table.STATS[String(i)] ?? ({} as ColumnStats)) ?? []);
   const count = Math.min(rows ?? Infinity, Math.max(0, ...columns.map((c) => c.length)));
   return (
-    <Table.ScrollArea borderWidth="1px" borderRadius="md">
-      <Table.Root size="sm" aria-label={label}>
-        <Table.Header>
-          <Table.Row>
-            {table.HEADERS.map((header, i) => (
-              <Table.ColumnHeader key={i}>{header}</Table.ColumnHeader>
-            ))}
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {Array.from({ length: count }, (_, r) => (
-            <Table.Row key={r}>
-              {columns.map((values, c) => (
-                <Table.Cell key={c}>{truncate(values[r] ?? '')}</Table.Cell>
+    <Stack gap="2">
+      {masked && (
+        <Text fontSize="sm" color="fg.muted" data-testid="masked-values-note">
+          {MASKED_VALUES_NOTE}
+        </Text>
+      )}
+      <TableScrollArea label={label}>
+        <Table.Root size="sm" aria-label={label}>
+          <Table.Header>
+            <Table.Row>
+              {table.HEADERS.map((header, i) => (
+                <Table.ColumnHeader key={i}>{header}</Table.ColumnHeader>
               ))}
             </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </Table.ScrollArea>
+          </Table.Header>
+          <Table.Body>
+            {Array.from({ length: count }, (_, r) => (
+              <Table.Row key={r}>
+                {columns.map((values, c) => (
+                  <Table.Cell key={c}>{truncate(values[r] ?? '')}</Table.Cell>
+                ))}
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table.Root>
+      </TableScrollArea>
+    </Stack>
   );
 }
 
+/** The words of the file; each opens its definition (WordNet) with encyclopedia search links. */
 function WordSetTab({ words }: { words: string[] }) {
+  const [word, setWord] = useState<string | null>(null);
   return (
-    <Wrap gap="2" aria-label="Word set">
-      {words.map((word) => (
-        <WrapItem key={word}>
-          <Badge variant="subtle" colorPalette="teal" size="md">
-            <Link href={`https://en.wikipedia.org/w/index.php?search=${encodeURIComponent(word)}`} target="_blank" rel="noreferrer">
-              {word}
-            </Link>
-          </Badge>
-        </WrapItem>
-      ))}
-    </Wrap>
+    <>
+      <Wrap gap="2" aria-label="Word set">
+        {words.map((w) => (
+          <WrapItem key={w}>
+            <Badge asChild variant="subtle" colorPalette="teal" size="md" cursor="pointer">
+              <button type="button" onClick={() => setWord(w)} aria-label={`Define ${w}`}>
+                {w}
+              </button>
+            </Badge>
+          </WrapItem>
+        ))}
+      </Wrap>
+      <WordDefinitionDialog word={word} onClose={() => setWord(null)} />
+    </>
   );
 }
 
@@ -216,21 +235,25 @@ function AccessTab({ record }: { record: CatalogueRecord }) {
   const items: [string, string][] = [
     ['Access', labelOf(record.access_options, record.access)],
     ['Access fee', record.accessFee !== null && record.accessFee !== undefined ? `${record.accessFee} ${record.currency ?? ''}` : 'None'],
-    ['Policy', record.policy_name ?? record.policy ?? 'None'],
+    ['Policy', record.policy ? (record.policy_name ?? record.policy) : 'None'],
     ['Visibility', labelOf(record.visibility_options, record.visibility)],
     ['Source', record.source || 'N/A'],
     ['Provenance', record.provenance || 'N/A'],
     ...fields.map((f): [string, string] => [f.label, f.value]),
   ];
   return (
-    <DataList.Root orientation="horizontal" size="sm" aria-label="Access">
-      {items.map(([label, value], i) => (
-        <DataList.Item key={`${label}-${i}`}>
-          <DataList.ItemLabel>{label}</DataList.ItemLabel>
-          <DataList.ItemValue>{value}</DataList.ItemValue>
-        </DataList.Item>
-      ))}
-    </DataList.Root>
+    <Stack gap="6">
+      <DataList.Root orientation="horizontal" size="sm" aria-label="Access">
+        {items.map(([label, value], i) => (
+          <DataList.Item key={`${label}-${i}`}>
+            <DataList.ItemLabel>{label}</DataList.ItemLabel>
+            <DataList.ItemValue>{value}</DataList.ItemValue>
+          </DataList.Item>
+        ))}
+      </DataList.Root>
+      {/* The owner side (the owner and Data Admins, who may edit) reads the record's audit trail. */}
+      {record.edit && <AuditTrail recordId={record.id} />}
+    </Stack>
   );
 }
 
@@ -241,6 +264,7 @@ export function RecordTabs({ record }: { record: CatalogueRecord }) {
   const table = tableOf(file?.META);
   const words = wordSetOf(file?.META);
   const tableSections = tableMetadataOf(file?.META);
+  const masked = !!file?.META && file.META.EXTRACT_OPTION !== 'samples';
   const tabs: { value: string; label: string; content: ReactNode }[] = working
     ? [
         {
@@ -256,8 +280,8 @@ export function RecordTabs({ record }: { record: CatalogueRecord }) {
     : [
         { value: 'metadata', label: 'File Metadata', content: <FileMetadataTab record={record} /> },
         { value: 'statistics', label: 'Statistics', content: <StatisticsTab table={table} /> },
-        { value: 'samples', label: 'Sample Values', content: <ValuesTab label="Sample values" table={table} pick={(s) => s.SAMPLE_VALS} /> },
-        { value: 'formatted', label: 'Formatted Values', content: <ValuesTab label="Formatted values" table={table} pick={(s) => s.FORMATTED_VALS} rows={FORMATTED_ROWS} /> },
+        { value: 'samples', label: 'Sample Values', content: <ValuesTab label="Sample values" table={table} pick={(s) => s.SAMPLE_VALS} masked={masked} /> },
+        { value: 'formatted', label: 'Formatted Values', content: <ValuesTab label="Formatted values" table={table} pick={(s) => s.FORMATTED_VALS} rows={FORMATTED_ROWS} masked={masked} /> },
         ...(words.length ? [{ value: 'wordset', label: 'Word Set', content: <WordSetTab words={words} /> }] : []),
         ...(tableSections.length ? [{ value: 'table', label: 'Table Metadata', content: <TableMetadataTab sections={tableSections} /> }] : []),
       ];
@@ -266,9 +290,13 @@ export function RecordTabs({ record }: { record: CatalogueRecord }) {
       value: 'groups',
       label: 'Groups',
       content: record.groups?.length ? (
-        <Stack as="ul" ps="4">
+        <Stack as="ul" ps="4" aria-label="Groups of this record">
           {record.groups.map((g) => (
-            <li key={g}>{g}</li>
+            <li key={g.id}>
+              <Link asChild colorPalette="teal">
+                <RouterLink to={`/records?group=${encodeURIComponent(g.id)}`}>{g.name}</RouterLink>
+              </Link>
+            </li>
           ))}
         </Stack>
       ) : (

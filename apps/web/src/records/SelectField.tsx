@@ -1,5 +1,6 @@
 import { Field, NativeSelect } from '@chakra-ui/react';
 import type { ReactNode } from 'react';
+import type { OptionPair } from './types';
 
 interface SelectFieldProps {
   label: string;
@@ -7,7 +8,7 @@ interface SelectFieldProps {
   value: string;
   onChange(value: string): void;
   /** [label, code] pairs. */
-  options: readonly (readonly [string, string])[];
+  options: readonly OptionPair[];
   disabled?: boolean;
   error?: string;
   helperText?: ReactNode;

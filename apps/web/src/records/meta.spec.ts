@@ -14,11 +14,11 @@ function datasetsDir(): string {
 }
 
 /** META as the catalogue stores it: what libs/extraction makes of a real file, through JSON. */
-async function metaOf(relative: string, privateColumns?: { hash?: string[]; formats?: Array<{ column: string; format: 'mask' | 'exclude' | 'plain' }> }): Promise<FileMeta> {
+async function metaOf(relative: string, privateColumns?: { hash?: string[]; formats?: Array<{ column: string; format: 'mask' | 'exclude' | 'plain' }> }, extractOption: 'metadata' | 'samples' = 'metadata'): Promise<FileMeta> {
   const bytes = readFileSync(path.join(datasetsDir(), relative));
   const meta = await extractMetadata(
     { stream: Readable.from([bytes]), fileName: path.basename(relative), size: bytes.length },
-    { extractOption: 'metadata', privateColumns: privateColumns && { ...privateColumns, hashKey: 'web-spec-key' } },
+    { extractOption, privateColumns: privateColumns && { ...privateColumns, linkageKey: new Uint8Array(32).fill(1) } },
   );
   return JSON.parse(JSON.stringify(meta)) as FileMeta;
 }
@@ -91,8 +91,10 @@ describe('other META helpers', () => {
   it('wordSetOf: the document words, or the words of the columns', async () => {
     const text = await metaOf('txt/Alaska_SOTS.txt');
     expect(wordSetOf(text)).toEqual(text.WORDSET);
-    const sp500 = await metaOf('csv/sp500-constituents.csv');
+    // Columns have words only with samples (metadata shows no cell, docs/metadata-before-access.md).
+    const sp500 = await metaOf('csv/sp500-constituents.csv', undefined, 'samples');
     expect(wordSetOf(sp500)).toEqual(expect.arrayContaining(['industrials', 'technology']));
+    expect(wordSetOf(await metaOf('csv/sp500-constituents.csv'))).toEqual([]);
     expect(wordSetOf(null)).toEqual([]);
   });
 
@@ -110,7 +112,7 @@ describe('other META helpers', () => {
   });
 
   it('latestFile: the newest file with META, else the newest', () => {
-    const file = (id: string, META: FileMeta | null): RecordFile => ({ id, name: id, content_type: null, size: null, checksum: null, META });
+    const file = (id: string, META: FileMeta | null): RecordFile => ({ id, name: id, content_type: 'text/csv', size: 0, checksum: '', META, extraction_status: 'done', stored: true, date_created: '2026-11-25T03:00:00Z' });
     const record = (FILES: RecordFile[]) => ({ FILES }) as CatalogueRecord;
     expect(latestFile(record([file('a', { ERRORS: [] }), file('b', { ERRORS: [] }), file('c', null)]))?.id).toBe('b');
     expect(latestFile(record([file('a', null), file('b', null)]))?.id).toBe('b');

@@ -1,7 +1,7 @@
 import { api, ApiError, parseApiError } from '../api/client';
-import type { Paged } from '../api/types';
+import { type ResponseOf, typedApi } from '../api/typed';
 import { readToken } from '../auth/token-storage';
-import type { AccessOptions, CatalogueRecord, IndexForm, NamedId, RecordUpdate, Visibility, VisibilityUpdate } from './types';
+import type { CatalogueRecord, IndexForm, RecordUpdate, Visibility, VisibilityUpdate } from './types';
 
 /** Spec section 9: upload time-out. */
 export const UPLOAD_TIMEOUT_MS = 180_000;
@@ -89,16 +89,22 @@ export function uploadRecords(body: FormData, onProgress: (fraction: number) => 
   });
 }
 
+/** A record as the document types it, with META read as the extraction writes it (the document gives it as a free-form object). */
+const withMeta = (record: ResponseOf<'/api/records/{id}', 'get'>) => record as CatalogueRecord;
+
+/** The signed link behind a record's download_url. */
+export type DownloadLink = ResponseOf<'/api/records/{id}/download', 'get'>;
+
 export const recordsApi = {
-  get: (id: string, signal?: AbortSignal) => api.get<CatalogueRecord>(`/api/records/${encodeURIComponent(id)}/`, { signal }),
-  update: (id: string, body: RecordUpdate) => api.put<CatalogueRecord>(`/api/records/${encodeURIComponent(id)}/`, body),
-  remove: (id: string) => api.delete<void>(`/api/records/${encodeURIComponent(id)}/`),
-  /** The signed link behind download_url: `{url}`, opened in a new window. */
-  downloadLink: (downloadUrl: string) => api.get<{ url: string }>(downloadUrl),
-  accessOptions: (signal?: AbortSignal) => api.get<AccessOptions>('/api/accessoptions/', { signal }),
+  get: async (id: string, signal?: AbortSignal) => withMeta(await typedApi.get('/api/records/{id}', { params: { id }, signal })),
+  update: async (id: string, body: RecordUpdate) => withMeta(await typedApi.put('/api/records/{id}', body, { params: { id } })),
+  remove: (id: string) => typedApi.delete('/api/records/{id}', { params: { id } }),
+  /** The signed link behind download_url (a URL the server gives, so not a path of the document): `{url}`, opened in a new window. */
+  downloadLink: (downloadUrl: string) => api.get<DownloadLink>(downloadUrl),
+  accessOptions: (signal?: AbortSignal) => typedApi.get('/api/accessoptions', { signal }),
   visibility: async (recordId: string, signal?: AbortSignal): Promise<Visibility | undefined> =>
-    (await api.get<Paged<Visibility>>('/api/visibilities/', { query: { associated_record: recordId }, signal })).results[0],
-  updateVisibility: (id: string, body: VisibilityUpdate) => api.put<Visibility>(`/api/visibilities/${encodeURIComponent(id)}/`, body),
-  users: (q: string, signal?: AbortSignal) => api.get<NamedId[]>('/api/userprofile-autofill-list', { query: { q }, signal }),
-  organisations: (q: string, signal?: AbortSignal) => api.get<NamedId[]>('/api/organisation-autofill-list', { query: { q }, signal }),
+    (await typedApi.get('/api/visibilities', { query: { associated_record: recordId }, signal })).results[0],
+  updateVisibility: (id: string, body: VisibilityUpdate) => typedApi.put('/api/visibilities/{id}', body, { params: { id } }),
+  users: (q: string, signal?: AbortSignal) => typedApi.get('/api/userprofile-autofill-list', { query: { q }, signal }),
+  organisations: (q: string, signal?: AbortSignal) => typedApi.get('/api/organisation-autofill-list', { query: { q }, signal }),
 };

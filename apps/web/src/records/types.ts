@@ -1,7 +1,9 @@
+import type { BodyOf, ResponseOf } from '../api/typed';
+
 /** Shapes of the Records calls (spec sections 3 and 7) as the catalogue service answers them. */
 
-/** [label, code], as the selects take them. */
-export type OptionPair = [label: string, code: string];
+/** [label, code], as the selects take them (a list of two strings: OpenAPI 3.0 has no tuples). */
+export type OptionPair = readonly string[];
 
 export type VisibilityCode = 'PR' | 'EV' | 'CU';
 export type AccessCode = 'RE' | 'OP';
@@ -54,6 +56,8 @@ export interface SheetTable extends FileTable {
 export interface FileMeta {
   NAME?: string;
   TYPE?: string;
+  /** minimal or metadata: values are shape masks (X, x, 9); samples: real values the owner chose to show. */
+  EXTRACT_OPTION?: string;
   STATUS?: string;
   SIZE?: number | null;
   FILE?: FileTable;
@@ -72,69 +76,17 @@ export interface FileMeta {
   TABLE?: Record<string, unknown>;
 }
 
-export interface RecordFile {
-  id: string;
-  name: string;
-  content_type: string | null;
-  size: number | null;
-  checksum: string | null;
-  /** null while extraction has not ended. */
-  META: FileMeta | null;
-  extraction_status?: string;
-  date_created?: string;
-}
+/** A record as GET /api/records/{id} answers it, typed from the OpenAPI document. */
+type RecordView = ResponseOf<'/api/records/{id}', 'get'>;
 
-export interface Visibility {
-  id: string;
-  visibility_selection: VisibilityCode;
-  organisations_with_visibility: NamedId[];
-  users_with_visibility: NamedId[];
-  visibility_options?: OptionPair[];
-  associated_record: string;
-}
+/** A stored file; the document gives META as a free-form object, read here as the extraction writes it (null while it runs). */
+export type RecordFile = Omit<RecordView['FILES'][number], 'META'> & { META: FileMeta | null };
 
-export interface CatalogueRecord {
-  id: string;
-  name: string;
-  alt_name?: string | null;
-  description?: string | null;
-  provenance?: string | null;
-  source?: string | null;
-  user?: string | null;
-  origin?: string | null;
-  type?: string | null;
-  size?: number | null;
-  date_created?: string | null;
-  date_changed?: string | null;
-  visibility: VisibilityCode;
-  policy?: string | null;
-  policy_name?: string | null;
-  access: AccessCode;
-  access_options: OptionPair[];
-  visibility_options: OptionPair[];
-  accessFee?: number | null;
-  currency?: string | null;
-  groups?: string[];
-  organisation?: { id: string | null; name: string | null } | null;
-  visibilitymodel_set?: Visibility[];
-  is_owner: boolean;
-  edit: boolean;
-  can_delete?: boolean;
-  request_status?: string | null;
-  download_url?: string | null;
-  /** Headers of hashed (linkable) private columns. */
-  enc_headers?: string[];
-  extraction_status?: 'working' | 'done' | null;
-  RECORD?: Record<string, string>;
-  record_fields?: CustomField[];
-  FILES: RecordFile[];
-}
+export type CatalogueRecord = Omit<RecordView, 'FILES'> & { FILES: RecordFile[] };
 
-export interface AccessOptions {
-  visibility_options: OptionPair[];
-  access_options: OptionPair[];
-  currency_options: OptionPair[];
-}
+export type Visibility = ResponseOf<'/api/visibilities/{id}', 'get'>;
+
+export type AccessOptions = ResponseOf<'/api/accessoptions', 'get'>;
 
 export type ExtractOption = 'minimal' | 'metadata' | 'samples';
 
@@ -151,21 +103,7 @@ export interface IndexForm {
   recordFields: CustomField[];
 }
 
-export interface RecordUpdate {
-  name?: string;
-  description?: string;
-  provenance?: string;
-  source?: string;
-  recordFields?: CustomField[];
-  access?: AccessCode;
-  accessFee?: number | string | null;
-  currency?: string;
-  policy?: string | null;
-}
+/** The record fields PUT /api/records/{id}/ takes. */
+export type RecordUpdate = BodyOf<'/api/records/{id}', 'put'>;
 
-export interface VisibilityUpdate {
-  visibility_selection: VisibilityCode;
-  organisations_with_visibility: string[];
-  users_with_visibility: string[];
-  associated_record: string;
-}
+export type VisibilityUpdate = BodyOf<'/api/visibilities/{id}', 'put'>;

@@ -72,16 +72,19 @@ export function TopBar({ bare, sidebarOpen, onToggleSidebar }: TopBarProps) {
           <MenuIcon />
         </IconButton>
       )}
-      <HStack asChild gap="2" flexShrink={0} _focusVisible={{ outline: '2px solid', outlineColor: 'colorPalette.focusRing' }}>
-        <RouterLink to="/" aria-label={`${config.productName} home`}>
-          <LogoMark boxSize="7" />
-          <Text as="span" fontWeight="semibold" fontSize="md" display={{ base: 'none', md: 'inline' }}>
-            {config.productName}
-          </Text>
-          <Badge colorPalette="teal" variant="subtle" size="sm">
-            Beta
-          </Badge>
-        </RouterLink>
+      <HStack gap="2" flexShrink={0}>
+        <HStack asChild gap="2" _focusVisible={{ outline: '2px solid', outlineColor: 'colorPalette.focusRing' }}>
+          {/* The name says where it goes and still holds the visible product name (WCAG 2.5.3). */}
+          <RouterLink to="/" aria-label={`${config.productName} home`}>
+            <LogoMark boxSize="7" />
+            <Text as="span" fontWeight="semibold" fontSize="md" display={{ base: 'none', md: 'inline' }}>
+              {config.productName}
+            </Text>
+          </RouterLink>
+        </HStack>
+        <Badge colorPalette="teal" variant="subtle" size="sm">
+          Beta
+        </Badge>
       </HStack>
       <Flex flex="1" justify="center" minW="0">
         {!bare && <SearchBox />}

@@ -1,6 +1,10 @@
+import { useState } from 'react';
 import { Badge, Box, Button, Card, HStack, IconButton, Link, Stack, Text } from '@chakra-ui/react';
-import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Link as RouterLink } from 'react-router-dom';
+import { ProjectDialog } from '../sharing/ProjectDialog';
+import { RequestDialog } from '../sharing/RequestDialog';
 import { toaster } from '../shell/toaster';
+import { RECORD_DRAG_TYPE, toAreaRecord, useWorkArea } from '../relations/work-area';
 import { CopyIcon, DeleteIcon, DownloadIcon, EditIcon, LinkIcon, SimilarIcon } from '../components/icons';
 import { formatDate, formatSize, truncate } from '../lib/format';
 import { DESCRIPTION_LIMIT, displayName, NAME_LIMIT, ORIGIN_LIMIT, TYPE_LIMIT, visibilityLabel } from './format';
@@ -28,29 +32,43 @@ function Field({ label, value, title }: { label: string; value: string; title?: 
 
 /** A record of the Workspace grid (spec section 2, Record card). */
 export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
-  const navigate = useNavigate();
+  const [dialog, setDialog] = useState<'request' | 'project' | null>(null);
   const copyLink = useCopyRecordLink();
   const fullName = displayName(record.name, record.alt_name);
   const name = truncate(fullName, NAME_LIMIT);
   const typeText = truncate(record.type || 'Record', TYPE_LIMIT);
   const request = requestLabel(record);
   const headers = record.headers ?? [];
+  const area = useWorkArea();
+  const inArea = area.has(record.id);
+  const areaEntry = toAreaRecord({ ...record, name: fullName });
+  const linkable = (record.enc_headers?.length ?? 0) > 0;
+
+  function process() {
+    area.add(areaEntry);
+    toaster.create({ type: 'info', title: `${truncate(fullName, NAME_LIMIT)} is in the work area.` });
+  }
 
   function requestRecord() {
     if (!signedIn) {
       toaster.create({ type: 'warning', title: LOGIN_TO_REQUEST });
       return;
     }
-    // The request action lives on the record's details (spec: "Access Request gives a request action").
-    navigate(`/records/${record.id}`);
+    setDialog('request');
   }
 
+  /** The link icon puts the record in the work area, where Link Datasets links two records with hashed columns. */
   function linkRecord() {
     if (!signedIn) {
       toaster.create({ type: 'warning', title: LOGIN_TO_LINK });
       return;
     }
-    toaster.create({ type: 'info', title: 'Linking datasets is coming soon.' });
+    area.add(areaEntry);
+    toaster.create(
+      linkable
+        ? { type: 'info', title: `${truncate(fullName, NAME_LIMIT)} is in the work area for linking.` }
+        : { type: 'warning', title: `${truncate(fullName, NAME_LIMIT)} is in the work area, but it has no hashed columns to link on.` },
+    );
   }
 
   return (
@@ -63,6 +81,12 @@ export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
       w="100%"
       size="sm"
       variant="outline"
+      draggable
+      cursor="grab"
+      onDragStart={(event: React.DragEvent) => {
+        event.dataTransfer.setData(RECORD_DRAG_TYPE, JSON.stringify(areaEntry));
+        event.dataTransfer.effectAllowed = 'copy';
+      }}
     >
       <Card.Header pb="1">
         <Card.Title as="h2" fontSize="md" lineHeight="short" wordBreak="break-word" title={fullName}>
@@ -81,7 +105,7 @@ export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
               UUID
             </Text>
             <Link asChild colorPalette="teal" truncate fontFamily="mono" fontSize="xs">
-              <RouterLink to={`/records/${record.id}`} aria-label={`Details of ${fullName}`}>
+              <RouterLink to={`/records/${record.id}`} aria-label={`Details of ${fullName}: ${record.id}`}>
                 {record.id}
               </RouterLink>
             </Link>
@@ -130,7 +154,9 @@ export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
           variant="ghost"
           aria-label="Link record"
           aria-disabled={!signedIn || undefined}
-          title={signedIn ? 'Link record' : LOGIN_TO_LINK}
+          title={!signedIn ? LOGIN_TO_LINK : linkable ? `Link record (hashed columns: ${record.enc_headers!.join(', ')})` : 'Link record (it has no hashed columns)'}
+          colorPalette={linkable ? 'teal' : undefined}
+          data-linkable={linkable ? 'true' : 'false'}
           opacity={signedIn ? 1 : 0.5}
           onClick={linkRecord}
         >
@@ -148,6 +174,11 @@ export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
           >
             <DownloadIcon />
           </IconButton>
+        )}
+        {signedIn && (
+          <Button size="xs" variant="outline" onClick={() => setDialog('project')} aria-label={`Add ${fullName} to a project`}>
+            Project
+          </Button>
         )}
         {canRequest(record) && (
           <Button size="xs" variant="outline" colorPalette="orange" disabled={request.locked} onClick={requestRecord}>
@@ -169,7 +200,12 @@ export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
             <DeleteIcon />
           </IconButton>
         )}
+        <Button size="xs" variant="outline" onClick={process} disabled={inArea} aria-label={inArea ? `In work area: ${fullName}` : `Process ${fullName}`} title="Add to the work area">
+          {inArea ? 'In work area' : 'Process'}
+        </Button>
       </Card.Footer>
+      {dialog === 'request' && <RequestDialog recordId={record.id} recordName={fullName} onClose={() => setDialog(null)} />}
+      {dialog === 'project' && <ProjectDialog recordId={record.id} recordName={fullName} onClose={() => setDialog(null)} />}
     </Card.Root>
   );
 }

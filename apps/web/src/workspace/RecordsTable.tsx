@@ -1,9 +1,14 @@
 import { useMemo, useState } from 'react';
-import { Button, Dialog, HStack, Link, Portal, Stack, Table, Text } from '@chakra-ui/react';
+import { Button, HStack, Link, Stack, Table, Text } from '@chakra-ui/react';
+import { CompareDialog } from '../relations/CompareDialog';
+import { toAreaRecord } from '../relations/work-area';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { formatDate, formatSize, truncate } from '../lib/format';
 import { displayName, NAME_LIMIT, TYPE_LIMIT, visibilityLabel } from './format';
 import type { RecordCardData } from './types';
+import { TableScrollArea } from '../components/TableScrollArea';
+
+const asAreaRecord = (record: RecordCardData) => toAreaRecord({ ...record, name: displayName(record.name, record.alt_name) });
 
 interface RecordsTableProps {
   records: RecordCardData[];
@@ -58,7 +63,7 @@ export function RecordsTable({ records, signedIn, onDelete }: RecordsTableProps)
           </Button>
         )}
       </HStack>
-      <Table.ScrollArea borderWidth="1px" borderRadius="md">
+      <TableScrollArea label="Records">
         <Table.Root size="sm" interactive>
           <Table.Header>
             <Table.Row>
@@ -103,41 +108,11 @@ export function RecordsTable({ records, signedIn, onDelete }: RecordsTableProps)
             })}
           </Table.Body>
         </Table.Root>
-      </Table.ScrollArea>
-      <MatchDialog records={matching} onClose={() => setMatching(null)} />
+      </TableScrollArea>
+      <CompareDialog
+        records={matching ? [asAreaRecord(matching[0]), asAreaRecord(matching[1])] : null}
+        onClose={() => setMatching(null)}
+      />
     </Stack>
-  );
-}
-
-/** Stands in for the record comparison modal until the relations service exists. */
-function MatchDialog({ records, onClose }: { records: RecordCardData[] | null; onClose(): void }) {
-  return (
-    <Dialog.Root open={!!records} onOpenChange={(details) => !details.open && onClose()} placement="center">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>Compare records</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="2">
-                {records?.map((record) => (
-                  <Text key={record.id} fontWeight="medium">
-                    {displayName(record.name, record.alt_name)}
-                  </Text>
-                ))}
-                <Text color="fg.muted">Record comparison is coming soon.</Text>
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose}>
-                Close
-              </Button>
-            </Dialog.Footer>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
   );
 }

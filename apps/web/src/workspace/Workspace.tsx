@@ -1,6 +1,12 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Grid, Heading, HStack, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
+import { useQuery } from '@tanstack/react-query';
+import { MergeScanPanel } from '../relations/MergeScanPanel';
+import { relationErrorText, relationsApi, type MergeScanResult } from '../relations/relations-api';
+import { WorkAreaPanel } from '../relations/WorkAreaPanel';
+import { WorkAreaProvider, type WorkAreaRecord } from '../relations/work-area';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
+import { sharingApi, sharingKeys } from '../sharing/sharing-api';
 import { useAuth } from '../auth/AuthProvider';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadingState } from '../components/LoadingState';
@@ -30,18 +36,48 @@ function readLayout(): Layout {
   }
 }
 
-/** The Records list (spec section 2, "Records list (Workspace)"). */
+/** The Records list (spec section 2, "Records list (Workspace)") beside its work area. */
 export function Workspace() {
+  return (
+    <WorkAreaProvider>
+      <WorkspaceWithArea />
+    </WorkAreaProvider>
+  );
+}
+
+function WorkspaceWithArea() {
   const { isSignedIn } = useAuth();
   const { scope } = useRecordsScope();
   const query = useSearchQuery();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const refid = params.get('refid') ?? '';
+  // The project filter (search `group`), in the address so a project's "Show its records" link opens it.
+  const group = isSignedIn ? (params.get('group') ?? '') : '';
+  const projects = useQuery({ queryKey: sharingKeys.groups(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal), enabled: isSignedIn });
+  const setGroup = (next: string) => {
+    const merged = new URLSearchParams(params);
+    if (next) merged.set('group', next);
+    else merged.delete('group');
+    setParams(merged, { replace: true });
+  };
   const [layout, setLayoutState] = useState<Layout>(readLayout);
-  const search: RecordsSearch = { query, refid, view: isSignedIn ? scope : 'all', group: '' };
+  const search: RecordsSearch = { query, refid, view: isSignedIn ? scope : 'all', group };
   const list = useRecordsList(search);
   const remove = useDeleteRecords();
   const [toDelete, setToDelete] = useState<RecordCardData[] | null>(null);
+  const [scan, setScan] = useState<MergeScanResult | null>(null);
+  const [scanning, setScanning] = useState(false);
+
+  async function scanToMerge(records: WorkAreaRecord[]) {
+    setScanning(true);
+    try {
+      setScan(await relationsApi.mergeScan(records.map((r) => r.id)));
+    } catch (error) {
+      toaster.create({ type: 'error', title: relationErrorText(error) });
+    } finally {
+      setScanning(false);
+    }
+  }
 
   const records = list.data?.pages.flatMap((page) => page.results) ?? [];
   const count = list.data?.pages.at(-1)?.count ?? 0;
@@ -71,8 +107,8 @@ export function Workspace() {
     );
   }
 
-  return (
-    <Stack gap="4">
+  const content = (
+    <Stack gap="4" minW="0">
       <Stack gap="1">
         <Heading as="h1" size="2xl">
           Workspace
@@ -80,6 +116,7 @@ export function Workspace() {
         <Text fontSize="sm" color="fg.muted" data-testid="records-search-summary" aria-live="polite">
           {refid ? 'Datasets similar to the chosen record' : query ? `Search: “${query}”` : 'No search query'}
           {isSignedIn ? ` · showing ${scope === 'own' ? 'your own' : 'all'} records` : ''}
+          {group ? ` in the project ${projects.data?.groups.find((p) => p.id === group)?.name ?? ''}` : ''}
           {loaded ? ` · ${recordCountLabel(count, countCapped)}` : ''}
         </Text>
       </Stack>
@@ -87,18 +124,21 @@ export function Workspace() {
       <HStack gap="3" wrap="wrap">
         {isSignedIn && (
           <>
-            {/* Projects (groups) are not served yet: the dropdown holds "All projects" only. */}
-            <Box title="Projects are coming soon.">
-              <NativeSelect.Root size="sm" width="48" disabled>
-                <NativeSelect.Field aria-label="Project" aria-describedby="project-hint" value="">
-                  <option value="">All projects</option>
-                </NativeSelect.Field>
-                <NativeSelect.Indicator />
-              </NativeSelect.Root>
-              <Text id="project-hint" srOnly>
-                Projects are coming soon.
-              </Text>
-            </Box>
+            <NativeSelect.Root size="sm" width="48">
+              <NativeSelect.Field aria-label="Project" value={group} onChange={(event) => setGroup(event.currentTarget.value)}>
+                <option value="">All projects</option>
+                {(projects.data?.groups ?? []).map((project) => (
+                  <option key={project.id} value={project.id}>
+                    {project.name}
+                  </option>
+                ))}
+                {group && projects.isSuccess && !projects.data.groups.some((p) => p.id === group) && <option value={group}>Unknown project</option>}
+              </NativeSelect.Field>
+              <NativeSelect.Indicator />
+            </NativeSelect.Root>
+            <Link asChild colorPalette="teal" fontSize="sm">
+              <RouterLink to="/groups">Manage projects</RouterLink>
+            </Link>
             <RecordsScopeToggle label="Workspace records shown" ownLabel="My records" allLabel="All records" />
           </>
         )}
@@ -119,7 +159,10 @@ export function Workspace() {
         </Alert.Root>
       )}
 
-      {records.length > 0 &&
+      {scan && <MergeScanPanel result={scan} onCancel={() => setScan(null)} />}
+
+      {/* While scan results are shown, the normal list is hidden (spec: Merge Scan Results panel). */}
+      {!scan && records.length > 0 &&
         (layout === 'grid' ? (
           <Grid templateColumns="repeat(auto-fill, minmax(300px, 401px))" gap="4" data-testid="records-grid">
             {records.map((record) => (
@@ -140,7 +183,7 @@ export function Workspace() {
         </>
       )}
 
-      {empty && isSignedIn && !query && !refid ? (
+      {empty && isSignedIn && !query && !refid && !group ? (
         <Stack align="center" gap="2" py="8" data-testid="records-empty">
           <Text color="fg.muted">You have no records yet.</Text>
           <Link asChild colorPalette="teal" fontWeight="semibold" fontSize="lg">
@@ -173,5 +216,13 @@ export function Workspace() {
         {remove.error && <Text color="fg.error">{remove.error.message}</Text>}
       </ConfirmDialog>
     </Stack>
+  );
+  return (
+    <Grid templateColumns={{ base: '1fr', xl: 'minmax(0, 1fr) 18rem' }} gap="4" alignItems="start">
+      {content}
+      <Box position={{ xl: 'sticky' }} top="4">
+        <WorkAreaPanel signedIn={isSignedIn} onScan={(r) => void scanToMerge(r)} scanning={scanning} />
+      </Box>
+    </Grid>
   );
 }

@@ -14,6 +14,13 @@ describe('record card buttons (spec sections 2 and 6)', () => {
     expect(canDownload(record({}))).toBe(false);
   });
 
+  it('offers the download to an approved requestor, as the details do, but not once the approval expired or was revoked', () => {
+    expect(canDownload(record({ access: 'RE', request_status: 'approved' }))).toBe(true);
+    for (const status of ['expired', 'revoked', 'sent', 'review', 'disapproved']) expect(canDownload(record({ access: 'RE', request_status: status }))).toBe(false);
+    expect(canRequest(record({ access: 'RE', request_status: 'approved' }))).toBe(false);
+    expect(canRequest(record({ access: 'RE', request_status: 'revoked' }))).toBe(true);
+  });
+
   it('colours the download red for the owner and blue for others', () => {
     expect(downloadColor(record({ is_owner: true }))).toBe('red');
     expect(downloadColor(record({ is_owner: false, edit: true }))).toBe('blue');
@@ -24,6 +31,8 @@ describe('record card buttons (spec sections 2 and 6)', () => {
     expect(canRequest(record({ access: 'RE' }))).toBe(true);
     expect(canRequest(record({ access: 'RE', is_owner: true }))).toBe(false);
     expect(canRequest(record({ access: 'OP' }))).toBe(false);
+    // Data Admins of the owner's organisation may download already.
+    expect(canRequest(record({ access: 'RE', edit: true }))).toBe(false);
   });
 
   it('shows "Request {status}", disabled, once a request left new', () => {

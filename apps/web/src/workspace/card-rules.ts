@@ -6,14 +6,18 @@ import type { RecordCardData } from './types';
 export const LOGIN_TO_REQUEST = 'Please login to request records.';
 export const LOGIN_TO_LINK = 'Please login to link records.';
 
-/** Whether the caller may download: open access, or the owner, or someone with edit rights. */
-export const canDownload = (record: RecordCardData) => record.access === 'OP' || !!record.is_owner || !!record.edit;
+/**
+ * Whether the caller may download, as the record details decide it (ARCHITECTURE section 8): open
+ * access, the owner, someone with edit rights (Data Admins of its organisation), or a requestor whose
+ * request is approved (and not expired, which the server shows as "expired").
+ */
+export const canDownload = (record: RecordCardData) => record.access === 'OP' || !!record.is_owner || !!record.edit || record.request_status === 'approved';
 
 /** The download button is red for the owner and blue for everyone else. */
 export const downloadColor = (record: Pick<RecordCardData, 'is_owner'>): 'red' | 'blue' => (record.is_owner ? 'red' : 'blue');
 
-/** The Request button shows only to non-owners of records whose access is Request. */
-export const canRequest = (record: RecordCardData) => record.access === 'RE' && !record.is_owner;
+/** The Request button shows only to non-owners of records whose access is Request, who may not download already. */
+export const canRequest = (record: RecordCardData) => record.access === 'RE' && !record.is_owner && !canDownload(record);
 
 /** "Request {status}" once a request has left new; the button is then disabled (spec section 4). Cards and details alike. */
 export function requestLabel(record: Pick<RecordCardData, 'request_status'>): { label: string; locked: boolean } {

@@ -1,4 +1,4 @@
-import type { Paged } from '../api/types';
+import type { ResponseOf } from '../api/typed';
 
 /** Access terms of a record: RE needs an approved request, OP is open to whoever may see it. */
 export type RecordAccess = 'RE' | 'OP';
@@ -27,6 +27,8 @@ export interface RecordCardData {
   file_count?: number;
   /** Column headers, when the list sends them (the schema preview shows them). */
   headers?: string[];
+  /** Headers of hashed (linkable) columns: two records can be linked when both have some. */
+  enc_headers?: string[];
   /** The caller's request for this record, once requests exist. */
   request_status?: string | null;
   is_owner?: boolean;
@@ -34,8 +36,8 @@ export interface RecordCardData {
   can_delete?: boolean;
 }
 
-/** `count_capped`: the server stopped counting at its limit, so `count` means "at least". */
-export type RecordsPage = Paged<RecordCardData> & { count_capped?: boolean };
+/** A page of the list as documented; `count_capped`: the server stopped counting at its limit, so `count` means "at least". */
+export type RecordsPage = Pick<ResponseOf<'/api/records', 'get'>, 'count' | 'next' | 'previous'> & { results: RecordCardData[]; count_capped?: boolean };
 
 export interface RecordsSearch {
   query: string;

@@ -9,6 +9,8 @@ export enum Topic {
   Merge = 'dc.merge',
   Mail = 'dc.mail',
   Index = 'dc.index',
+  Policy = 'dc.policy',
+  Relation = 'dc.relation',
 }
 
 const topicByAggregate: Record<string, Topic> = {
@@ -21,6 +23,8 @@ const topicByAggregate: Record<string, Topic> = {
   merge: Topic.Merge,
   mail: Topic.Mail,
   index: Topic.Index,
+  policy: Topic.Policy,
+  relation: Topic.Relation,
 };
 
 export function topicOf(eventType: string): Topic {

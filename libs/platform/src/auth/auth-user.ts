@@ -10,6 +10,10 @@ export interface AuthUser {
   groups: number[];
   /** The password version the token was issued for (see TokenClaims.pv). */
   passwordVersion: number;
+  /** The token's own id (jti), by which logout ends it; absent from tokens issued before logout ended them. */
+  tokenId?: string;
+  /** When the token expires (seconds since the epoch). */
+  expiresAt?: number;
 }
 
 /** The claims we sign; short names keep the header small. */
@@ -22,10 +26,13 @@ export interface TokenClaims {
   groups: number[];
   /** Password version: a password change bumps it and identity rejects older tokens. */
   pv: number;
+  /** Token id: logout records it as revoked until the token expires. */
+  jti?: string;
+  exp?: number;
 }
 
 export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 
 export function claimsToUser(claims: TokenClaims): AuthUser {
-  return { id: claims.sub, username: claims.username, organisationId: claims.org, clientType: claims.ct, permissions: claims.perms ?? [], groups: claims.groups ?? [], passwordVersion: claims.pv ?? 0 };
+  return { id: claims.sub, username: claims.username, organisationId: claims.org, clientType: claims.ct, permissions: claims.perms ?? [], groups: claims.groups ?? [], passwordVersion: claims.pv ?? 0, tokenId: claims.jti, expiresAt: claims.exp };
 }

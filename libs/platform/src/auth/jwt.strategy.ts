@@ -1,3 +1,4 @@
+import { createSecretKey } from 'node:crypto';
 import { CanActivate, ExecutionContext, Inject, Injectable, Type, UnauthorizedException } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AuthGuard, PassportStrategy } from '@nestjs/passport';
@@ -32,7 +33,9 @@ export function createJwtAuth(): { JwtStrategy: Type<unknown>; JwtAuthGuard: Typ
       @Inject(APP_CONFIG) config: AppConfig,
       private readonly checks: TokenChecks,
     ) {
-      super({ jwtFromRequest: extractToken, secretOrKey: config.JWT_SECRET!, algorithms: ['HS256'], ignoreExpiration: false });
+      // A key object made once: given the secret as a string, jsonwebtoken makes one on every call.
+      const key = createSecretKey(Buffer.from(config.JWT_SECRET!, 'utf8'));
+      super({ jwtFromRequest: extractToken, secretOrKey: key as unknown as string, algorithms: ['HS256'], ignoreExpiration: false });
     }
 
     /** A false result makes the guard answer 401. */

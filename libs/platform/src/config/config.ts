@@ -31,6 +31,17 @@ export function isTrustedProxyList(value: string): boolean {
   });
 }
 
+/** `10.0.0.0/8, 127.0.0.1, minio.internal`: IP addresses, CIDR ranges and host names (empty allows none). */
+export function isEndpointAllowList(value: string): boolean {
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  return entries.every((entry) => {
+    const [address, bits, ...rest] = entry.split('/');
+    const version = isIP(address);
+    if (!version) return bits === undefined && /^[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*$/i.test(entry);
+    return !rest.length && (bits === undefined || (/^\d+$/.test(bits) && Number(bits) <= (version === 4 ? 32 : 128)));
+  });
+}
+
 const boolFromEnv = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
 
 /** Every setting the product reads from its environment, validated once at start-up. */
@@ -57,7 +68,7 @@ const rawSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_BUCKET: z.string().default('data-catalogue'),
 
-  SEARCH_DRIVER: z.enum(['postgres', 'elasticsearch']).default('postgres'),
+  SEARCH_DRIVER: z.enum(['in-process', 'postgres', 'elasticsearch']).default('postgres'),
   ELASTICSEARCH_URL: optionalUrl,
 
   MAIL_DRIVER: z.enum(['file', 'smtp']).optional(),
@@ -71,7 +82,24 @@ const rawSchema = z.object({
     .default('loopback')
     .refine(isTrustedProxyList, `must be a comma-separated list of IP addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join(', ')}`),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024 * 1024),
+  /**
+   * User-supplied endpoints (database hosts of connections, S3 endpoints of cloud accounts) may not
+   * be loopback, private or link-local addresses, except those listed here by the operator.
+   */
+  ALLOWED_PRIVATE_ENDPOINTS: z
+    .string()
+    .default('')
+    .refine(isEndpointAllowList, 'must be a comma-separated list of IP addresses, CIDR ranges or host names'),
   SERVE_WEB: boolFromEnv.default(true),
+  /** Origins allowed to call the API from a browser (comma-separated); none by default. */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .refine((v) => v.split(',').map((o) => o.trim()).filter(Boolean).every((o) => /^https?:\/\/[^/\s]+\/?$/i.test(o)), 'must be a comma-separated list of origins such as https://app.example.com'),
+  /** Slow clients (libs/platform security/http-security.ts). */
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
+  BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
+  MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(64),
 });
 
 export type RawConfig = z.infer<typeof rawSchema>;

@@ -26,3 +26,13 @@ export class DetailError extends HttpException {
     super({ detail: message }, status);
   }
 }
+
+/** 429 `{"detail": "message"}` with `Retry-After: <seconds>`, so a client knows when to come back. */
+export class TooManyRequestsError extends DetailError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super(message, HttpStatus.TOO_MANY_REQUESTS);
+  }
+}

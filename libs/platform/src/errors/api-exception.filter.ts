@@ -1,7 +1,7 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, HttpStatus } from '@nestjs/common';
 import type { Response } from 'express';
 import type { Logger } from 'pino';
-import { ApiErrorBody, GENERIC_ERROR } from './api-errors';
+import { ApiErrorBody, GENERIC_ERROR, TooManyRequestsError } from './api-errors';
 
 const defaultDetail: Record<number, string> = {
   400: 'Bad request.',
@@ -36,6 +36,7 @@ export class ApiExceptionFilter implements ExceptionFilter {
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
     const { status, body } = this.toResponse(exception);
+    if (exception instanceof TooManyRequestsError) response.setHeader('Retry-After', String(Math.max(1, Math.ceil(exception.retryAfterSeconds))));
     response.status(status).json(body);
   }
 

@@ -1,6 +1,8 @@
 import { Controller, Get, Injectable, Res } from '@nestjs/common';
 import type { Response } from 'express';
+import { z } from 'zod';
 import { Public } from '../auth/auth.decorators';
+import { ApiContract } from '../openapi/api-contract';
 
 export type HealthCheck = () => Promise<void>;
 
@@ -32,16 +34,28 @@ export class HealthRegistry {
   }
 }
 
+const liveSchema = z.object({ status: z.literal('ok') });
+const readySchema = z.object({
+  status: z.enum(['ok', 'unavailable']),
+  checks: z.record(z.string(), z.string()).describe('check → "up" or "down: <reason>"'),
+});
+
 @Controller('health')
 export class HealthController {
   constructor(private readonly registry: HealthRegistry) {}
 
+  @ApiContract({ summary: 'Liveness: the process answers', responses: { 200: liveSchema }, example: { status: 'ok' } })
   @Public()
   @Get('live')
   live() {
     return { status: 'ok' };
   }
 
+  @ApiContract({
+    summary: 'Readiness: every check of the process (database, bus, storage) is up; 503 in the same shape otherwise',
+    responses: { 200: readySchema, 503: readySchema },
+    example: { status: 'ok', checks: { database: 'up', bus: 'up' } },
+  })
   @Public()
   @Get('ready')
   async ready(@Res({ passthrough: true }) res: Response) {

@@ -9,8 +9,21 @@ import type { EventEnvelope } from '@dc/contracts';
 export abstract class ServiceDatabase {
   abstract readonly schema: string;
   abstract readonly dataSource: DataSource;
+  private readonly committedListeners: Array<(events: EventEnvelope[]) => void> = [];
   /** Runs work in one transaction; events it records are published only if it commits. */
   abstract transaction<T>(work: (tx: ServiceTransaction) => Promise<T>): Promise<T>;
+
+  /**
+   * Calls the listener, in this process, with the events of each of this service's transactions as
+   * soon as it commits (before the outbox relays them): for caches of the service's own state.
+   */
+  onCommitted(listener: (events: EventEnvelope[]) => void): void {
+    this.committedListeners.push(listener);
+  }
+
+  protected committed(events: EventEnvelope[]): void {
+    for (const listener of this.committedListeners) listener(events);
+  }
 }
 
 export interface ServiceTransaction {

@@ -33,17 +33,20 @@ class TypeormServiceDatabase extends ServiceDatabase {
   }
 
   async transaction<T>(work: (tx: ServiceTransaction) => Promise<T>): Promise<T> {
-    let published = false;
+    const published: EventEnvelope[] = [];
     const result = await this.dataSource.transaction(async (manager) =>
       work({
         manager,
         publish: async (...events: EventEnvelope[]) => {
           await this.outbox.add(manager, events);
-          published = true;
+          published.push(...events);
         },
       }),
     );
-    if (published) this.afterCommit();
+    if (published.length > 0) {
+      this.committed(published);
+      this.afterCommit();
+    }
     return result;
   }
 }

@@ -1,10 +1,12 @@
 import { Controller, Get } from '@nestjs/common';
-import { AuthUser, CurrentUser, Public } from '@dc/platform';
+import { ApiContract, AuthUser, CurrentUser, Public } from '@dc/platform';
 import { ACCESS_OPTIONS, CURRENCY_OPTIONS, visibilityOptionsFor } from './access-options';
+import { accessOptionsSchema } from '../records/record-view';
 
 @Controller('api/accessoptions')
 export class AccessOptionsController {
   /** Lists of [label, code] pairs; a BASIC caller is offered EV only. */
+  @ApiContract({ summary: 'Visibility, access and currency options as [label, code] pairs (a BASIC caller is offered EV only)', responses: { 200: accessOptionsSchema } })
   @Public()
   @Get()
   options(@CurrentUser() user: AuthUser | null) {

@@ -58,6 +58,16 @@ export class DirectoryRepository {
     );
   }
 
+  /** A user as identity last told of them, with when the catalogue learnt it; null when unknown. */
+  async user(manager: EntityManager, id: string): Promise<(Required<DirectoryUser> & { updatedAt: Date }) | null> {
+    const rows: Array<{ id: string; username: string; organisation_id: string; client_type: ClientType; active: boolean; deleted: boolean; groups: number[]; updated_at: Date }> = await manager.query(
+      'SELECT id, username, organisation_id, client_type, active, deleted, groups, updated_at FROM catalogue.users WHERE id = $1',
+      [id],
+    );
+    const row = rows[0];
+    return row ? { id: row.id, username: row.username, organisationId: row.organisation_id, clientType: row.client_type, active: row.active, deleted: row.deleted, groups: row.groups, updatedAt: row.updated_at } : null;
+  }
+
   async clientTypeOf(manager: EntityManager, userId: string): Promise<ClientType | null> {
     const rows: Array<{ client_type: ClientType }> = await manager.query('SELECT client_type FROM catalogue.users WHERE id = $1', [userId]);
     return rows[0]?.client_type ?? null;

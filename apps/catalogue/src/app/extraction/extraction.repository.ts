@@ -1,7 +1,10 @@
+import type { TableSketch } from '@dc/extraction';
 import { Injectable } from '@nestjs/common';
 import { ServiceDatabase } from '@dc/platform';
 import type { CatalogueFile, ExtractOption, ExtractionStatus, PrivateColumnChoices } from '../records/record';
 import { FileRow, RecordStore, RecordsRepository, toFile } from '../records/records.repository';
+import { CatalogueInstance, instanceAlive } from '../recovery/catalogue-instance';
+import { PendingObjects } from '../recovery/pending-objects';
 
 export interface ClaimedFile {
   file: CatalogueFile;
@@ -17,35 +20,42 @@ export interface ExtractionOutcome {
   error: string | null;
   /** Drop the stored object (deleteFile): its key is cleared here and returned to be deleted after commit. */
   dropObject: boolean;
+  /** Column sketches gathered during extraction, published as file.sketched for the relations service. */
+  sketches?: TableSketch[];
 }
 
-/** The extraction queue lives in the files table: pending rows, and running ones whose worker stopped beating. */
+/** The extraction queue lives in the files table: pending rows, and running ones whose worker died or stopped beating. */
 @Injectable()
 export class ExtractionRepository {
   constructor(
     private readonly db: ServiceDatabase,
     private readonly records: RecordsRepository,
+    private readonly pending: PendingObjects,
+    private readonly instance: CatalogueInstance,
   ) {}
 
   /**
-   * Claims the next file due: pending, or running with a heartbeat older than the lease (its worker
-   * died or restarted). SKIP LOCKED lets several workers claim side by side. Counts the attempt.
+   * Claims the next file due: pending, or running whose instance is gone (killed, restarted: known
+   * at once from its lock) or whose heartbeat is older than the lease (a worker stuck or cut off).
+   * SKIP LOCKED lets several workers claim side by side. Counts the attempt.
    */
   async claimNext(claimToken: string, leaseSeconds: number): Promise<ClaimedFile | null> {
     // UPDATE answers [rows, affected count].
     const [rows]: [Array<FileRow & { extract_option: ExtractOption; delete_file: boolean; private_columns: PrivateColumnChoices | null }>, number] = await this.db.dataSource.query(
       `UPDATE catalogue.files f
-          SET extraction_status = 'running', attempts = f.attempts + 1, claim_token = $1, heartbeat_at = now(), changed_at = now()
+          SET extraction_status = 'running', attempts = f.attempts + 1, claim_token = $1, claimed_by = $3, heartbeat_at = now(), changed_at = now()
          FROM catalogue.records r
         WHERE r.id = f.record_id
           AND f.id = (SELECT id FROM catalogue.files
                        WHERE next_attempt_at <= now()
-                         AND (extraction_status = 'pending' OR (extraction_status = 'running' AND heartbeat_at < now() - make_interval(secs => $2)))
+                         AND (extraction_status = 'pending'
+                              OR (extraction_status = 'running'
+                                  AND (heartbeat_at < now() - make_interval(secs => $2) OR (claimed_by IS NOT NULL AND NOT ${instanceAlive('claimed_by')}))))
                        ORDER BY next_attempt_at, created_at
                        LIMIT 1
                        FOR UPDATE SKIP LOCKED)
         RETURNING f.*, r.extract_option, r.delete_file, r.private_columns`,
-      [claimToken, leaseSeconds],
+      [claimToken, leaseSeconds, this.instance.id],
     );
     const row = rows[0];
     if (!row) return null;
@@ -61,7 +71,7 @@ export class ExtractionRepository {
   /** Puts the file back in the queue, to try again after the delay. */
   async retryLater(fileId: string, claimToken: string, error: string, delaySeconds: number): Promise<void> {
     await this.db.dataSource.query(
-      `UPDATE catalogue.files SET extraction_status = 'pending', error = $3, claim_token = NULL, heartbeat_at = NULL,
+      `UPDATE catalogue.files SET extraction_status = 'pending', error = $3, claim_token = NULL, claimed_by = NULL, heartbeat_at = NULL,
          next_attempt_at = now() + make_interval(secs => $4), changed_at = now()
        WHERE id = $1 AND claim_token = $2`,
       [fileId, claimToken, error, delaySeconds],
@@ -71,7 +81,7 @@ export class ExtractionRepository {
   /** Gives the file back without counting the attempt (the worker is shutting down). */
   async release(fileId: string, claimToken: string): Promise<void> {
     await this.db.dataSource.query(
-      `UPDATE catalogue.files SET extraction_status = 'pending', attempts = greatest(attempts - 1, 0), claim_token = NULL, heartbeat_at = NULL, changed_at = now()
+      `UPDATE catalogue.files SET extraction_status = 'pending', attempts = greatest(attempts - 1, 0), claim_token = NULL, claimed_by = NULL, heartbeat_at = NULL, changed_at = now()
        WHERE id = $1 AND claim_token = $2`,
       [fileId, claimToken],
     );
@@ -88,17 +98,29 @@ export class ExtractionRepository {
     afterUpdate: (store: RecordStore, file: CatalogueFile) => Promise<void>,
   ): Promise<{ droppedKey: string | null } | null> {
     return this.records.transaction(async (store) => {
+      // The record first, then the file: the order deletes and edits lock them in, so none deadlocks with this.
+      await store.manager.query('SELECT 1 FROM catalogue.records r JOIN catalogue.files f ON f.record_id = r.id WHERE f.id = $1 FOR UPDATE OF r', [fileId]);
       const previous: Array<{ storage_key: string | null }> = await store.manager.query('SELECT storage_key FROM catalogue.files WHERE id = $1 AND claim_token = $2 FOR UPDATE', [fileId, claimToken]);
       if (previous.length === 0) return null;
       await store.manager.query(
-        `UPDATE catalogue.files SET extraction_status = $3, meta = $4::jsonb, error = $5, claim_token = NULL, heartbeat_at = NULL,
+        `UPDATE catalogue.files SET extraction_status = $3, meta = $4::jsonb, error = $5, claim_token = NULL, claimed_by = NULL, heartbeat_at = NULL,
            extracted_at = now(), changed_at = now(), storage_key = CASE WHEN $6 THEN NULL ELSE storage_key END
          WHERE id = $1 AND claim_token = $2`,
         [fileId, claimToken, outcome.status, JSON.stringify(outcome.meta), outcome.error, outcome.dropObject],
       );
       const file = await store.findFile(fileId);
+      // The linkage key sent with the upload is kept only until the record's files are extracted.
+      await store.manager.query(
+        `UPDATE catalogue.records SET private_columns = private_columns - 'sealedKey'
+          WHERE id = $1 AND private_columns ->> 'sealedKey' IS NOT NULL
+            AND NOT EXISTS (SELECT 1 FROM catalogue.files WHERE record_id = $1 AND extraction_status IN ('pending', 'running'))`,
+        [file!.recordId],
+      );
       await afterUpdate(store, file!);
-      return { droppedKey: outcome.dropObject ? previous[0].storage_key : null };
+      const droppedKey = outcome.dropObject ? previous[0].storage_key : null;
+      // Deleted after the commit; should the process die first, the sweep deletes it.
+      if (droppedKey) await this.pending.deleting(store.manager, [droppedKey]);
+      return { droppedKey };
     });
   }
 }

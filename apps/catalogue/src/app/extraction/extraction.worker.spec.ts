@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Client } from 'pg';
-import { createLogger } from '@dc/platform';
+import { createLogger, SecretCipher } from '@dc/platform';
 import { ObjectStorage } from '@dc/storage';
 import { createTestDatabase, describeInfra, eventually, TestDatabase } from '@dc/testing';
 import { caller, CatalogueTestApp, DATASETS } from '../../testing/catalogue-test-app';
+import { PendingObjects } from '../recovery/pending-objects';
 import { ExtractionRepository } from './extraction.repository';
 import { EXTRACTION_FAILED_MESSAGE, ExtractionWorker, ExtractionWorkerSettings } from './extraction.worker';
 import { MetadataExtractionInput, MetadataExtractionOptions, MetadataExtractor } from './metadata-extractor';
@@ -81,7 +82,7 @@ describeInfra('extraction worker (real PostgreSQL, fs storage)', true, () => {
     };
   /** A worker of our own over the app's queue and storage, with a test extractor. */
   const runWorker = async (extractor: MetadataExtractor, settings: Partial<ExtractionWorkerSettings> = {}) => {
-    const worker = new ExtractionWorker(catalogue.app.get(ExtractionRepository), extractor, catalogue.app.get(ObjectStorage), createLogger({ service: 'test', level: 'silent' }), { pollIntervalMs: 60_000, ...settings });
+    const worker = new ExtractionWorker(catalogue.app.get(ExtractionRepository), extractor, catalogue.app.get(ObjectStorage), catalogue.app.get(SecretCipher), catalogue.app.get(PendingObjects), createLogger({ service: 'test', level: 'silent' }), { pollIntervalMs: 60_000, ...settings });
     worker.onApplicationBootstrap();
     return worker;
   };
@@ -133,9 +134,40 @@ describeInfra('extraction worker (real PostgreSQL, fs storage)', true, () => {
     expect((await fileRow(live.FILES[0].id)).extraction_status).toBe('running');
 
     const events = await catalogue.events(interrupted.FILES[0].id);
-    expect(events.map((e) => [e.type, (e.payload as { status: string }).status])).toEqual([['file.metadata-extracted', 'done'], ['file.metadata-extracted', 'done']]);
+    expect(events.filter((e) => e.type === 'file.metadata-extracted').map((e) => [e.type, (e.payload as { status: string }).status])).toEqual([['file.metadata-extracted', 'done'], ['file.metadata-extracted', 'done']]);
+    // Each finished extraction also hands the column sketches to the relations service.
+    const sketched = events.filter((e) => e.type === 'file.sketched').map((e) => e.payload as { recordId: string; storageKey: string | null; tables: Array<{ columns: unknown[] }> });
+    expect(sketched).toHaveLength(2);
+    expect(sketched[0]).toMatchObject({ recordId: interrupted.id, storageKey: expect.any(String) });
+    expect(sketched[0].tables[0].columns.length).toBeGreaterThan(0);
     expect((await catalogue.events(tooOften.FILES[0].id)).at(-1)!.payload).toMatchObject({ status: 'failed', errors: ['Metadata extraction was interrupted 3 times; it was not tried again.'] });
     await sql.query(`UPDATE catalogue.files SET extraction_status = 'done', claim_token = NULL WHERE id = $1`, [live.FILES[0].id]);
+  });
+
+  it('takes at once, fresh heartbeat or not, a file whose instance died (its lock is gone); leaves a living instance\'s alone', async () => {
+    const orphaned = await upload(CO2, { allowDuplicate: 'true' });
+    const held = await upload(CO2_MLO, { allowDuplicate: 'true' });
+    for (const record of [orphaned, held]) await eventually(async () => expect((await fileRow(record.FILES[0].id)).extraction_status).toBe('done'));
+    // Another instance, alive: a session holding its lock, as a running catalogue does.
+    const living = randomUUID();
+    const session = new Client({ connectionString: db.url });
+    await session.connect();
+    try {
+      await session.query('SELECT pg_advisory_lock(hashtextextended($1, 0))', [living]);
+      // Both claims look busy (heartbeat just now); one instance was killed, the other runs.
+      const running = `extraction_status = 'running', meta = NULL, claim_token = gen_random_uuid(), heartbeat_at = now(), attempts = 1, claimed_by = $2`;
+      await sql.query(`UPDATE catalogue.files SET ${running} WHERE id = $1`, [orphaned.FILES[0].id, randomUUID()]);
+      await sql.query(`UPDATE catalogue.files SET ${running} WHERE id = $1`, [held.FILES[0].id, living]);
+      catalogue.app.get(ExtractionWorker).nudge();
+      await eventually(async () => expect(await fileRow(orphaned.FILES[0].id)).toMatchObject({ extraction_status: 'done', attempts: 2, claim_token: null }));
+      await catalogue.app.get(ExtractionWorker).idle();
+      expect((await fileRow(held.FILES[0].id)).extraction_status).toBe('running');
+    } finally {
+      await session.end();
+    }
+    // Its instance gone, the held file is taken too.
+    catalogue.app.get(ExtractionWorker).nudge();
+    await eventually(async () => expect(await fileRow(held.FILES[0].id)).toMatchObject({ extraction_status: 'done', attempts: 2 }));
   });
 
   describe('with a worker of our own (the app\'s is stopped)', () => {
@@ -154,7 +186,8 @@ describeInfra('extraction worker (real PostgreSQL, fs storage)', true, () => {
       const download = await catalogue.http().get(`/api/records/${record.id}/download/`).set(await catalogue.auth(owner));
       expect(download.status).toBe(404);
       const updated = (await catalogue.events(record.id)).at(-1)!;
-      expect(updated).toMatchObject({ type: 'record.updated', payload: { headers: ['Year', 'Mean', 'Uncertainty'], words: expect.arrayContaining(['carbon', 'dioxide']), files: [{ extractionStatus: 'done' }] } });
+      // Under metadata the words of cells (WORDSET "carbon", keyword "dioxide") are not published: a table's words are its headers'.
+      expect(updated).toMatchObject({ type: 'record.updated', payload: { headers: ['Year', 'Mean', 'Uncertainty'], words: ['year', 'mean', 'uncertainty'], files: [{ extractionStatus: 'done' }] } });
       expect((await catalogue.events(record.FILES[0].id))[0].payload).toMatchObject({ status: 'done', headers: ['Year', 'Mean', 'Uncertainty'], totalRows: 47, extractOption: 'metadata' });
     });
 

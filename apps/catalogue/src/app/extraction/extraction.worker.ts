@@ -2,10 +2,14 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy, Optional }
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
-import { createEvent, FileMetadataExtracted, RecordUpdated } from '@dc/contracts';
-import { LOGGER, runWithCorrelationId } from '@dc/platform';
+import { createEvent, FileMetadataExtracted, FileSketched, RecordUpdated } from '@dc/contracts';
+import { type PrivateColumns, SketchCollector } from '@dc/extraction';
+import { LOGGER, runWithCorrelationId, SecretCipher, storableJson } from '@dc/platform';
 import { ObjectStorage } from '@dc/storage';
+import type { PrivateColumnChoices } from '../records/record';
 import { recordSnapshot } from '../records/record-events';
+import { unsealLinkageKey } from '../records/linkage-key';
+import { PendingObjects } from '../recovery/pending-objects';
 import { ClaimedFile, ExtractionOutcome, ExtractionRepository } from './extraction.repository';
 import { MetadataExtractor } from './metadata-extractor';
 import { statusFromMeta, summariseMeta } from './meta-summary';
@@ -44,7 +48,9 @@ export const EXTRACTION_FAILED_MESSAGE = 'Metadata could not be extracted from t
  * Extracts metadata of uploaded files in the background, in the catalogue's process: claims one
  * file at a time from the queue, streams it from the object store into the MetadataExtractor with a
  * time-out, stores META with its status and publishes file.metadata-extracted and record.updated.
- * A file whose worker died mid-way (a crash, a restart) is claimed again once its lease runs out.
+ * A file whose worker died mid-way (kill -9, a crash) is claimed again at once, by any instance or
+ * by this one restarted; one whose worker stopped beating, once its lease runs out. Each start
+ * counts as an attempt, so a file that kills its worker every time ends failed, never Working.
  */
 @Injectable()
 export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy {
@@ -61,6 +67,8 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
     private readonly queue: ExtractionRepository,
     private readonly extractor: MetadataExtractor,
     private readonly storage: ObjectStorage,
+    private readonly cipher: SecretCipher,
+    private readonly pending: PendingObjects,
     @Inject(LOGGER) logger: Logger,
     @Optional() @Inject(EXTRACTION_WORKER_SETTINGS) settings?: Partial<ExtractionWorkerSettings>,
   ) {
@@ -140,11 +148,13 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
         }),
       );
       aborted.catch(() => undefined);
-      const extraction = this.extractor.extract({ stream: opened, fileName: file.name, contentType: file.contentType, size: file.size }, { extractOption: claimed.extractOption, privateColumns: claimed.privateColumns ?? undefined, signal: abort.signal });
-      const meta = await withTimeout(Promise.race([extraction, aborted]), this.settings.timeoutMs, () => abort.abort());
+      const sketches = new SketchCollector();
+      const extraction = this.extractor.extract({ stream: opened, fileName: file.name, contentType: file.contentType, size: file.size }, { extractOption: claimed.extractOption, privateColumns: this.privateColumnsOf(claimed), signal: abort.signal, sketches });
+      // A file's cells may hold NUL or broken UTF-16 past what extraction sniffs: stored as U+FFFD.
+      const meta = storableJson(await withTimeout(Promise.race([extraction, aborted]), this.settings.timeoutMs, () => abort.abort()));
       const status = statusFromMeta(meta);
       log.info({ status }, 'metadata extracted');
-      await this.finish(claimed, { status, meta, error: null, dropObject: claimed.deleteAfterExtraction });
+      await this.finish(claimed, { status, meta, error: null, dropObject: claimed.deleteAfterExtraction, sketches: sketches.tables });
     } catch (error) {
       if (this.stopped && !(error instanceof TimeoutError)) {
         log.info('extraction stopped by shutdown; the file goes back to the queue');
@@ -166,6 +176,16 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
     }
   }
 
+  /** The owner's choices, with the linkage key unsealed for this extraction only. */
+  private privateColumnsOf(claimed: ClaimedFile): PrivateColumns | undefined {
+    const choices: PrivateColumnChoices | null = claimed.privateColumns;
+    if (!choices) return undefined;
+    const { sealedKey, linkageKeyId, ...columns } = choices;
+    // Without its key (erased after an earlier extraction of the record) a hashed column is left out rather than shown.
+    if (columns.hash.length && !sealedKey) return { ...columns, hash: [], formats: [...columns.formats, ...columns.hash.map((column) => ({ column, format: 'exclude' as const }))] };
+    return { ...columns, linkageKeyId: linkageKeyId ?? undefined, linkageKey: sealedKey ? unsealLinkageKey(this.cipher, claimed.file.recordId, sealedKey) : undefined };
+  }
+
   private baseMeta(claimed: ClaimedFile, status: 'failed' | 'skipped', errors: string[]): Record<string, unknown> {
     const { file } = claimed;
     return { NAME: file.name, CONTENT_TYPE: file.contentType, SIZE: file.size, DATE: new Date().toISOString(), EXTRACT_OPTION: claimed.extractOption, STATUS: status, ERRORS: errors };
@@ -178,7 +198,8 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
 
   private async finish(claimed: ClaimedFile, outcome: ExtractionOutcome): Promise<void> {
     const result = await this.queue.complete(claimed.file.id, claimed.claimToken, outcome, async (store, file) => {
-      const record = await store.findRecord(file.recordId);
+      // Locked (by complete, record before file): an edit committing meanwhile must not be overtaken by this older snapshot (consumers keep the newest event).
+      const record = await store.findRecord(file.recordId, { forUpdate: true });
       if (!record) return;
       const summary = summariseMeta(outcome.meta);
       await store.publish(
@@ -196,8 +217,20 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
         }),
         createEvent(RecordUpdated, record.id, recordSnapshot(record, await store.files(record.id))),
       );
+      if (outcome.sketches?.length) {
+        await store.publish(
+          createEvent(FileSketched, file.id, {
+            recordId: record.id,
+            fileId: file.id,
+            fileName: file.name,
+            contentType: file.contentType,
+            storageKey: file.storageKey,
+            tables: outcome.sketches,
+          }),
+        );
+      }
     });
     if (result === null) this.logger.warn({ fileId: claimed.file.id }, 'extraction claim was lost (file reclaimed or deleted); result dropped');
-    if (result?.droppedKey) await this.storage.delete(result.droppedKey).catch((error: unknown) => this.logger.error({ err: error, key: result.droppedKey }, 'could not delete the object after extraction'));
+    if (result?.droppedKey) await this.pending.remove([result.droppedKey]);
   }
 }

@@ -1,5 +1,6 @@
 import type { Readable } from 'node:stream';
-import type { ExtractOption, PrivateColumnChoices } from '../records/record';
+import type { PrivateColumns, TableObserverFactory } from '@dc/extraction';
+import type { ExtractOption } from '../records/record';
 
 export interface MetadataExtractionInput {
   stream: Readable;
@@ -12,8 +13,10 @@ export interface MetadataExtractionOptions {
   extractOption: ExtractOption;
   /** Aborted when the worker gives up (time-out, shutdown); the stream is destroyed as well. */
   signal?: AbortSignal;
-  /** Columns to hash, mask or exclude: no raw value of them may reach META. */
-  privateColumns?: PrivateColumnChoices;
+  /** Columns to hash (with the linkage key), mask or exclude: no raw value of them may reach META. */
+  privateColumns?: PrivateColumns;
+  /** Sees every table's rows in the same pass: column sketches for the relations service. */
+  sketches?: TableObserverFactory;
 }
 
 /**

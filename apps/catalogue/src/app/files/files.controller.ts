@@ -1,10 +1,12 @@
 import { Body, Controller, Get, Put, Param, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
-import { AuthUser, CurrentUser, DetailError, Public } from '@dc/platform';
-import { attachmentContentDisposition, ObjectNotFoundError, ObjectStorage, SignedLink } from '@dc/storage';
+import { ApiContract, AuthUser, CurrentUser, DetailError, Public } from '@dc/platform';
+import { attachmentContentDisposition } from '@dc/storage';
 import { RecordsService } from '../records/records.service';
-import { DownloadLinks } from './download-links';
+import { DownloadGrant, DownloadLinks } from './download-links';
+import { z } from 'zod';
+import { fileViewSchema } from '../records/record-view';
 
 export const INVALID_LINK = 'This download link is invalid or has expired.';
 
@@ -12,43 +14,37 @@ export const INVALID_LINK = 'This download link is invalid or has expired.';
 export class FilesController {
   constructor(
     private readonly records: RecordsService,
-    private readonly storage: ObjectStorage,
     private readonly links: DownloadLinks,
   ) {}
 
   /**
-   * Where the filesystem adapter's signed links point (`/api/files/download?token=...`): the token
-   * is the only credential, it names the object and expires after 5 minutes.
+   * Where download links point (`/api/files/download?token=...`), for both storage drivers: the
+   * token names the record, the file and the holder, and expires after 5 minutes; the holder's
+   * access is checked again now (RecordsService.openDownload) and the bytes stream from storage.
    */
+  @ApiContract({ summary: 'Follow a signed download link: the file itself', query: z.object({ token: z.string() }), responses: { 200: null } })
   @Public()
   @Get('download')
   async download(@Query('token') token: string | undefined, @Res() res: Response): Promise<void> {
-    let link: SignedLink;
+    let grant: DownloadGrant;
     try {
-      link = this.links.verify(String(token ?? ''));
+      grant = this.links.verify(String(token ?? ''));
     } catch {
       throw new DetailError(INVALID_LINK, 403);
     }
-    const stat = await this.storage.stat(link.key);
-    if (!stat) throw new DetailError('Not found.', 404);
-    let body;
-    try {
-      body = await this.storage.get(link.key);
-    } catch (error) {
-      if (error instanceof ObjectNotFoundError) throw new DetailError('Not found.', 404);
-      throw error;
-    }
+    const file = await this.records.openDownload(grant);
     res.status(200);
-    res.setHeader('Content-Type', stat.contentType ?? 'application/octet-stream');
-    res.setHeader('Content-Length', String(stat.size));
-    res.setHeader('Content-Disposition', attachmentContentDisposition(link.fileName ?? link.key.split('/').pop()!));
+    res.setHeader('Content-Type', file.contentType);
+    res.setHeader('Content-Length', String(file.size));
+    res.setHeader('Content-Disposition', attachmentContentDisposition(file.name));
     res.setHeader('Cache-Control', 'private, no-store');
     res.setHeader('X-Content-Type-Options', 'nosniff');
     // A client that goes away mid-download ends the pipeline; nothing is left to answer.
-    await pipeline(body, res).catch(() => undefined);
+    await pipeline(file.body, res).catch(() => undefined);
   }
 
   /** File fields: name. Answers the file as FILES shows it. */
+  @ApiContract({ summary: 'Rename a file of a record the caller may edit', body: z.object({ name: z.string() }), responses: { 200: fileViewSchema } })
   @Put(':id')
   rename(@Param('id') id: string, @CurrentUser() user: AuthUser, @Body() body: unknown) {
     return this.records.renameFile(id, user, body);

@@ -3,7 +3,7 @@ import busboy from 'busboy';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
-import { DetailError, FieldValidationError } from '@dc/platform';
+import { DetailError, FieldValidationError, unstorableTextMessage } from '@dc/platform';
 import { ObjectStorage, ObjectTooLargeError } from '@dc/storage';
 
 export interface StoredUpload {
@@ -26,6 +26,8 @@ export interface ReceiveOptions {
   maxBytes: number;
   /** Where a file goes in the object store. */
   keyFor: (fileId: string) => string;
+  /** Called before the first byte is stored under the key (crash recovery registers it first). */
+  beforePut?: (key: string) => Promise<void>;
 }
 
 const FILE_FIELDS = new Set(['file', 'files', 'file[]', 'files[]']);
@@ -55,10 +57,27 @@ export function contentTypeOf(fileName: string, announced: string | undefined): 
   return CONTENT_TYPES[extensionOf(fileName)] ?? 'application/octet-stream';
 }
 
-/** The base name only (some browsers send a path), without control characters, at most 255 characters. */
+/**
+ * The base name only (some browsers send a path), without control characters or the bidirectional
+ * overrides that make "report\u202Ecod.exe" read as "reportexe.doc", at most 255 characters.
+ */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  return base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  return base.replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim().slice(0, 255);
+}
+
+/** Stored in place of a name that names no file ("", ".", "..", "a/..", a folder). */
+export const UNNAMED_FILE = 'unnamed';
+
+/**
+ * The name a file is stored under: its clean base name, or "unnamed" (with the extension its
+ * content type suggests) when nothing usable is left, so the file is kept rather than dropped.
+ */
+export function storedFileName(sent: string | undefined, contentType: string): string {
+  const clean = cleanFileName(sent ?? '');
+  if (clean && !/^\.+$/.test(clean)) return clean;
+  const extension = Object.entries(CONTENT_TYPES).find(([, type]) => type === contentType.toLowerCase())?.[0];
+  return extension ? `${UNNAMED_FILE}.${extension}` : UNNAMED_FILE;
 }
 
 /**
@@ -86,10 +105,17 @@ export function tooLarge(maxBytes: number): DetailError {
   return new DetailError(`The upload is too large: files may total at most ${maxBytes} bytes.`, 413);
 }
 
+/** Errors of a stream that another party reports (the parser, the store): it must not throw them itself. */
+const reportedElsewhere = (): void => undefined;
+
 /**
  * Streams a multipart/form-data request: every `file` part goes straight to the object store
  * (never held in memory), one after the other within a shared size budget, and the text fields
  * are collected. On any failure every object stored so far is deleted before the error is thrown.
+ *
+ * Every stream involved has an `error` listener from the moment it exists: when parsing stops
+ * (a limit, a malformed or truncated body, a client that went away), busboy destroys the part being
+ * read with an error, and an unheard `error` event would end the whole process.
  */
 export function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, options: ReceiveOptions): Promise<ReceivedForm> {
   return new Promise((resolve, reject) => {
@@ -127,25 +153,38 @@ export function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, o
     };
 
     parser.on('field', (name, value, info) => {
+      if (failure !== undefined) return;
       if (info.nameTruncated || info.valueTruncated) return fail(new FieldValidationError({ [name]: ['This value is too long.'] }));
+      // A file sent without a file name arrives as text: refused rather than silently left out.
+      if (FILE_FIELDS.has(name)) return fail(new FieldValidationError({ [name]: ['A file part needs a file name (Content-Disposition: form-data; name="file"; filename="...").'] }));
+      // The JSON routes are checked by the platform before their handlers; a form is read here.
+      const unstorable = unstorableTextMessage(name) ?? unstorableTextMessage(value);
+      if (unstorable) return fail(new FieldValidationError({ [name]: [unstorable] }));
       fields[name] = value;
     });
     parser.on('file', (name, stream, info) => {
-      const fileName = cleanFileName(info.filename ?? '');
-      // A form's empty file input still sends a part without a file name.
-      if (failure !== undefined || !fileName) return void stream.resume();
+      stream.on('error', reportedElsewhere);
+      if (failure !== undefined) return void stream.resume();
       if (!FILE_FIELDS.has(name)) {
         stream.resume();
         return fail(new FieldValidationError({ [name]: ['Files must be sent in "file" parts.'] }));
       }
+      // Busboy already reduces a path to its last part, and ".", ".." to nothing.
+      const named = cleanFileName(info.filename ?? '') !== '';
+      const contentType = contentTypeOf(cleanFileName(info.filename ?? ''), info.mimeType);
+      const fileName = storedFileName(info.filename, contentType);
       const fileId = randomUUID();
       const key = options.keyFor(fileId);
-      const contentType = contentTypeOf(fileName, info.mimeType);
       const body = detach(stream);
+      // Destroyed before its turn (parsing stopped), the body's error is the store's to report, or nobody's.
+      body.on('error', reportedElsewhere);
       chain = chain.then(async () => {
         if (failure !== undefined) return void body.destroy();
         try {
+          await options.beforePut?.(key);
           const result = await storage.put(key, body, { contentType, maxBytes: options.maxBytes - used });
+          // A form's empty file input sends a part with no name and no bytes: no file was chosen.
+          if (!named && result.size === 0) return void (await storage.delete(key));
           used += result.size;
           stored.push({ fileId, key, fileName, contentType, size: result.size, checksum: result.checksum });
         } catch (error) {

@@ -1,4 +1,5 @@
 import type { RecordSnapshot } from '@dc/contracts';
+import { withoutCellValues } from '@dc/extraction';
 import { MAX_SUMMARY_HEADERS, MAX_SUMMARY_WORDS, summariseMeta } from '../extraction/meta-summary';
 import type { CatalogueFile, CatalogueRecord } from './record';
 
@@ -10,7 +11,8 @@ export function recordSnapshot(record: CatalogueRecord, files: CatalogueFile[]):
   let totalRows: number | null = null;
   for (const file of files) {
     if (!file.meta) continue;
-    const summary = summariseMeta(file.meta);
+    // Words of cells must not become search words (META stored before docs/metadata-before-access.md had them).
+    const summary = summariseMeta(withoutCellValues(file.meta));
     summary.headers.forEach((h) => headers.size < MAX_SUMMARY_HEADERS && headers.add(h));
     summary.words.forEach((w) => words.size < MAX_SUMMARY_WORDS && words.add(w));
     summary.encryptedColumns.forEach((h) => encrypted.add(h));

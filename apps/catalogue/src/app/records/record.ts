@@ -17,10 +17,22 @@ export type ColumnRef = number | string;
  * their values, masked ones show no value, excluded ones are left out of META.
  */
 export interface PrivateColumnChoices {
+  /** Columns the server hashes under the owner's linkage key (sent with the upload, see sealedKey). */
   hash: ColumnRef[];
+  /** Columns hashed in the browser before the upload (private indexing): described, not hashed again. */
+  prehashed?: ColumnRef[];
+  /** Of hash and prehashed: the columns hashed as CLKs (fuzzy linkage), not exact keyed hashes. */
+  fuzzy?: ColumnRef[];
   formats: Array<{ column: ColumnRef; format: ShareFormat }>;
   /** Masked columns whose MIN, MAX, MEAN and STD stay visible. */
   summary: ColumnRef[];
+  /** The id of the linkage key the columns are hashed under (libs/extraction linkageKeyId). */
+  linkageKeyId?: string | null;
+  /**
+   * The linkage key, sealed (AES-256-GCM under ENCRYPTION_KEY, bound to the record) only until the
+   * record's files are extracted, then erased: the product does not keep linkage keys.
+   */
+  sealedKey?: string;
 }
 
 /** A custom label/value pair of a record (the spec's RECORD, kept in order). */

@@ -11,3 +11,4 @@ export const NO_STORED_FILE = 'This record has no stored file to download.';
 export const DOWNLOAD_REFUSED = 'You may not download this data. Request access to it first.';
 export const SOURCE_REQUIRED = 'Give the source URL to extract metadata from it.';
 export const SOURCE_OR_FILES = 'Upload files or extract from the source URL, not both.';
+export const LINK_WITHDRAWN = 'This download link is no longer valid.';

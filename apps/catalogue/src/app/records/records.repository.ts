@@ -231,6 +231,11 @@ export class RecordStore {
     );
   }
 
+  /** The projects a record is in: a collection change, not an edit of the record (version and change date stay). */
+  async setGroups(recordId: string, groupIds: string[]): Promise<void> {
+    await this.manager.query('UPDATE catalogue.records SET group_ids = $2 WHERE id = $1', [recordId, groupIds]);
+  }
+
   async touchRecord(recordId: string, changedAt: Date): Promise<void> {
     await this.manager.query('UPDATE catalogue.records SET date_changed = $2 WHERE id = $1', [recordId, changedAt]);
   }
@@ -253,6 +258,10 @@ export class RecordStore {
 
   knownUsers(ids: string[]) {
     return this.directory.users(this.manager, ids);
+  }
+
+  directoryUser(id: string) {
+    return this.directory.user(this.manager, id);
   }
 
   knownOrganisations(ids: string[]) {

@@ -94,6 +94,12 @@ export class SourceDownloader {
       const contentType = contentTypeOf(fileName, response.headers['content-type']?.split(';')[0]);
       const fileId = randomUUID();
       const key = options.keyFor(fileId);
+      if (options.beforePut) {
+        await options.beforePut(key).catch((error: unknown) => {
+          response.destroy();
+          throw error;
+        });
+      }
       try {
         const stored = await this.storage.put(key, response, { contentType, maxBytes: options.maxBytes });
         return { fileId, key, fileName, contentType, size: stored.size, checksum: stored.checksum };

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { pageOf } from '@dc/contracts';
 import { AuthUser, currentCorrelationId, FieldErrors, FieldValidationError } from '@dc/platform';
 import { toRecordsPage } from '@dc/search-index';
 import { isUuid } from '../records/dto/record-fields';
@@ -33,8 +34,7 @@ export class VisibilityService {
 
   /** The visibilities of records the caller may edit, paged; `associated_record` narrows to one record. */
   async list(user: AuthUser, query: VisibilityListQuery, baseUrl: string) {
-    const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
-    const pageSize = Math.min(MAX_PAGE_SIZE, Math.max(1, Number.parseInt(query.page_size ?? String(DEFAULT_PAGE_SIZE), 10) || DEFAULT_PAGE_SIZE));
+    const { page, pageSize } = pageOf(query, { size: DEFAULT_PAGE_SIZE, max: MAX_PAGE_SIZE });
     const recordId = query.associated_record ?? query.record;
     return this.records.read(async (store) => {
       if (recordId !== undefined) {

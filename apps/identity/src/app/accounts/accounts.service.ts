@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { AccountClientType, DEFAULT_SUB_ACCOUNT_CLIENT_TYPE, Permission } from '@dc/contracts';
 import { AuthUser, DetailError, FieldErrors, FieldValidationError } from '@dc/platform';
 import { PasswordHasher } from '../security/password-hasher';
+import { PasswordPolicy } from '../security/password-policy';
 import { Account, isUuid } from './account';
 import { toAccountView } from './account.views';
 import { AccountChanges, AccountsRepository } from './accounts.repository';
@@ -31,6 +32,7 @@ export class AccountsService {
   constructor(
     private readonly accounts: AccountsRepository,
     private readonly hasher: PasswordHasher,
+    private readonly passwords: PasswordPolicy,
   ) {}
 
   async list(caller: AuthUser, query: ListAccountsDto, pageUrl: (page: number) => string) {
@@ -54,6 +56,8 @@ export class AccountsService {
     const clientType = dto.client_type ?? DEFAULT_SUB_ACCOUNT_CLIENT_TYPE;
     const errors = await this.uniquenessErrors(dto.username, dto.email);
     if (!clientTypeAllowed(caller.clientType, clientType)) errors.client_type = [CLIENT_TYPE_ABOVE_OWN];
+    const weak = this.passwords.problems(dto.password, { username: dto.username, email: dto.email, firstName: dto.first_name, lastName: dto.last_name });
+    if (weak.length) errors.password = weak;
     if (Object.keys(errors).length) throw new FieldValidationError(errors);
     const created = await this.accounts.create({
       id: randomUUID(),
@@ -102,6 +106,7 @@ export class AccountsService {
     const account = await this.find(caller, id);
     // Changing one's own password needs the old one (PUT /api/change-password/).
     if (account.id === caller.id) throw new DetailError(OWN_PASSWORD, 400);
+    this.passwords.assertAcceptable('new_password', dto.new_password, account);
     if (!(await this.accounts.setPassword(caller.organisationId, account.id, await this.hasher.hash(dto.new_password)))) throw notFound();
     return { message: PASSWORD_SET };
   }

@@ -1,7 +1,8 @@
 import { Controller, Get, Query, Redirect } from '@nestjs/common';
-import { Public } from '@dc/platform';
+import { ApiContract, Public } from '@dc/platform';
 import { IdentityMailer } from '../mail/identity-mailer';
 import { ActivationService } from './activation.service';
+import { z } from 'zod';
 
 /** The link of the activation mail. Under /api/register so the gateway routes it to identity. */
 @Controller('api/register/activate')
@@ -12,6 +13,7 @@ export class ActivationController {
   ) {}
 
   /** Activates, then sends the browser to the login page: `#/login?activated=1` (or `=0`). */
+  @ApiContract({ summary: 'Activate an account from the mailed link; redirects to the login page (`#/login?activated=1` or `=0`)', query: z.object({ token: z.string() }), responses: { 302: null } })
   @Public()
   @Get()
   @Redirect()

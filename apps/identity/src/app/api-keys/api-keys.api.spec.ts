@@ -1,5 +1,6 @@
 import { JwtService } from '@nestjs/jwt';
 import { createTestDatabase, describeInfra, TestDatabase } from '@dc/testing';
+import { SecretCipher } from '@dc/platform';
 import { auth, IdentityTestApp, PASSWORD } from '../../testing/identity-test-app';
 
 describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (real PostgreSQL)', true, () => {
@@ -39,7 +40,7 @@ describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (
   it('answers nulls before any pair was made', async () => {
     const response = await identity.http().get('/api/user-api-keys/').set(auth(ada.token));
     expect(response.status).toBe(200);
-    expect(response.body).toEqual({ api_token: null, api_secret: null });
+    expect(response.body).toEqual({ api_token: null, api_secret: null, created: null });
   });
 
   it('needs the caller\'s password to make a pair', async () => {
@@ -51,25 +52,41 @@ describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (
     expect((await identity.http().get('/api/user-api-keys/')).status).toBe(401);
   });
 
-  it('makes a pair, and GET reads the same pair back', async () => {
+  it('makes a pair and shows its secret once: later calls say that one exists and when it was made, never the secret', async () => {
     const response = await identity.http().post('/api/user-api-keys').set(auth(ada.token)).send({ password: PASSWORD });
     secrets.add(response.body.api_secret);
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ api_token: expect.stringMatching(/^dc_[0-9a-f]{40}$/), api_secret: expect.stringMatching(/^[\w-]{43}$/) });
+    expect(response.body).toEqual({ api_token: expect.stringMatching(/^dc_[0-9a-f]{40}$/), api_secret: expect.stringMatching(/^[\w-]{43}$/), created: expect.any(String) });
     pair = response.body;
-    expect((await identity.http().get('/api/user-api-keys').set(auth(ada.token))).body).toEqual(pair);
+    expect(Math.abs(Date.parse(response.body.created) - Date.now())).toBeLessThan(60_000);
+    const later = await identity.http().get('/api/user-api-keys').set(auth(ada.token));
+    expect(later.body).toEqual({ api_token: pair.api_token, api_secret: null, created: response.body.created });
+    expect(JSON.stringify(later.body)).not.toContain(pair.api_secret);
   });
 
-  it('stores the secret encrypted (AES-256-GCM), never in clear, and never logs it', async () => {
-    const [row] = await identity.sql<{ token: string; secret_encrypted: string }>('SELECT token, secret_encrypted FROM identity.api_keys');
+  it('stores only a digest of the secret (it cannot be read back), and never logs it', async () => {
+    const [row] = await identity.sql<{ token: string; secret_verifier: string }>('SELECT token, secret_verifier FROM identity.api_keys WHERE user_id = $1', [ada.id]);
     expect(row.token).toBe(pair.api_token);
-    expect(row.secret_encrypted).toMatch(/^v1\./);
-    expect(row.secret_encrypted).not.toContain(pair.api_secret);
-    expect(Buffer.from(row.secret_encrypted.slice(3), 'base64url').toString('latin1')).not.toContain(pair.api_secret);
+    expect(row.secret_verifier).toMatch(/^s1\.[\w-]{43}$/);
     const [{ dump }] = await identity.sql<{ dump: string }>("SELECT string_agg(t::text, ' ') AS dump FROM identity.api_keys t");
     expect(dump).not.toContain(pair.api_secret);
     expect(logs.length).toBeGreaterThan(0);
     expect(logs.join('\n')).not.toContain(pair.api_secret);
+  });
+
+  it('a pair made before secrets were shown once (stored encrypted) still works, is not shown, and its next use stores a digest', async () => {
+    const member = await identity.member(ada.token, 'legacy', { groups: [3] });
+    const legacy = { api_token: `dc_${'a'.repeat(40)}`, api_secret: 'legacy-secret-legacy-secret-legacy-secret-1' };
+    secrets.add(legacy.api_secret);
+    const sealed = identity.app.get(SecretCipher).encrypt(legacy.api_secret, member.id);
+    await identity.sql('INSERT INTO identity.api_keys (user_id, token, secret_verifier) VALUES ($1, $2, $3)', [member.id, legacy.api_token, sealed]);
+    expect((await identity.http().get('/api/user-api-keys/').set(auth(member.token))).body).toEqual({ api_token: legacy.api_token, api_secret: null, created: expect.any(String) });
+    expect((await exchange(legacy.api_token, 'wrong')).status).toBe(400);
+    expect((await exchange(legacy.api_token, legacy.api_secret)).status).toBe(200);
+    const [row] = await identity.sql<{ secret_verifier: string }>('SELECT secret_verifier FROM identity.api_keys WHERE user_id = $1', [member.id]);
+    expect(row.secret_verifier).toMatch(/^s1\./);
+    expect((await exchange(legacy.api_token, legacy.api_secret)).status).toBe(200);
+    expectNoSecretInLogs();
   });
 
   it('exchanges api_token and api_secret at /api-token-auth/ for a JWT of the owner', async () => {
@@ -95,14 +112,14 @@ describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (
     expect(renewed.body.api_token).not.toBe(pair.api_token);
     expect((await exchange(pair.api_token, pair.api_secret)).status).toBe(400);
     expect((await exchange(renewed.body.api_token, renewed.body.api_secret)).status).toBe(200);
-    expect(await identity.sql('SELECT user_id FROM identity.api_keys')).toHaveLength(1);
+    expect(await identity.sql('SELECT user_id FROM identity.api_keys WHERE user_id = $1', [ada.id])).toHaveLength(1);
     pair = renewed.body;
     expectNoSecretInLogs();
   });
 
   it('DELETE revokes the pair', async () => {
     expect((await identity.http().delete('/api/user-api-keys/').set(auth(ada.token))).status).toBe(204);
-    expect((await identity.http().get('/api/user-api-keys/').set(auth(ada.token))).body).toEqual({ api_token: null, api_secret: null });
+    expect((await identity.http().get('/api/user-api-keys/').set(auth(ada.token))).body).toEqual({ api_token: null, api_secret: null, created: null });
     expect((await exchange(pair.api_token, pair.api_secret)).status).toBe(400);
     expectNoSecretInLogs();
   });

@@ -4,39 +4,36 @@ import { AuthUser, DetailError, FieldValidationError } from '@dc/platform';
 import { LoginThrottle } from '../auth/login-throttle';
 import { WRONG_PASSWORD } from '../profile/profile.service';
 import { PasswordHasher } from '../security/password-hasher';
-import { SecretCipher } from '../security/secret-cipher';
+import { apiSecretDigest } from '../security/api-secret';
 import { ApiKeysRepository } from './api-keys.repository';
 
 export interface ApiKeyPair {
   api_token: string | null;
+  /** Only in the answer that made the pair: it is not kept and cannot be shown again. */
   api_secret: string | null;
+  /** When the pair was made (ISO 8601), or null without a pair. */
+  created: string | null;
 }
 
-const NO_KEY: ApiKeyPair = { api_token: null, api_secret: null };
+const NO_KEY: ApiKeyPair = { api_token: null, api_secret: null, created: null };
 
 /**
  * API credentials: a public token (an identifier) and a secret, exchanged at POST /api-token-auth/
- * like a username and password. The secret is stored encrypted (AES-256-GCM) so its owner can
- * read it again; it is never logged.
+ * like a username and password. The secret is shown once, when the pair is made; only a digest of
+ * it is stored, so later calls can say that a pair exists and when it was made, never the secret.
+ * It is never logged.
  */
 @Injectable()
 export class ApiKeysService {
   constructor(
     private readonly keys: ApiKeysRepository,
     private readonly hasher: PasswordHasher,
-    private readonly cipher: SecretCipher,
     private readonly throttle: LoginThrottle,
   ) {}
 
   async get(caller: AuthUser): Promise<ApiKeyPair> {
     const key = await this.keys.find(caller.id);
-    if (!key) return NO_KEY;
-    try {
-      return { api_token: key.token, api_secret: this.cipher.decrypt(key.secretEncrypted, caller.id) };
-    } catch {
-      // Encrypted under an earlier ENCRYPTION_KEY: unusable, so shown as none until renewed.
-      return NO_KEY;
-    }
+    return key ? { api_token: key.token, api_secret: null, created: key.createdAt.toISOString() } : NO_KEY;
   }
 
   /** Needs the caller's password; replaces any earlier pair. */
@@ -51,8 +48,8 @@ export class ApiKeysService {
     }
     const token = `dc_${randomBytes(20).toString('hex')}`;
     const secret = randomBytes(32).toString('base64url');
-    await this.keys.replace(account.id, { token, secretEncrypted: this.cipher.encrypt(secret, account.id) });
-    return { api_token: token, api_secret: secret };
+    const created = await this.keys.replace(account.id, { token, secretVerifier: apiSecretDigest(account.id, secret) });
+    return { api_token: token, api_secret: secret, created: created.toISOString() };
   }
 
   async revoke(caller: AuthUser): Promise<void> {

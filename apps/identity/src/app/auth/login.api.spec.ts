@@ -3,7 +3,7 @@ import { createTestDatabase, describeInfra, TestDatabase } from '@dc/testing';
 import { auth, IdentityTestApp, PASSWORD } from '../../testing/identity-test-app';
 
 const BAD_CREDENTIALS = { non_field_errors: ['Unable to log in with provided credentials.'] };
-const TOO_MANY = { detail: 'Too many login attempts. Please try again later.' };
+const TOO_MANY = { detail: 'Too many failed login attempts. Please wait before trying again.' };
 
 describeInfra('identity API: POST /api-token-auth/ (real PostgreSQL)', true, () => {
   let db: TestDatabase;
@@ -60,49 +60,96 @@ describeInfra('identity API: POST /api-token-auth/ (real PostgreSQL)', true, () 
     expect(response.body).toEqual({ username: ['This field is required.'], password: ['This field is required.'] });
   });
 
-  it('refuses an account after 5 failures in 15 minutes, even with the right password and from another address', async () => {
+  /** Moves an address and account pair's failures back in time, as if the client had waited. */
+  const wait = (seconds: number) => identity.sql(`UPDATE identity.login_failures SET failed_at = failed_at - make_interval(secs => $1)`, [seconds]);
+
+  it('slows one address guessing one account with growing delays and Retry-After; the owner elsewhere signs in meanwhile', async () => {
     await identity.founder('grace', { email: 'grace@example.org' });
-    for (let i = 0; i < 5; i++) expect((await login('grace', `wrong ${i}`)).status).toBe(400);
-    const locked = await login('grace', PASSWORD);
-    expect(locked.status).toBe(429);
-    expect(locked.body).toEqual(TOO_MANY);
-    // Failures older than the window no longer count.
-    await identity.sql("UPDATE identity.login_failures SET failed_at = now() - interval '16 minutes' WHERE subject = 'grace'");
-    expect((await login('grace', PASSWORD)).status).toBe(200);
+    const attacker = '203.0.113.50';
+    for (let i = 0; i < 3; i++) expect((await login('grace', `wrong ${i}`, attacker)).status).toBe(400);
+    const slowed = await login('grace', PASSWORD, attacker);
+    expect(slowed.status).toBe(429);
+    expect(slowed.headers['retry-after']).toBe('1');
+    expect(slowed.body).toEqual(TOO_MANY);
+    // The owner, from anywhere else, is not held up by the guesser.
+    expect((await login('grace', PASSWORD, '198.51.100.20')).status).toBe(200);
+    await wait(1.5);
+    expect((await login('grace', 'wrong 3', attacker)).status).toBe(400);
+    const longer = await login('grace', 'wrong 4', attacker);
+    expect(longer.status).toBe(429);
+    expect(longer.headers['retry-after']).toBe('2');
+    await wait(60);
+    for (let i = 5; i < 14; i++) {
+      await wait(15 * 60);
+      expect((await login('grace', `wrong ${i}`, attacker)).status).toBe(400);
+    }
+    // 13 failures: the delay has reached its 15-minute ceiling and stays there.
+    expect(Number((await login('grace', PASSWORD, attacker)).headers['retry-after'])).toBe(15 * 60);
+    await wait(15 * 60);
+    expect((await login('grace', PASSWORD, attacker)).status).toBe(200);
+    // A successful login forgives the pair's failures.
+    expect((await login('grace', 'wrong again', attacker)).status).toBe(400);
+    expect((await login('grace', PASSWORD, attacker)).status).toBe(200);
   });
 
   it('limits unknown names as well, so the limit does not reveal who exists', async () => {
-    for (let i = 0; i < 5; i++) expect((await login('Nobody-Here', 'x')).status).toBe(400);
-    expect((await login('nobody-here', 'x')).status).toBe(429);
+    const address = '203.0.113.51';
+    for (let i = 0; i < 3; i++) expect((await login('Nobody-Here', 'x', address)).status).toBe(400);
+    expect((await login('nobody-here', 'x', address)).status).toBe(429);
   });
 
-  it('forgives an account its failures after a successful login', async () => {
-    await identity.founder('linus', { email: 'linus@example.org' });
-    for (let i = 0; i < 4; i++) await login('linus', 'wrong');
-    expect((await login('linus', PASSWORD)).status).toBe(200);
-    for (let i = 0; i < 4; i++) expect((await login('linus', 'wrong')).status).toBe(400);
-    expect((await login('linus', PASSWORD)).status).toBe(200);
-  });
-
-  it('refuses an address after 20 failures in 15 minutes, whatever the account', async () => {
+  it('slows, never blocks, an address guessing many accounts: 50 free failures in 15 minutes, then waits of at most a minute', async () => {
     const address = '192.0.2.77';
-    for (let i = 0; i < 20; i++) expect((await login(`guess-${i}`, 'x', address)).status).toBe(400);
+    await identity.sql(`INSERT INTO identity.login_failures (scope, subject) SELECT 'address', $1 FROM generate_series(1, 50)`, [address]);
     const refused = await login('ada', PASSWORD, address);
     expect(refused.status).toBe(429);
-    expect(refused.body).toEqual(TOO_MANY);
+    expect(refused.headers['retry-after']).toBe('1');
     expect((await login('ada', PASSWORD, '192.0.2.78')).status).toBe(200);
+    await identity.sql(`INSERT INTO identity.login_failures (scope, subject) SELECT 'address', $1 FROM generate_series(1, 50)`, [address]);
+    expect(Number((await login('ada', PASSWORD, address)).headers['retry-after'])).toBe(60);
+    await wait(61);
+    expect((await login('ada', PASSWORD, address)).status).toBe(200);
   });
 
   it('keeps the counts in the database, so every identity process applies the same limits', async () => {
     const other = await IdentityTestApp.start(db.url);
     try {
       await identity.founder('margaret', { email: 'margaret@example.org' });
-      for (let i = 0; i < 5; i++) await login('margaret', 'wrong');
+      for (let i = 0; i < 3; i++) await login('margaret', 'wrong', '198.51.100.1');
       const elsewhere = await other.http().post('/api-token-auth/').set('X-Forwarded-For', '198.51.100.1').send({ username: 'margaret', password: PASSWORD });
       expect(elsewhere.status).toBe(429);
     } finally {
       await other.close();
     }
+  });
+
+  it('limits sign-ups to 10 an hour per address (the machine itself excepted), with Retry-After', async () => {
+    const signUp = (username: string, address?: string) => {
+      const request = identity.http().post('/api/register/');
+      if (address) request.set('X-Forwarded-For', address);
+      return request.send({ username, email: `${username}@example.org`, first_name: 'Sign', last_name: 'Up', description: 'Tests', password: 'ledger and quill 1850', password_confirm: 'ledger and quill 1850' });
+    };
+    for (let i = 0; i < 10; i++) expect((await signUp(`signup${i}`, '203.0.113.90')).status).toBe(201);
+    const refused = await signUp('signup10', '203.0.113.90');
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ detail: 'Too many sign-ups from your address. Please try again later.' });
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(3500);
+    expect((await signUp('signup11', '203.0.113.91')).status).toBe(201);
+    expect((await signUp('signup12')).status).toBe(201);
+  });
+
+  it('ends a token on the server at logout: it is refused from then on, other sessions of the account keep working', async () => {
+    const first = (await login('ada', PASSWORD)).body.token;
+    const second = (await login('ada', PASSWORD)).body.token;
+    expect((await identity.http().post('/api/logout/').set(auth(first))).status).toBe(204);
+    const after = await identity.http().get('/api/account/user-account/').set(auth(first));
+    expect(after.status).toBe(401);
+    expect(after.body).toEqual({ detail: 'Invalid or expired token. Please log in again.' });
+    expect((await identity.http().post('/api/logout/').set(auth(first))).status).toBe(401);
+    expect((await identity.http().get('/api/account/user-account/').set(auth(second))).status).toBe(200);
+    expect((await identity.http().post('/api/logout/')).status).toBe(401);
+    const [{ count }] = await identity.sql<{ count: number }>('SELECT count(*)::int AS count FROM identity.revoked_tokens');
+    expect(count).toBe(1);
   });
 
   it('refuses tokens that are not signed by the service, and expired ones', async () => {

@@ -2,7 +2,7 @@ import { NonFieldError } from '@dc/platform';
 import { randomBytes } from 'node:crypto';
 import { Account } from '../accounts/account';
 import { PasswordHasher } from '../security/password-hasher';
-import { SecretCipher } from '../security/secret-cipher';
+import { SecretCipher } from '@dc/platform';
 import { LoginRepository } from './login.repository';
 import { LoginService } from './login.service';
 import { LoginThrottle } from './login-throttle';
@@ -44,7 +44,7 @@ describe('login rules', () => {
     const throttle = {
       assertAllowed: async () => undefined,
       recordFailure: async (attempt: { account: string }) => void failures.push(attempt.account),
-      clearAccount: async () => undefined,
+      clearPair: async () => undefined,
     } as unknown as LoginThrottle;
     const tokens = { issue: async (a: Account) => `token-for-${a.username}` } as unknown as TokenIssuer;
     service = new LoginService(repository, hasher, new SecretCipher(randomBytes(32)), throttle, tokens);

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { NonFieldError } from '@dc/platform';
+import { NonFieldError, SecretCipher } from '@dc/platform';
 import { Account } from '../accounts/account';
+import { apiSecretDigest, isApiSecretDigest, matchesApiSecretDigest } from '../security/api-secret';
 import { sameSecret } from '../security/one-time-token';
 import { PasswordHasher } from '../security/password-hasher';
-import { SecretCipher } from '../security/secret-cipher';
 import { LoginDto } from './dto/login.dto';
 import { LoginRepository } from './login.repository';
 import { LoginThrottle } from './login-throttle';
@@ -33,7 +33,7 @@ export class LoginService {
       await this.throttle.recordFailure(attempt);
       throw new NonFieldError(BAD_CREDENTIALS);
     }
-    await this.throttle.clearAccount(dto.username);
+    await this.throttle.clearPair(attempt);
     return { token: await this.tokens.issue(account) };
   }
 
@@ -42,7 +42,7 @@ export class LoginService {
     if (user) return (await this.hasher.verify(user.passwordHash, secret)) && user.active ? user : null;
     // Scripts send their api_token and api_secret in place of a username and password.
     const key = await this.accounts.findApiKey(name);
-    if (key && this.secretMatches(key.secretEncrypted, key.userId, secret)) {
+    if (key && (await this.apiSecretMatches(name, key.secretVerifier, key.userId, secret))) {
       const owner = await this.accounts.findById(key.userId);
       return owner?.active ? owner : null;
     }
@@ -50,12 +50,17 @@ export class LoginService {
     return null;
   }
 
-  private secretMatches(sealed: string, userId: string, secret: string): boolean {
+  private async apiSecretMatches(token: string, verifier: string, userId: string, secret: string): Promise<boolean> {
+    if (isApiSecretDigest(verifier)) return matchesApiSecretDigest(verifier, userId, secret);
+    // A pair made before secrets were shown once: its secret was kept encrypted. Once it has been
+    // used, only a digest is kept.
+    let matches = false;
     try {
-      return sameSecret(this.cipher.decrypt(sealed, userId), secret);
+      matches = sameSecret(this.cipher.decrypt(verifier, userId), secret);
     } catch {
       // Encrypted with another key (ENCRYPTION_KEY changed): the pair must be renewed.
-      return false;
     }
+    if (matches) await this.accounts.replaceApiSecretVerifier(token, verifier, apiSecretDigest(userId, secret));
+    return matches;
   }
 }

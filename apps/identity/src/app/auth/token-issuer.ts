@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { JwtService } from '@nestjs/jwt';
 import { permissionsOfGroups } from '@dc/contracts';
@@ -18,6 +19,7 @@ export class TokenIssuer {
       perms: permissionsOfGroups(account.groups),
       groups: [...account.groups].sort((a, b) => a - b),
       pv: account.passwordVersion,
+      jti: randomUUID(),
     };
     return this.jwt.signAsync(claims);
   }

@@ -99,6 +99,17 @@ describeInfra('identity API: password reset (real PostgreSQL)', true, () => {
     expect((await check({ ...body, token: second.token })).status).toBe(200);
   });
 
+  it('refuses a common password or one like the username, and keeps the link usable', async () => {
+    await identity.founder('hopper', { email: 'hopper@example.org' });
+    await requestReset('hopper@example.org');
+    const link = await resetLink('hopper@example.org');
+    const refused = await check({ email: link.email, token: link.token, password: 'qwertyuiop', password_confirm: 'qwertyuiop' });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({ password: ['This password is too common or too easy to guess. Use a few uncommon words or a longer phrase.'] });
+    expect((await check({ email: link.email, token: link.token, password: 'admiral-hopper', password_confirm: 'admiral-hopper' })).body).toEqual({ password: ['The password is too similar to the username.'] });
+    expect((await check({ email: link.email, token: link.token, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD })).status).toBe(200);
+  });
+
   it('activates an account that never followed its activation link (the reset link proves the email)', async () => {
     await identity.signUp('linus', { email: 'linus@example.org' });
     await requestReset('linus@example.org');

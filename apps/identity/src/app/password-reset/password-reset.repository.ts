@@ -32,6 +32,18 @@ export class PasswordResetRepository {
     });
   }
 
+  /** The account a reset token may still be used for (unused, unexpired, with its account's email). */
+  async accountForToken(tokenHash: string, email: string): Promise<Account | null> {
+    return this.db.dataSource
+      .getRepository(UserEntity)
+      .createQueryBuilder('u')
+      .where(
+        `u.id IN (SELECT t.user_id FROM identity.one_time_tokens t WHERE t.token_hash = :tokenHash AND t.purpose = 'password_reset' AND t.used_at IS NULL AND t.expires_at > now()) AND lower(u.email) = lower(:email)`,
+        { tokenHash, email },
+      )
+      .getOne();
+  }
+
   /**
    * Uses the token (once, before it expires, only with its account's email) and sets the new
    * password. An account that never proved its email is activated by it; one that an admin

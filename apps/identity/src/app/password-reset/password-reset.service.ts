@@ -5,6 +5,7 @@ import { LoginThrottle } from '../auth/login-throttle';
 import { IdentityMailer } from '../mail/identity-mailer';
 import { newOneTimeToken, hashToken } from '../security/one-time-token';
 import { PasswordHasher } from '../security/password-hasher';
+import { PasswordPolicy } from '../security/password-policy';
 import { ResetConfirmDto } from './dto/password-reset.dto';
 import { PasswordResetRepository } from './password-reset.repository';
 
@@ -22,6 +23,7 @@ export class PasswordResetService implements OnApplicationShutdown {
   constructor(
     private readonly resets: PasswordResetRepository,
     private readonly hasher: PasswordHasher,
+    private readonly passwords: PasswordPolicy,
     private readonly mail: IdentityMailer,
     private readonly throttle: LoginThrottle,
     @Inject(LOGGER) private readonly logger: Logger,
@@ -40,6 +42,9 @@ export class PasswordResetService implements OnApplicationShutdown {
   }
 
   async confirm(dto: ResetConfirmDto): Promise<{ message: string; status: 'success' }> {
+    const owner = await this.resets.accountForToken(hashToken(dto.token), dto.email);
+    if (!owner) throw new NonFieldError(RESET_LINK_INVALID);
+    this.passwords.assertAcceptable('password', dto.password, owner);
     const account = await this.resets.resetPassword(hashToken(dto.token), dto.email, await this.hasher.hash(dto.password));
     if (!account) throw new NonFieldError(RESET_LINK_INVALID);
     await this.throttle.clearAccount(account.username);

@@ -97,12 +97,23 @@ describeInfra('identity API: the caller\'s account, profile and password (real P
     expect(password_version).toBe(2);
   });
 
-  it('counts wrong old passwords like failed logins (5 in 15 minutes, then 429)', async () => {
+  it('refuses a common password, the username and the current password as the new one, with field errors', async () => {
+    const member = await identity.member(ada.token, 'reuser', { groups: [3] });
+    const put = (new_password: string) => identity.http().put('/api/change-password/').set(auth(member.token)).send({ old_password: PASSWORD, new_password, new_password_confirm: new_password });
+    expect((await put(PASSWORD)).body).toEqual({ new_password: ['The new password must be different from the current one.'] });
+    expect((await put('password1')).body).toEqual({ new_password: ['This password is too common or too easy to guess. Use a few uncommon words or a longer phrase.'] });
+    const same = await put('Reuser-2024');
+    expect(same.status).toBe(400);
+    expect(same.body).toEqual({ new_password: ['The password is too similar to the username.'] });
+  });
+
+  it('counts wrong old passwords like failed logins (3 free, then 429 with Retry-After)', async () => {
     const viewer = await identity.member(ada.token, 'guessed', { groups: [3] });
     const put = () => identity.http().put('/api/change-password/').set(auth(viewer.token)).send({ old_password: 'guess', new_password: 'long enough 1', new_password_confirm: 'long enough 1' });
-    for (let i = 0; i < 5; i++) expect((await put()).status).toBe(400);
+    for (let i = 0; i < 3; i++) expect((await put()).status).toBe(400);
     const locked = await put();
     expect(locked.status).toBe(429);
-    expect(locked.body).toEqual({ detail: 'Too many login attempts. Please try again later.' });
+    expect(locked.headers['retry-after']).toBe('1');
+    expect(locked.body).toEqual({ detail: 'Too many failed login attempts. Please wait before trying again.' });
   });
 });

@@ -3,6 +3,7 @@ import { AuthUser, DetailError, FieldValidationError } from '@dc/platform';
 import { toUserAccountView } from '../accounts/account.views';
 import { LoginThrottle } from '../auth/login-throttle';
 import { PasswordHasher } from '../security/password-hasher';
+import { PASSWORD_NOT_NEW, PasswordPolicy } from '../security/password-policy';
 import { ChangePasswordDto, ProfileInformationDto } from './dto/profile.dto';
 import { ProfileRepository } from './profile.repository';
 
@@ -14,6 +15,7 @@ export class ProfileService {
   constructor(
     private readonly profiles: ProfileRepository,
     private readonly hasher: PasswordHasher,
+    private readonly passwords: PasswordPolicy,
     private readonly throttle: LoginThrottle,
   ) {}
 
@@ -39,6 +41,8 @@ export class ProfileService {
       await this.throttle.recordFailure(attempt);
       throw new FieldValidationError({ old_password: [WRONG_PASSWORD] });
     }
+    this.passwords.assertAcceptable('new_password', dto.new_password, account);
+    if (await this.hasher.verify(account.passwordHash, dto.new_password)) throw new FieldValidationError({ new_password: [PASSWORD_NOT_NEW] });
     const changed = await this.profiles.changePassword(account.id, account.passwordVersion, await this.hasher.hash(dto.new_password));
     if (!changed) throw new FieldValidationError({ old_password: [WRONG_PASSWORD] });
     return { message: PASSWORD_CHANGED };

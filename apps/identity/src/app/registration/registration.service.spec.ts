@@ -3,6 +3,7 @@ import { registerSchema } from './dto/register.dto';
 import { IdentityMailer, MailRecipient } from '../mail/identity-mailer';
 import { hashToken } from '../security/one-time-token';
 import { PasswordHasher } from '../security/password-hasher';
+import { PasswordPolicy } from '../security/password-policy';
 import { NewAccount, RegistrationRepository } from './registration.repository';
 import { FOUNDER_GROUPS, REGISTRATION_SENT, RegistrationService } from './registration.service';
 
@@ -45,7 +46,7 @@ describe('registration', () => {
   beforeEach(() => {
     accounts = new InMemoryAccounts();
     mails = new SentActivations();
-    service = new RegistrationService(accounts as unknown as RegistrationRepository, new ReversingHasher(), mails as unknown as IdentityMailer);
+    service = new RegistrationService(accounts as unknown as RegistrationRepository, new ReversingHasher(), new PasswordPolicy(), mails as unknown as IdentityMailer);
   });
 
   it('creates an inactive STANDARD founder with an organisation of their own and a hashed password', async () => {
@@ -90,5 +91,26 @@ describe('registration', () => {
     });
     const mismatch = registerSchema.safeParse({ ...valid, password_confirm: 'correct horsE' });
     expect(mismatch.error!.issues).toEqual([expect.objectContaining({ path: ['password_confirm'], message: "Passwords don't match." })]);
+  });
+});
+
+describe('password rules at sign-up', () => {
+  const service = new RegistrationService(new InMemoryAccounts() as unknown as RegistrationRepository, new ReversingHasher(), new PasswordPolicy(), new SentActivations() as unknown as IdentityMailer);
+
+  it.each([
+    ['a common password', 'password', 'This password is too common or too easy to guess. Use a few uncommon words or a longer phrase.'],
+    ['digits in a row', '12345678', 'This password is too common or too easy to guess. Use a few uncommon words or a longer phrase.'],
+    ['a common password with substitutions', 'P@ssw0rd', 'This password is too common or too easy to guess. Use a few uncommon words or a longer phrase.'],
+    ['the username', 'ada_lovelace', 'The password is too similar to the username.'],
+    ['the username inside it', 'ADA_LOVELACE-2024', 'The password is too similar to the username.'],
+  ])('refuses %s with a field error on password', async (_case, password) => {
+    const dto = registerSchema.parse({ ...valid, username: 'ada_lovelace', password, password_confirm: password });
+    const error = await service.register(dto).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FieldValidationError);
+    expect((error as FieldValidationError).getResponse()).toEqual({ password: [expect.any(String)] });
+  });
+
+  it('accepts a phrase of uncommon words', async () => {
+    await expect(service.register(registerSchema.parse({ ...valid, username: 'grace', email: 'grace@example.org', password: 'ledger and quill 1850', password_confirm: 'ledger and quill 1850' }))).resolves.toMatchObject({ username: 'grace' });
   });
 });

@@ -6,6 +6,7 @@ import { EMAIL_TAKEN, USERNAME_TAKEN } from '../accounts/dto/fields';
 import { IdentityMailer } from '../mail/identity-mailer';
 import { newOneTimeToken } from '../security/one-time-token';
 import { PasswordHasher } from '../security/password-hasher';
+import { PasswordPolicy } from '../security/password-policy';
 import { RegisterDto } from './dto/register.dto';
 import { RegistrationRepository } from './registration.repository';
 
@@ -22,6 +23,7 @@ export class RegistrationService {
   constructor(
     private readonly accounts: RegistrationRepository,
     private readonly hasher: PasswordHasher,
+    private readonly passwords: PasswordPolicy,
     private readonly mail: IdentityMailer,
   ) {}
 
@@ -30,6 +32,8 @@ export class RegistrationService {
     const errors: FieldErrors = {};
     if (taken.username) errors.username = [USERNAME_TAKEN];
     if (taken.email) errors.email = [EMAIL_TAKEN];
+    const weak = this.passwords.problems(dto.password, { username: dto.username, email: dto.email, firstName: dto.first_name, lastName: dto.last_name });
+    if (weak.length) errors.password = weak;
     if (Object.keys(errors).length) throw new FieldValidationError(errors);
 
     const organisationId = randomUUID();

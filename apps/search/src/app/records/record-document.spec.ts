@@ -7,7 +7,7 @@ const record: RecordSnapshot = {
   sharedWithUserIds: ['u-2'], sharedWithOrganisationIds: ['o-2'], groupIds: ['g-1'], access: 'RE', accessFee: 12.5, currency: 'EUR', policyId: 'p-1',
   origin: 'upload', type: 'text/csv', size: 2048, version: 3, createdAt: '2026-01-01T00:00:00.000Z', changedAt: '2026-01-02T00:00:00.000Z',
   headers: ['date', 'flow'], words: ['river'], totalRows: 365,
-  encryptedHeaders: [],
+  encryptedHeaders: ['email'],
   files: [{ fileId: 'f-1', name: 'a.csv', contentType: 'text/csv', size: 2048, checksum: 'x', extractionStatus: 'done' }],
 };
 
@@ -19,7 +19,7 @@ describe('toDocument', () => {
       createdAt: '2026-01-01T00:00:00.000Z', changedAt: '2026-01-02T00:00:00.000Z',
       card: {
         user: 'ada', organisation: { id: 'o-1', name: 'Hydro Lab' }, origin: 'upload', type: 'text/csv', size: 2048, version: 3,
-        access: 'RE', accessFee: 12.5, currency: 'EUR', policy: 'p-1', total_rows: 365, file_count: 1,
+        access: 'RE', accessFee: 12.5, currency: 'EUR', policy: 'p-1', total_rows: 365, file_count: 1, enc_headers: ['email'],
       },
     });
   });

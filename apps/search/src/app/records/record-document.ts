@@ -37,6 +37,8 @@ export function toDocument(record: RecordSnapshot, names: DirectoryNames = {}): 
       policy: record.policyId,
       total_rows: record.totalRows,
       file_count: record.files.length,
+      // Headers of hashed columns: the list decides from them whether two records can be linked.
+      enc_headers: record.encryptedHeaders,
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { RecordSnapshot } from '@dc/contracts';
+import { createEvent, RecordSnapshot, RequestSnapshot, RequestUpdated } from '@dc/contracts';
 import { createTestDatabase, describeInfra, type TestDatabase } from '@dc/testing';
 import { SearchTestApp, type Viewer } from '../../testing/search-test-app';
 
@@ -34,7 +34,7 @@ describeInfra('search API: GET /api/records/ and /api/recordsannon/ visibility m
     db = await createTestDatabase('dc_search_api');
     search = await SearchTestApp.start(db.url);
     await search.indexRecords([
-      record('a-ev', ada, 'EV'),
+      { ...record('a-ev', ada, 'EV'), encryptedHeaders: ['station'] },
       record('a-pr', ada, 'PR'),
       record('a-cu-user', ada, 'CU', { users: [bob.id] }),
       record('a-cu-org', ada, 'CU', { organisations: [carol.organisationId] }),
@@ -96,6 +96,38 @@ describeInfra('search API: GET /api/records/ and /api/recordsannon/ visibility m
     });
   });
 
+  it.each([
+    ['without text', ''],
+    ['with text', '&query=sensor'],
+  ])('pages by the search-after cursors of the next links, as by page numbers (%s)', async (_label, text) => {
+    const everything = (await list('ada', `page_size=100${text}`)).results.map((card) => card.id);
+    const followed: string[] = [];
+    let next: string | null = `page_size=2${text}`;
+    for (let page = 1; next; page++) {
+      const params: string = next.includes('?') ? next.slice(next.indexOf('?') + 1) : next;
+      if (page > 1) {
+        expect(params).toMatch(new RegExp(`(^|&)page=${page}(&|$)`));
+        expect(params).toMatch(/(^|&)cursor=[\w-]+(&|$)/);
+        // The page number alone gives the same page.
+        const byNumber = await list('ada', params.replace(/&?cursor=[\w-]+/, ''));
+        const byCursor = await list('ada', params);
+        expect(byCursor.results).toEqual(byNumber.results);
+      }
+      const body = await list('ada', params);
+      followed.push(...body.results.map((card) => card.id));
+      next = body.next;
+    }
+    expect(followed).toEqual(everything);
+  });
+
+  it('refuses a cursor it did not write with 400 naming the parameter', async () => {
+    for (const cursor of ['nonsense', '%00', Buffer.from('[1,"yesterday","x"]').toString('base64url')]) {
+      const response = await search.http().get(`/api/recordsannon/?page=2&cursor=${cursor}`);
+      expect(response.status).toBe(400);
+      expect(Object.keys(response.body)).toEqual(['cursor']);
+    }
+  });
+
   it('asks for a token on /api/records/ and answers a bad token with 401', async () => {
     expect((await search.http().get('/api/records/')).status).toBe(401);
     expect((await search.http().get('/api/records/').set({ Authorization: 'JWT not-a-token' })).status).toBe(401);
@@ -125,8 +157,35 @@ describeInfra('search API: GET /api/records/ and /api/recordsannon/ visibility m
 
   it('answers the card fields and what the viewer may do with each record', async () => {
     const own = (await list('ada', 'view=own&query=a-ev')).results[0];
-    expect(own).toMatchObject({ id: 'a-ev', name: 'Record a-ev', user: 'ada', visibility: 'EV', headers: ['station', 'value'], is_owner: true, edit: true, can_delete: true });
+    expect(own).toMatchObject({ id: 'a-ev', name: 'Record a-ev', user: 'ada', visibility: 'EV', headers: ['station', 'value'], enc_headers: ['station'], is_owner: true, edit: true, can_delete: true });
     const other = (await list('dave', 'query=a-ev')).results[0];
     expect(other).toMatchObject({ id: 'a-ev', is_owner: false, edit: false, can_delete: false });
+    // Whether two records can be linked is decided from the list: the hashed headers are on every card.
+    expect((await list('ada', 'view=own&query=a-pr')).results.find((card) => card.id === 'a-pr')).toMatchObject({ enc_headers: [] });
+  });
+
+  it('shows each card its viewer\'s request status from the requests service\'s events: newest not closed, expired approvals as expired', async () => {
+    const request = (requestId: string, recordId: string, requestor: Viewer, status: RequestSnapshot['status'], version: number, extra: Partial<RequestSnapshot> = {}) =>
+      createEvent(RequestUpdated, requestId, {
+        requestId, recordId, requestorId: requestor.id, requestorOrganisationId: requestor.organisationId, ownerId: ada.id, organisationId: ada.organisationId,
+        status, expiresAt: null, createdAt: '2026-02-01T00:00:00.000Z', changedAt: '2026-02-01T00:00:00.000Z', version, ...extra,
+      });
+    await search.apply([
+      request('q1', 'a-ev', bob, 'sent', 2),
+      request('q2', 'a-cu-user', bob, 'approved', 5, { expiresAt: '2001-01-01T00:00:00.000Z' }),
+      request('q3', 'b-ev', carol, 'closed', 3),
+      request('q4', 'a-ev', carol, 'approved', 4),
+    ]);
+    const statuses = async (viewer: Viewer) => Object.fromEntries((await search.http().get('/api/records/').set(await search.auth(viewer))).body.results.map((c: { id: string; request_status: string | null }) => [c.id, c.request_status]));
+    expect(await statuses(bob)).toMatchObject({ 'a-ev': 'sent', 'a-cu-user': 'expired', 'b-ev': null });
+    expect(await statuses(carol)).toMatchObject({ 'a-ev': 'approved', 'b-ev': null });
+    expect(await statuses(ada)).toMatchObject({ 'a-ev': null });
+  });
+
+  it('refuses text PostgreSQL cannot search for (NUL, a lone surrogate) with 400 naming the parameter, never 500', async () => {
+    for (const path of ['/api/recordsannon/?query=%00', '/api/recordsannon/?refid=a%00']) {
+      const response = await search.http().get(path);
+      expect({ path, status: response.status, body: response.body }).toEqual({ path, status: 400, body: { [path.includes('refid') ? 'refid' : 'query']: ['Null characters are not allowed.'] } });
+    }
   });
 });

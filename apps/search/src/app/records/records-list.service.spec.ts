@@ -1,5 +1,6 @@
 import { DetailError, FieldValidationError } from '@dc/platform';
 import { RecordDocument, SearchIndex, SearchQuery, SearchResult } from '@dc/search-index';
+import { RequestStatuses } from '../requests/request-statuses';
 import { RecordsListService } from './records-list.service';
 
 const doc = (id: string, overrides: Partial<RecordDocument> = {}): RecordDocument => ({
@@ -21,17 +22,35 @@ class FakeIndex {
 describe('records list', () => {
   const docs = Array.from({ length: 25 }, (_, i) => doc(`r${i}`));
   const index = new FakeIndex(docs);
-  const service = new RecordsListService(index as unknown as SearchIndex);
+  /** The viewer 'req' asked for r1 (approved) and r2 (sent). */
+  const statuses: RequestStatuses = {
+    statusesFor: async (viewerId: string, ids: string[]) => {
+      const known: Record<string, 'approved' | 'sent'> = { r1: 'approved', r2: 'sent' };
+      return new Map(viewerId === 'req' ? ids.filter((id) => known[id]).map((id) => [id, known[id]]) : []);
+    },
+  };
+  const service = new RecordsListService(index as unknown as SearchIndex, statuses);
   const base = 'http://x/api/records/?query=rain';
 
   it('pages by 20 with links to the neighbouring pages', async () => {
     const first = await service.list({ query: 'rain' }, null, base);
-    expect(first).toMatchObject({ count: 25, previous: null, next: 'http://x/api/records/?query=rain&page=2&page_size=20' });
+    expect(first).toMatchObject({ count: 25, previous: null, next: expect.stringMatching(/^http:\/\/x\/api\/records\/\?query=rain&page=2&page_size=20&cursor=[\w-]+$/) });
     expect(first.results).toHaveLength(20);
     const second = await service.list({ query: 'rain', page: '2' }, null, base);
     expect(second.results).toHaveLength(5);
     expect(second.next).toBeNull();
     expect(index.queries.at(-1)).toMatchObject({ text: 'rain', viewer: null, view: 'all', page: 2, pageSize: 20 });
+  });
+
+  it('hands the index the cursor of the next link as search-after, beside the page number', async () => {
+    const first = await service.list({ query: 'rain' }, null, base);
+    const cursor = new URL(first.next!).searchParams.get('cursor')!;
+    await service.list({ query: 'rain', page: '2', cursor }, null, base);
+    expect(index.queries.at(-1)).toMatchObject({ page: 2, after: { score: null, changedAt: '2026-01-02T00:00:00Z', id: 'r19' } });
+    // On page 1 a cursor means nothing.
+    await service.list({ query: 'rain', cursor }, null, base);
+    expect(index.queries.at(-1)?.after).toBeUndefined();
+    await expect(service.list({ page: '2', cursor: 'garbage!' }, null, base)).rejects.toBeInstanceOf(FieldValidationError);
   });
 
   it('answers an invalid or exhausted page with 404 Invalid page.', async () => {
@@ -49,6 +68,12 @@ describe('records list', () => {
     expect(colleague).toMatchObject({ is_owner: false, edit: false, can_delete: false });
     const outsider = (await service.list({}, { userId: 'x', organisationId: 'org-2', permissions: ['records.change_record'] }, base)).results[0];
     expect(outsider).toMatchObject({ is_owner: false, edit: false, can_delete: false });
+  });
+
+  it('shows each card the viewer\'s request status (none for anonymous visitors and other viewers)', async () => {
+    const cards = (await service.list({}, { userId: 'req', organisationId: 'org-2', permissions: [] }, base)).results;
+    expect(cards.slice(0, 3).map((c) => c.request_status)).toEqual([null, 'approved', 'sent']);
+    expect((await service.list({}, null, base)).results.every((c) => c.request_status === null)).toBe(true);
   });
 
   it('caps the page size and passes own view and project filters to the index', async () => {

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { DetailError, FieldValidationError } from '@dc/platform';
-import { Permission } from '@dc/contracts';
-import { SearchHit, SearchIndex, SearchViewer, toRecordsPage } from '@dc/search-index';
+import { Permission, REQUEST_STATUSES, ShownRequestStatus } from '@dc/contracts';
+import { z } from 'zod';
+import { decodeSearchCursor, encodeSearchCursor, SearchHit, SearchIndex, SearchViewer, toRecordsPage } from '@dc/search-index';
+import { RequestStatuses } from '../requests/request-statuses';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -14,12 +16,17 @@ export interface RecordsListParams {
   group?: string;
   /** "Find similar datasets": the id of the reference record. */
   refid?: string;
+  /** Search-after: the last result of the page before, as the `next` link carries it. */
+  cursor?: string;
 }
 
 /** The Workspace list: visibility is applied by the index inside the query. */
 @Injectable()
 export class RecordsListService {
-  constructor(private readonly index: SearchIndex) {}
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly requests: RequestStatuses,
+  ) {}
 
   async list(params: RecordsListParams, viewer: Viewer | null, baseUrl: string) {
     // A repeated query parameter arrives as an array: one value per parameter is all that makes sense.
@@ -30,9 +37,16 @@ export class RecordsListService {
     const requestedSize = params.page_size === undefined ? DEFAULT_PAGE_SIZE : Number(params.page_size);
     const pageSize = Number.isInteger(requestedSize) && requestedSize > 0 ? Math.min(requestedSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
     const view = params.view === 'own' ? 'own' : 'all';
-    const result = await this.index.search({ text: params.query, viewer, view, groupId: params.group || undefined, relatedTo: params.refid || undefined, page, pageSize });
+    const after = params.cursor ? decodeSearchCursor(params.cursor) : undefined;
+    if (after === null) throw new FieldValidationError({ cursor: ['Invalid cursor: follow the next link, or leave it out.'] });
+    const search = { text: params.query, viewer, view, groupId: params.group || undefined, relatedTo: params.refid || undefined, page, pageSize } as const;
+    const result = await this.index.search(after && page > 1 ? { ...search, after } : search);
     if (page > 1 && result.results.length === 0) throw new DetailError('Invalid page.', 404);
-    return toRecordsPage({ ...result, results: result.results.map((hit) => toCard(hit, viewer)) }, { baseUrl, page, pageSize });
+    // The viewer's requests, for "Request {status}" and the download rule, as the record details say.
+    const statuses = viewer ? await this.requests.statusesFor(viewer.userId, result.results.filter((hit) => hit.ownerId !== viewer.userId).map((hit) => hit.id)) : new Map<string, ShownRequestStatus>();
+    const last = result.results.at(-1);
+    const nextCursor = last && encodeSearchCursor({ score: last.score ?? null, changedAt: last.changedAt, id: last.id });
+    return toRecordsPage({ ...result, results: result.results.map((hit) => toCard(hit, viewer, statuses.get(hit.id) ?? null)) }, { baseUrl, page, pageSize, nextCursor });
   }
 }
 
@@ -41,8 +55,30 @@ export interface Viewer extends SearchViewer {
   permissions: string[];
 }
 
+/**
+ * A record card as the list answers it. The fields below are the ones this service computes for
+ * every card; the rest (owner, files, access option, ...) are the catalogue's card fields, passed
+ * through as stored (spec section 2, Record card).
+ */
+export const recordCardSchema = z.looseObject({
+  id: z.string(),
+  name: z.string(),
+  alt_name: z.string(),
+  description: z.string(),
+  headers: z.array(z.string()).describe("the record's column headers (the card's schema preview)"),
+  enc_headers: z.array(z.string()).describe('headers of hashed columns'),
+  visibility: z.enum(['PR', 'EV', 'CU']),
+  date_created: z.string(),
+  date_changed: z.string(),
+  is_owner: z.boolean(),
+  edit: z.boolean().describe('the caller may edit the record'),
+  can_delete: z.boolean().describe('the caller may delete the record'),
+  request_status: z.enum([...REQUEST_STATUSES, 'expired']).nullable().describe("the caller's access request for this record, if any"),
+});
+export type RecordCard = z.infer<typeof recordCardSchema>;
+
 /** A record card: the stored card fields, the indexed ones, and what this viewer may do with it. */
-function toCard(hit: SearchHit, viewer: Viewer | null): Record<string, unknown> {
+function toCard(hit: SearchHit, viewer: Viewer | null, requestStatus: ShownRequestStatus | null): RecordCard {
   const isOwner = viewer?.userId === hit.ownerId;
   const sameOrganisation = viewer?.organisationId === hit.organisationId;
   return {
@@ -56,8 +92,11 @@ function toCard(hit: SearchHit, viewer: Viewer | null): Record<string, unknown> 
     description: hit.description,
     // The card's schema preview.
     headers: hit.headers,
+    // Documents indexed before cards carried it have none until the index is rebuilt.
+    enc_headers: Array.isArray(hit.card.enc_headers) ? hit.card.enc_headers : [],
     visibility: hit.visibility,
     date_created: hit.createdAt,
     date_changed: hit.changedAt,
+    request_status: requestStatus,
   };
 }

@@ -13,6 +13,7 @@ import { GROUPS, PERMISSIONS } from '../../identity/constants';
 import { identityApi, identityKeys } from '../../identity/identity-api';
 import { toaster } from '../../shell/toaster';
 import { EditAccountDialog, NewAccountDialog, SetPasswordDialog } from './AccountDialogs';
+import { TableScrollArea } from '../../components/TableScrollArea';
 
 function fullName(account: Account): string {
   return [account.first_name, account.last_name].filter(Boolean).join(' ');
@@ -103,7 +104,7 @@ export function AccountsTab({ user }: { user: UserAccount }) {
           </EmptyState.Root>
         )}
         {list.length > 0 && (
-          <Table.ScrollArea borderWidth="1px" borderRadius="md">
+          <TableScrollArea label="Accounts">
             <Table.Root size="sm" aria-label="Accounts">
               <Table.Header>
                 <Table.Row>
@@ -195,7 +196,7 @@ export function AccountsTab({ user }: { user: UserAccount }) {
                 })}
               </Table.Body>
             </Table.Root>
-          </Table.ScrollArea>
+          </TableScrollArea>
         )}
       </Stack>
 

@@ -1,4 +1,5 @@
-import { Box, Button, Clipboard, Code, Field, IconButton, Input, InputGroup, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Clipboard, Code, Field, IconButton, Input, InputGroup, Stack, Text } from '@chakra-ui/react';
+import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { LoadingState } from '../../components/LoadingState';
 import { Section } from '../../components/Section';
@@ -6,6 +7,7 @@ import { ServerErrorAlert } from '../../forms/ServerErrorAlert';
 import { TextField } from '../../forms/TextField';
 import { requiredMessage, toApiError, useForm } from '../../forms/use-form';
 import { identityApi, identityKeys } from '../../identity/identity-api';
+import { formatDate } from '../../lib/format';
 import { toaster } from '../../shell/toaster';
 
 /** A read-only value with a copy button. */
@@ -42,19 +44,23 @@ function CodeBlock({ children }: { children: string }) {
 
 /**
  * The Credentials tab: an API token and secret, exchanged at the token endpoint for a JWT so scripts
- * need not hold a person's password (architecture section 8). A new pair replaces the old one.
+ * need not hold a person's password (architecture section 8). A new pair replaces the old one. The
+ * secret is shown once, right after it was made; later visits say that a pair exists and when.
  */
 export function CredentialsTab() {
   const queryClient = useQueryClient();
   const keys = useQuery({ queryKey: identityKeys.apiKeys, queryFn: ({ signal }) => identityApi.apiKeys(signal) });
+  // The answer that made the pair: the only time its secret is known here.
+  const [fresh, setFresh] = useState<{ token: string; secret: string } | null>(null);
   const form = useForm({ password: '' }, ({ password }) => ({ password: requiredMessage(password, 'Password is required.') }));
   const submit = form.handleSubmit(async ({ password }) => {
     const pair = await identityApi.createApiKeys(password);
-    queryClient.setQueryData(identityKeys.apiKeys, pair);
+    if (pair.api_token && pair.api_secret) setFresh({ token: pair.api_token, secret: pair.api_secret });
+    queryClient.setQueryData(identityKeys.apiKeys, { ...pair, api_secret: null });
     form.reset();
     toaster.create({ title: 'New API credentials were created.', type: 'success' });
   });
-  const pair = keys.data?.api_token && keys.data.api_secret ? { token: keys.data.api_token, secret: keys.data.api_secret } : null;
+  const existing = keys.data?.api_token ? { token: keys.data.api_token, created: keys.data.created } : null;
   const origin = window.location.origin;
 
   return (
@@ -64,10 +70,21 @@ export function CredentialsTab() {
           {keys.isPending && <LoadingState label="Loading your API credentials…" />}
           {keys.isError && <ServerErrorAlert error={toApiError(keys.error)} title="Your API credentials could not be loaded." />}
           {keys.isSuccess &&
-            (pair ? (
+            (fresh ? (
               <Stack gap="4" data-testid="api-credentials">
-                <CopyableValue label="API token" value={pair.token} />
-                <CopyableValue label="API secret" value={pair.secret} />
+                <Alert.Root status="warning">
+                  <Alert.Indicator />
+                  <Alert.Title>Copy the API secret now: it is shown only once.</Alert.Title>
+                </Alert.Root>
+                <CopyableValue label="API token" value={fresh.token} />
+                <CopyableValue label="API secret" value={fresh.secret} />
+              </Stack>
+            ) : existing ? (
+              <Stack gap="4" data-testid="api-credentials">
+                <CopyableValue label="API token" value={existing.token} />
+                <Text color="fg.muted" data-testid="api-secret-created">
+                  Your API secret was created on {formatDate(existing.created)}. It is not shown again: if it is lost, create new credentials.
+                </Text>
               </Stack>
             ) : (
               <Text color="fg.muted">You have no API credentials yet.</Text>
@@ -80,11 +97,11 @@ export function CredentialsTab() {
                 type="password"
                 autoComplete="current-password"
                 required
-                helperText={pair ? 'Confirm with your password. The new pair replaces the one above.' : 'Confirm with your password.'}
+                helperText={existing ? 'Confirm with your password. The new pair replaces the one above.' : 'Confirm with your password.'}
                 {...form.field('password')}
               />
               <Button type="submit" colorPalette="teal" alignSelf="start" loading={form.submitting}>
-                {pair ? 'Create new credentials' : 'Get API credentials'}
+                {existing ? 'Create new credentials' : 'Get API credentials'}
               </Button>
             </Stack>
           </form>

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { PrivateColumnChoices } from '../record';
+import { linkageKeyId } from '@dc/extraction';
 import {
-  accessFeeField, accessField, blankToUndefined, booleanField, columnKey, columnLabel, columnListField, currencyField, customFieldsField, DEFAULT_ACCESS_CURRENCY,
-  formatListField, nameField, policyField, sourceField, textField,
+  accessFeeField, accessField, blankToUndefined, booleanField, currencyField, customFieldsField, DEFAULT_ACCESS_CURRENCY, nameField, policyField, sourceField, textField,
 } from './record-fields';
+import { checkPrivateColumns, privateColumnFields, privateColumnsOf } from './private-columns';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 
@@ -13,17 +13,12 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefin
  * extractFromURL (YES/NO, or true/false): fetch the file at `source` (http or https, public
  * addresses only, within the upload size limit) and index it as if it had been uploaded.
  *
- * Private columns (spec: share formats exclude, mask or plain, plus a separate hash option), as JSON
- * text in a multipart form or as values in a JSON body; a column is a position from 0 (a number) or
- * a header name (a string, matched ignoring case):
- * - encryptList: columns to hash, e.g. `[0, "Email"]`. Their values are replaced by keyed hashes
- *   (HMAC-SHA256 under the product's key) before extraction describes them, so equal values in two
- *   records hash equally and can be linked, and no raw value reaches META.
- * - formatList: `[{"column": "Name", "format": "mask"}, {"column": 3, "format": "exclude"}]` or
- *   `{"Name": "mask"}`. Columns not listed are plain.
- * - summaryList: masked columns whose MIN, MAX, MEAN and STD stay visible, e.g. `["Salary"]`.
- * They apply to every table of the record's files; a column none of them has is reported in
- * META.ERRORS. META then holds ENCRYPTED_COLS and SHARE_FORMATS.
+ * Private columns (spec: share formats exclude, mask or plain, plus a separate hash option): see
+ * privateColumnFields (encryptList with the owner's linkageKey, hashedList with linkageKeyId for
+ * columns hashed in the browser, fuzzyList for columns hashed as CLKs, formatList, summaryList). Hashed values replace the raw ones before
+ * extraction describes them, so equal values hash equally in every record hashed under the same
+ * key, and no raw value reaches META. They apply to every table of the record's files; a column none
+ * of them has is reported in META.ERRORS. META then holds ENCRYPTED_COLS, SHARE_FORMATS and LINKAGE_KEY_ID (and CLK_COLS with fuzzyList).
  */
 export const createRecordSchema = z
   .object({
@@ -41,21 +36,14 @@ export const createRecordSchema = z
     currency: optional(currencyField).transform((v) => v ?? DEFAULT_ACCESS_CURRENCY),
     extractFromURL: optional(booleanField('Must be "YES" or "NO".')).transform((v) => v ?? false),
     saveSeparately: optional(booleanField('Must be "true" or "false".')).transform((v) => v ?? true),
-    encryptList: optional(columnListField).transform((v) => v ?? []),
-    formatList: optional(formatListField).transform((v) => v ?? []),
-    summaryList: optional(columnListField).transform((v) => v ?? []),
+    ...privateColumnFields,
   })
-  .superRefine((dto, ctx) => {
-    const excluded = new Set(dto.formatList.filter((f) => f.format === 'exclude').map((f) => columnKey(f.column)));
-    for (const column of dto.encryptList) {
-      if (excluded.has(columnKey(column))) ctx.addIssue({ code: 'custom', path: ['encryptList'], message: `${columnLabel(column)} is excluded: it cannot also be hashed.` });
-    }
-  })
-  .transform(({ encryptList, formatList, summaryList, ...dto }) => ({ ...dto, privateColumns: privateColumnsOf(encryptList, formatList, summaryList) }));
-
-/** null when nothing is hashed, masked or excluded (a summary list alone changes nothing). */
-function privateColumnsOf(hash: PrivateColumnChoices['hash'], formats: PrivateColumnChoices['formats'], summary: PrivateColumnChoices['summary']): PrivateColumnChoices | null {
-  return hash.length || formats.some((f) => f.format !== 'plain') ? { hash, formats, summary } : null;
-}
+  .superRefine(checkPrivateColumns)
+  .transform(({ encryptList, hashedList, fuzzyList, formatList, summaryList, linkageKey, linkageKeyId: keyId, ...dto }) => ({
+    ...dto,
+    privateColumns: privateColumnsOf({ encryptList, hashedList, fuzzyList, formatList, summaryList, linkageKey, linkageKeyId: keyId }, linkageKeyId),
+    // Used to hash encryptList's columns only; sealed to the record until its files are extracted.
+    linkageKey: encryptList.length ? linkageKey : null,
+  }));
 
 export type CreateRecordDto = z.output<typeof createRecordSchema>;

@@ -5,7 +5,7 @@ const IV_BYTES = 12;
 const TAG_BYTES = 16;
 
 /**
- * AES-256-GCM for secrets that must be read back (API secrets). The context (the owner's id) is
+ * AES-256-GCM for secrets that must be read back (API secrets, database passwords, cloud keys). The context (the owner's id) is
  * bound as additional data, so a ciphertext copied to another row does not decrypt.
  * Stored form: `v1.<base64url(iv | tag | ciphertext)>`.
  */
@@ -15,7 +15,7 @@ export class SecretCipher {
   }
 
   static fromBase64Key(key: string | undefined): SecretCipher {
-    if (!key) throw new Error('ENCRYPTION_KEY is not set: the identity service encrypts API secrets with it');
+    if (!key) throw new Error('ENCRYPTION_KEY is not set: stored API secrets and credentials are encrypted with it');
     return new SecretCipher(Buffer.from(key, 'base64'));
   }
 

@@ -1,0 +1,161 @@
+import { Injectable } from '@nestjs/common';
+import { createHash, randomUUID } from 'node:crypto';
+import { describeAggregatedTable, linkageKeyId } from '@dc/extraction';
+import { AuthUser, DetailError, SecretCipher } from '@dc/platform';
+import { toRecordsPage } from '@dc/search-index';
+import { EndpointGuard, EndpointRefusedError } from '../network/endpoint-guard';
+import { isUuid } from '../records/dto/record-fields';
+import { privateColumnsOf } from '../records/dto/private-columns';
+import { IndexedRecords } from '../records/indexed-records';
+import { notFound } from '../records/records.errors';
+import { RecordsService } from '../records/records.service';
+import { type Connection, connectionView } from './connection';
+import { connectionFailed, NO_SUCH_TABLE } from './connections.errors';
+import { ConnectionsRepository } from './connections.repository';
+import type { ConnectionDto, CreateMetadataDto, GetObjectDto } from './dto/connection.dto';
+import { SqlConnectionError, SqlDatabases, type SqlSession } from './sql-database';
+
+const PAGE_SIZE = 100;
+const passwordContext = (id: string) => `connection:${id}`;
+
+/**
+ * SQL connections (spec sections 2, 4, 7 "Connections"): each belongs to the user who made it, and
+ * nobody else lists, reads, uses or deletes it (404). Every call that touches the database opens
+ * one read-only session and closes it; failures of any kind answer the same "failed".
+ */
+@Injectable()
+export class ConnectionsService {
+  constructor(
+    private readonly connections: ConnectionsRepository,
+    private readonly databases: SqlDatabases,
+    private readonly guard: EndpointGuard,
+    private readonly cipher: SecretCipher,
+    private readonly indexed: IndexedRecords,
+    private readonly records: RecordsService,
+  ) {}
+
+  /** POST test-connection/: `{pass}`; true only when a session could be opened and the tables listed. */
+  async test(dto: ConnectionDto): Promise<{ pass: boolean }> {
+    try {
+      await this.withSession(dto, (session) => session.tables());
+      return { pass: true };
+    } catch (error) {
+      if (error instanceof DetailError) return { pass: false };
+      throw error;
+    }
+  }
+
+  /** POST create-connection/: tested first (Connect follows a passed Test, spec section 4), then saved. */
+  async create(user: AuthUser, dto: ConnectionDto) {
+    await this.withSession(dto, (session) => session.tables());
+    const id = randomUUID();
+    const connection: Connection = {
+      id,
+      ownerId: user.id,
+      organisationId: user.organisationId,
+      name: dto.name,
+      sqltype: dto.sqltype,
+      host: dto.host,
+      port: dto.port,
+      username: dto.username,
+      sealedPassword: this.cipher.encrypt(dto.password, passwordContext(id)),
+      createdAt: new Date(),
+    };
+    await this.connections.insert(connection);
+    return connectionView(connection);
+  }
+
+  async list(user: AuthUser, query: { page?: string }, baseUrl: string) {
+    const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
+    const { count, connections } = await this.connections.listOwned(user.id, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE });
+    return toRecordsPage({ count, results: connections.map(connectionView) }, { baseUrl, page, pageSize: PAGE_SIZE });
+  }
+
+  async get(user: AuthUser, id: string) {
+    return connectionView(await this.owned(user, id));
+  }
+
+  async remove(user: AuthUser, id: string): Promise<void> {
+    if (!isUuid(id) || !(await this.connections.deleteOwned(id, user.id))) throw notFound();
+  }
+
+  /** GET {id}/list-objects/: the tables (and views) of the database with their columns. */
+  async listObjects(user: AuthUser, id: string) {
+    const connection = await this.owned(user, id);
+    const tables = await this.withSession(this.paramsOf(connection), (session) => session.tables());
+    return { count: tables.length, next: null, previous: null, results: tables };
+  }
+
+  /** POST get-object/: HEADERS, RAW (rowsPerPage rows as text) and TOTAL_ROWS of a table. */
+  async getObject(user: AuthUser, dto: GetObjectDto) {
+    const connection = await this.owned(user, dto.connectionId);
+    const preview = await this.withSession(this.paramsOf(connection), (session) => session.preview(dto.objectName, dto.rowsPerPage));
+    if (!preview) throw new DetailError(NO_SUCH_TABLE, 404);
+    return preview;
+  }
+
+  /**
+   * POST create-metadata/: a record of the table whose META (same shape as an uploaded CSV's) the
+   * database computed with aggregate queries; hashed columns are keyed with the owner's linkage
+   * key, used for this call only. Nothing of the table is stored but META.
+   */
+  async createMetadata(user: AuthUser, dto: CreateMetadataDto) {
+    const connection = await this.owned(user, dto.connectionId);
+    const choices = privateColumnsOf(dto, linkageKeyId);
+    const meta = await this.withSession(this.paramsOf(connection), async (session) => {
+      const source = await session.tableSource(dto.objectName);
+      if (!source) return null;
+      const privateColumns = choices ? { hash: choices.hash, fuzzy: choices.fuzzy, formats: choices.formats, summary: choices.summary, linkageKey: dto.linkageKey ?? undefined } : undefined;
+      return describeAggregatedTable({ name: dto.objectName, source }, { extractOption: dto.extractOption, privateColumns });
+    });
+    if (!meta) throw new DetailError(NO_SUCH_TABLE, 404);
+    const source = `${connection.sqltype}://${connection.host}:${connection.port}/${encodeURIComponent(connection.name)}/${encodeURIComponent(dto.objectName)}`;
+    const recordId = await this.indexed.create(user, {
+      name: dto.recordName ?? dto.objectName,
+      description: dto.description,
+      source,
+      origin: 'database',
+      type: `${connection.sqltype} table`,
+      extractOption: dto.extractOption,
+      privateColumns: choices,
+      file: {
+        name: dto.objectName,
+        contentType: 'application/x-sql-table',
+        size: 0,
+        checksum: createHash('sha256').update(`${connection.id}\n${dto.objectName}\n${meta.DATE}`).digest('hex'),
+        meta: meta as unknown as Record<string, unknown>,
+      },
+    });
+    return this.records.details(recordId, user);
+  }
+
+  private async owned(user: AuthUser, id: string): Promise<Connection> {
+    const connection = isUuid(id) ? await this.connections.findOwned(id, user.id) : null;
+    if (!connection) throw notFound();
+    return connection;
+  }
+
+  private paramsOf(connection: Connection): ConnectionDto {
+    return { ...connection, password: this.cipher.decrypt(connection.sealedPassword, passwordContext(connection.id)) };
+  }
+
+  /** One session for one call: the host checked, the session closed whatever happens. */
+  private async withSession<T>(params: ConnectionDto, work: (session: SqlSession) => Promise<T>): Promise<T> {
+    let session: SqlSession;
+    try {
+      const { address } = await this.guard.resolve(params.host);
+      session = await this.databases.open({ sqltype: params.sqltype, address, port: params.port, database: params.name, username: params.username, password: params.password });
+    } catch (error) {
+      if (error instanceof EndpointRefusedError || error instanceof SqlConnectionError) throw connectionFailed();
+      throw error;
+    }
+    try {
+      return await work(session);
+    } catch (error) {
+      if (error instanceof SqlConnectionError) throw connectionFailed();
+      throw error;
+    } finally {
+      await session.close();
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { RequestSnapshot } from '@dc/contracts';
+import { ServiceDatabase } from '@dc/platform';
+import { RecordRequest, RecordRequests } from '../records/record-requests';
+
+/**
+ * The catalogue's projection of the requests service's requests (request.created, request.updated):
+ * one row per request with its status and expiry, the newest version kept.
+ */
+@Injectable()
+export class GrantsRepository {
+  /** Applies a request's state unless a newer version was applied already. */
+  async apply(manager: EntityManager, request: RequestSnapshot): Promise<void> {
+    await manager.query(
+      `INSERT INTO catalogue.request_grants (request_id, record_id, requestor_id, status, expires_at, created_at, version)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)
+       ON CONFLICT (request_id) DO UPDATE SET status = excluded.status, expires_at = excluded.expires_at, version = excluded.version
+       WHERE catalogue.request_grants.version < excluded.version`,
+      [request.requestId, request.recordId, request.requestorId, request.status, request.expiresAt, request.createdAt, request.version],
+    );
+  }
+}
+
+/** The RecordRequests port over the projection (the real adapter, in both run modes). */
+@Injectable()
+export class ProjectedRecordRequests extends RecordRequests {
+  constructor(private readonly db: ServiceDatabase) {
+    super();
+  }
+
+  async requestOf(recordId: string, userId: string): Promise<RecordRequest | null> {
+    const rows: Array<{ request_id: string; status: RecordRequest['status']; expires_at: Date | null }> = await this.db.dataSource.query(
+      `SELECT request_id, status, expires_at FROM catalogue.request_grants
+        WHERE record_id = $1 AND requestor_id = $2 AND status <> 'closed'
+        ORDER BY created_at DESC, request_id LIMIT 1`,
+      [recordId, userId],
+    );
+    return rows[0] ? { requestId: rows[0].request_id, status: rows[0].status, expiresAt: rows[0].expires_at } : null;
+  }
+}

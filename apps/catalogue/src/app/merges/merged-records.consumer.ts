@@ -1,0 +1,73 @@
+import { Injectable, OnModuleInit } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { createEvent, MergeCompleted, RecordCreated } from '@dc/contracts';
+import { Outbox } from '@dc/messaging';
+import { ServiceEvents } from '@dc/platform';
+import { DirectoryRepository } from '../directory/directory.repository';
+import { ExtractionWorker } from '../extraction/extraction.worker';
+import { recordSnapshot } from '../records/record-events';
+import { RecordStore } from '../records/records.repository';
+
+const outbox = new Outbox('catalogue');
+
+/**
+ * A finished merge job becomes a new record of the job's owner: private (PR; everyone for BASIC
+ * clients, as their uploads), access Request, its file the merged CSV the worker stored, extracted
+ * like any upload, its provenance naming its sources. The record is named by the job, so a job run
+ * twice (a worker killed after storing it) still makes one record.
+ */
+@Injectable()
+export class MergedRecordsConsumer implements OnModuleInit {
+  constructor(
+    private readonly events: ServiceEvents,
+    private readonly directory: DirectoryRepository,
+    private readonly extraction: ExtractionWorker,
+  ) {}
+
+  onModuleInit(): void {
+    this.events.on([MergeCompleted.type], async (event, manager) => {
+      const merge = MergeCompleted.payload.parse(event.payload);
+      const store = new RecordStore(manager, this.directory, (...events) => outbox.add(manager, events));
+      if (await store.findRecord(merge.recordId)) return;
+      const { owner } = merge;
+      await store.rememberCaller({ id: owner.userId, username: owner.username, organisationId: owner.organisationId, clientType: owner.clientType, groups: owner.groups });
+      const now = new Date();
+      await store.insertRecord({
+        id: merge.recordId,
+        name: merge.name,
+        altName: merge.fileName,
+        description: merge.description,
+        provenance: merge.provenance,
+        source: '',
+        ownerId: owner.userId,
+        organisationId: owner.organisationId,
+        origin: 'merge',
+        type: 'csv',
+        size: merge.size,
+        version: 1,
+        createdAt: now,
+        changedAt: now,
+        visibility: owner.clientType === 'BASIC' ? 'EV' : 'PR',
+        visibilityId: randomUUID(),
+        sharedUserIds: [],
+        sharedOrganisationIds: [],
+        policyId: null,
+        access: 'RE',
+        accessFee: null,
+        currency: 'CAD',
+        recordFields: [],
+        extractOption: 'metadata',
+        extractFromUrl: false,
+        deleteFile: false,
+        groupIds: [],
+        privateColumns: null,
+      });
+      const fileId = randomUUID();
+      await store.insertFile({ id: fileId, recordId: merge.recordId, organisationId: owner.organisationId, name: merge.fileName, contentType: 'text/csv', size: merge.size, checksum: merge.checksum, storageKey: merge.storageKey }, now);
+      const record = (await store.findRecord(merge.recordId))!;
+      await store.publish(createEvent(RecordCreated, record.id, recordSnapshot(record, await store.files(record.id)), { correlationId: event.correlationId }));
+      // The worker also polls; this only saves the wait once the transaction has committed.
+      setTimeout(() => this.extraction.nudge(), 200).unref();
+    });
+  }
+}

@@ -1,0 +1,185 @@
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { connect, type Socket } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { ensureServerBuild, freePort, isChromiumInstalled, launchChromium, RunningProcess, startNode, waitForHttp } from '@dc/testing';
+import { activateAndLogin, register } from './flows';
+
+const PASSWORD = 'correct horse battery';
+const HEADERS_TIMEOUT_MS = 1500;
+const BODY_IDLE_TIMEOUT_MS = 1500;
+const MAX_CONNECTIONS = 6;
+
+/** Resolves once the server has closed the socket (or fails after `withinMs`, far below Node's own 60 s and 300 s). */
+function closedByServer(socket: Socket, withinMs = 20_000): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server kept the connection open for ${withinMs} ms`)), withinMs);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    socket.on('error', () => undefined);
+  });
+}
+
+function openSocket(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+  });
+}
+
+/** The first bytes the server sends on a socket (or '' when it closes without a word). */
+function firstAnswer(socket: Socket): Promise<string> {
+  return new Promise((resolve) => {
+    let received = '';
+    socket.on('data', (chunk: Buffer) => (received += chunk.toString()));
+    socket.once('close', () => resolve(received));
+  });
+}
+
+/**
+ * The embedded product as root starts it in a private DATA_DIR (mkdtemp, mode 0700), with its
+ * response headers, slow-client limits and connection cap, logout and the web app under its CSP.
+ * TRUST_PROXY names a proxy that is not this test, so the loopback client counts as any client.
+ */
+describe('hardening of the embedded product', () => {
+  jest.setTimeout(120_000);
+  let dataDir: string;
+  let port: number;
+  let app: RunningProcess | undefined;
+  const base = () => `http://127.0.0.1:${port}`;
+
+  beforeAll(async () => {
+    ensureServerBuild();
+    dataDir = mkdtempSync(path.join(tmpdir(), 'dc-hardening-'));
+    port = await freePort();
+    app = startNode('hardening', 'dist/apps/gateway/src/main.js', {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      EMBEDDED_PG_PORT: String(await freePort()),
+      TRUST_PROXY: '192.0.2.1',
+      HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
+      BODY_IDLE_TIMEOUT_MS: String(BODY_IDLE_TIMEOUT_MS),
+      MAX_CONNECTIONS_PER_ADDRESS: String(MAX_CONNECTIONS),
+    });
+    await waitForHttp(`${base()}/health/ready`, { process: app, timeoutMs: 180_000 });
+  }, 240_000);
+
+  afterAll(async () => {
+    await app?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('starts in a DATA_DIR made by mktemp (0700) and opens it only for the postgres group to pass through', () => {
+    const mode = statSync(dataDir).mode & 0o777;
+    if (process.getuid?.() === 0) expect(mode).toBe(0o710);
+    else expect(mode).toBe(0o700);
+  });
+
+  it('sends the security headers on the web app, the API and errors, and no-store on API answers', async () => {
+    for (const [pathname, init] of [
+      ['/', {}],
+      ['/api/recordsannon/', {}],
+      ['/api/no-such-route/', {}],
+      ['/api-token-auth/', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":"x","password":"y"}' }],
+    ] as const) {
+      const response = await fetch(`${base()}${pathname}`, init);
+      const headers = Object.fromEntries(response.headers);
+      expect({ pathname, csp: headers['content-security-policy'] }).toEqual({ pathname, csp: expect.stringContaining("frame-ancestors 'none'") });
+      expect(headers['content-security-policy']).toContain("script-src 'self'");
+      expect(headers).toMatchObject({ 'x-content-type-options': 'nosniff', 'x-frame-options': 'DENY', 'referrer-policy': 'strict-origin-when-cross-origin' });
+      if (pathname.startsWith('/api')) expect(headers['cache-control']).toBe('no-store');
+    }
+  });
+
+  it('keeps CORS closed: no origin is allowed to read answers', async () => {
+    const preflight = await fetch(`${base()}/api/records/`, { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
+    const read = await fetch(`${base()}/api/recordsannon/`, { headers: { origin: 'https://elsewhere.example' } });
+    expect(read.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('ends a connection whose headers do not arrive in time', async () => {
+    const socket = await openSocket(port);
+    socket.write('GET /api/recordsannon/ HTTP/1.1\r\nHost: x\r\n');
+    await closedByServer(socket);
+  });
+
+  it('ends a connection whose body stalls, and does not cut a slow but steady one', async () => {
+    const stalled = await openSocket(port);
+    stalled.write('POST /api-token-auth/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"user');
+    await closedByServer(stalled);
+
+    const body = JSON.stringify({ username: 'steady', password: 'wrong password' });
+    const steady = await openSocket(port);
+    const answered = firstAnswer(steady);
+    steady.write(`POST /api-token-auth/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+    // Longer in all than the idle limit, never idle for as long.
+    for (const piece of body.match(/.{1,4}/g)!) {
+      await new Promise((r) => setTimeout(r, BODY_IDLE_TIMEOUT_MS / 5));
+      steady.write(piece);
+    }
+    const answer = await answered;
+    expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+  });
+
+  it(`caps open connections per address at ${MAX_CONNECTIONS}: the next is answered 503 with Retry-After, and served once one closes`, async () => {
+    const held = await Promise.all(Array.from({ length: MAX_CONNECTIONS }, () => openSocket(port)));
+    try {
+      const extra = await openSocket(port);
+      const answer = await firstAnswer(extra);
+      expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+      expect(answer).toMatch(/\r\nRetry-After: \d+\r\n/i);
+      expect(answer).toContain('{"detail":"Too many connections from your address. Please try again."}');
+    } finally {
+      for (const socket of held) socket.destroy();
+    }
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await fetch(`${base()}/api/recordsannon/`)).status).toBe(200);
+  });
+
+  it('ends the token on the server at logout: every module refuses it afterwards', async () => {
+    expect((await register(base(), 'leaver', PASSWORD)).status).toBe(201);
+    const token = await activateAndLogin(base(), path.join(dataDir, 'mail'), 'leaver', PASSWORD);
+    const call = (pathname: string, method = 'GET') => fetch(`${base()}${pathname}`, { method, headers: { authorization: `JWT ${token}` } });
+    expect((await call('/api/records/')).status).toBe(200);
+    expect((await call('/api/logout/', 'POST')).status).toBe(204);
+    for (const pathname of ['/api/records/', '/api/account/user-account/', '/api/requests/sent_requests/', '/api/policies/']) {
+      expect({ pathname, status: (await call(pathname)).status }).toEqual({ pathname, status: 401 });
+    }
+  });
+
+  const browserIt = isChromiumInstalled() ? it : it.skip;
+  browserIt('renders and works in Chromium under the CSP, with no violation reported', async () => {
+    expect((await register(base(), 'viewer', PASSWORD)).status).toBe(201);
+    await activateAndLogin(base(), path.join(dataDir, 'mail'), 'viewer', PASSWORD);
+    const browser = await launchChromium();
+    try {
+      const page = await browser.newPage();
+      await page.addInitScript(() => {
+        const seen: string[] = [];
+        (window as unknown as { cspViolations: string[] }).cspViolations = seen;
+        document.addEventListener('securitypolicyviolation', (event) => seen.push(`${event.violatedDirective} ${event.blockedURI}`));
+      });
+      const problems: string[] = [];
+      page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+      page.on('pageerror', (error) => problems.push(error.message));
+      await page.goto(`${base()}/#/login`);
+      await page.getByLabel(/^Username\*?$/).fill('viewer');
+      await page.getByLabel(/^Password\*?$/).fill(PASSWORD);
+      await page.getByRole('button', { name: 'Login', exact: true }).click();
+      await page.getByRole('heading', { level: 1, name: 'Workspace', exact: true }).waitFor();
+      await page.getByRole('link', { name: /Add data/i }).first().click().catch(() => undefined);
+      await page.waitForTimeout(500);
+      const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
+      expect(violations).toEqual([]);
+      expect(problems.filter((text) => /Content Security Policy|Refused to/i.test(text))).toEqual([]);
+      // The start guide (a static page of its own) is under the same policy.
+      await page.goto(`${base()}/start-guide.html`);
+      expect(problems.filter((text) => /Content Security Policy|Refused to/i.test(text))).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});

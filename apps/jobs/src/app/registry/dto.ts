@@ -1,0 +1,46 @@
+import { linkMatchSchema } from '@dc/contracts';
+import { isoDateTime, pagedSchema } from '@dc/platform';
+import { z } from 'zod';
+
+const REQUIRED = 'This field is required.';
+
+/** The spec's `job`: a job id. */
+export const jobSchema = z.object({ job: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(100, 'Not a valid job id.') });
+
+const flag = z
+  .union([z.boolean(), z.string(), z.number()])
+  .optional()
+  .transform((value) => value === true || value === 1 || (typeof value === 'string' && ['true', '1', 'yes'].includes(value.trim().toLowerCase())));
+
+/** jobs-list: optional active_flag (only running jobs), page and page_size. */
+export const jobsListSchema = z.object({ active_flag: flag, page: z.unknown().optional(), page_size: z.unknown().optional() });
+
+/** A job as the Jobs page reads it (spec section 3, Job); `matches` only in job-content. */
+export const jobViewSchema = z.object({
+  job_id: z.string(),
+  type: z.enum(['MERGE', 'LINK']),
+  progress: z.object({ current: z.number().int(), total: z.number().int() }),
+  info: z.string(),
+  is_active: z.boolean(),
+  status: z.enum(['active', 'complete']),
+  failed: z.boolean().describe('a complete job that produced nothing (info says why)'),
+  created: isoDateTime,
+  completed: isoDateTime.nullable(),
+  content: z.object({
+    record_left_name: z.string(),
+    record_left_id: z.string(),
+    record_left_removed: z.boolean().describe('the record is no longer in the product'),
+    record_right_name: z.string(),
+    record_right_id: z.string(),
+    record_right_removed: z.boolean(),
+    result_record_id: z.string().nullable().describe('MERGE: the new record holding the merged file'),
+    total_matches: z.number().int(),
+    matches: z.array(linkMatchSchema).optional().describe('LINK, job-content only: the matched row pairs, best first'),
+    tot_rows: z.object({ left: z.number().int(), right: z.number().int() }).nullable(),
+  }),
+});
+
+/** jobs-list: a page of the caller's jobs, with "No jobs were found." when there are none. */
+export const jobsPageSchema = pagedSchema(jobViewSchema).extend({ message: z.string().optional() });
+
+export const jobDeletedSchema = z.object({ detail: z.string() });

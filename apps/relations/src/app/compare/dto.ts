@@ -1,0 +1,91 @@
+import { z } from 'zod';
+
+const REQUIRED = 'This field is required.';
+const recordId = z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(100, 'Not a valid record id.');
+
+export const RANGE_ERROR = 'Unexpected range setting: Maximum cannot be less than minimum';
+
+const score = (fallback: number) =>
+  z
+    .union([z.string(), z.number()])
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return fallback;
+      const x = Number(value);
+      if (!Number.isFinite(x) || x < 0 || x > 1) {
+        ctx.addIssue({ code: 'custom', message: 'Expected a number between 0 and 1.' });
+        return z.NEVER;
+      }
+      return x;
+    });
+
+/** record1 and record2 of the relation calls (spec section 7). */
+export const pairSchema = z.object({ record1: recordId, record2: recordId });
+
+/** The semantic relation's slider (spec: min 0, max 1; max may not be below min). */
+export const semanticsSchema = pairSchema
+  .extend({ min: score(0), max: score(1) })
+  .superRefine((value, ctx) => {
+    if (value.max < value.min) ctx.addIssue({ code: 'custom', path: ['max'], message: RANGE_ERROR });
+  });
+
+export const linkRowsSchema = pairSchema.extend({
+  limit: z
+    .union([z.string(), z.number()])
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return 100;
+      const n = Number(value);
+      if (!Number.isInteger(n) || n < 1 || n > 1000) {
+        ctx.addIssue({ code: 'custom', message: 'Expected a whole number between 1 and 1000.' });
+        return z.NEVER;
+      }
+      return n;
+    }),
+});
+
+export const inferHeaderSchema = z.object({ record: recordId, header: z.string({ error: REQUIRED }).min(1, REQUIRED).max(1000) });
+
+export const recordSchema = z.object({ record: recordId });
+
+export const definitionSchema = z.object({
+  word: z
+    .string({ error: REQUIRED })
+    .trim()
+    .min(1, REQUIRED)
+    .max(100, 'Ensure this field has no more than 100 characters.'),
+});
+
+export const mergeScanSchema = z.object({
+  records: z
+    .array(recordId, { error: 'Expected a list of record ids.' })
+    .min(2, 'Choose at least two records.')
+    .max(20, 'Choose at most 20 records.'),
+});
+
+const header = z.string({ error: REQUIRED }).min(1, REQUIRED).max(1000);
+
+/** One chosen field pair of the Merge Scan Results (a merge candidate: its other fields are ignored). */
+const mergeRelation = z.object({ record_left: recordId, record_right: recordId, header_left: header, header_right: header });
+
+const mergeType = z
+  .string({ error: REQUIRED })
+  .trim()
+  .toLowerCase()
+  .transform((value, ctx) => {
+    const type = ({ horizontal: 'horizontal', h: 'horizontal', vertical: 'vertical', v: 'vertical' } as const)[value];
+    if (!type) {
+      ctx.addIssue({ code: 'custom', message: 'Choose horizontal or vertical.' });
+      return z.NEVER;
+    }
+    return type;
+  });
+
+/** POST merge-features: the chosen field pairs and Merge Horizontal or Merge Vertical. */
+export const mergeFeaturesSchema = z.object({
+  merge_relations: z.array(mergeRelation, { error: 'Expected a list of merge relations.' }).min(1, 'Choose at least one field pair.').max(100, 'Choose at most 100 field pairs.'),
+  merge_type: mergeType,
+});
+
+/** POST merge-enc-cols (the linking result's merge button) and link-records (Link Datasets): two records. */
+export const recordPairSchema = z.object({ record_left: recordId, record_right: recordId, merge_type: mergeType.optional() });

@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { DetailError } from '@dc/platform';
+import { notFound, RecordAccess, type Viewer } from '../access/record-access.service';
+import type { SketchedRecord } from '../projection/related-record';
+import { RecordsRepository } from '../projection/records.repository';
+import { RowReader } from '../rows/row-reader';
+import { columnsOf, isNumeric, totalRowsOf } from '../scoring/columns';
+import {
+  type ColumnMatches, estimatedMatches, joinabilityRelation, linkColumnPairs, semanticRelation, statisticalRelation, structuralRelation,
+} from '../scoring/relations';
+import { linkRows, type LinkedRows } from '../scoring/row-linkage';
+import { Lexicon } from '../wordnet/lexicon';
+import {
+  type Answer, inferHeaderResponseSchema, joiningResponseSchema, linkabilityResponseSchema, linkRowsResponseSchema, semanticsResponseSchema, statisticsResponseSchema, structuresResponseSchema,
+} from './responses';
+
+export const NO_ACCESS = 'Some merges could not be completed. You do not have access to those data.';
+/** Lists the comparison modal shows by default (spec section 9); the full lists stay capped. */
+const MAX_LISTED = 200;
+
+export interface Pair {
+  left: SketchedRecord;
+  right: SketchedRecord;
+  /** May the caller download each record (row values may then take part)? */
+  downloads: [boolean, boolean];
+}
+
+export interface Linkability {
+  link_score: number;
+  tot_rows: { left: number; right: number };
+  matches: ColumnMatches[];
+  rows: LinkedRows[];
+  /** True when matches are estimated from sketches (rows not read: no download right, or the file is gone). */
+  estimated: boolean;
+  message: string | null;
+}
+
+const brief = (record: SketchedRecord) => ({ id: record.record.id, name: record.record.name, type: record.record.type, size: record.record.size, date_changed: record.record.changedAt.toISOString() });
+
+/**
+ * The five relations between two records (semantic, structural, statistical, joinability,
+ * linkability), computed on demand from the projection. A record the caller may not see answers
+ * 404 like an unknown one, so nothing about it leaks; rows are read only from records the caller
+ * may download.
+ */
+@Injectable()
+export class RelationsService {
+  constructor(
+    private readonly records: RecordsRepository,
+    private readonly access: RecordAccess,
+    private readonly lexicon: Lexicon,
+    private readonly rows: RowReader,
+  ) {}
+
+  readonly similarity = (a: string, b: string) => this.lexicon.similarity(a, b);
+
+  /** Both records, if the caller may see both; otherwise 404 (which one is not said). */
+  async pair(viewer: Viewer, id1: string, id2: string): Promise<Pair> {
+    const [left, right] = await this.records.sketched([id1, id2]);
+    const found = id1 === id2 ? left && { left, right: left } : left && right && { left, right };
+    if (!found || !this.access.canView(found.left.record, viewer) || !this.access.canView(found.right.record, viewer)) throw notFound();
+    return { ...found, downloads: [await this.access.canDownload(found.left.record, viewer), await this.access.canDownload(found.right.record, viewer)] };
+  }
+
+  async semantics(viewer: Viewer, id1: string, id2: string, range: { min: number; max: number }): Promise<Answer<typeof semanticsResponseSchema>> {
+    const { left, right } = await this.pair(viewer, id1, id2);
+    const relation = semanticRelation(left, right, this.similarity, range);
+    return { record1: brief(left), record2: brief(right), sem_score: relation.sem_score, sim_words: relation.sim_words.slice(0, MAX_LISTED), total_sim_words: relation.sim_words.length, min: range.min, max: range.max };
+  }
+
+  async structures(viewer: Viewer, id1: string, id2: string): Promise<Answer<typeof structuresResponseSchema>> {
+    const { left, right } = await this.pair(viewer, id1, id2);
+    return { record1: brief(left), record2: brief(right), ...structuralRelation(left, right) };
+  }
+
+  async statistics(viewer: Viewer, id1: string, id2: string): Promise<Answer<typeof statisticsResponseSchema>> {
+    const { left, right } = await this.pair(viewer, id1, id2);
+    const relation = statisticalRelation(left, right);
+    return { record1: brief(left), record2: brief(right), stats_score: relation.stats_score, stats_mtx: relation.stats_mtx.slice(0, MAX_LISTED) };
+  }
+
+  async joining(viewer: Viewer, id1: string, id2: string): Promise<Answer<typeof joiningResponseSchema>> {
+    const { left, right } = await this.pair(viewer, id1, id2);
+    const relation = joinabilityRelation(left, right, this.similarity);
+    return { record1: brief(left), record2: brief(right), ...relation, matching_headers: relation.matching_headers.slice(0, MAX_LISTED) };
+  }
+
+  /** Linkability for the comparison modal: matches per column and the first row pairs. */
+  async linkability(viewer: Viewer, id1: string, id2: string): Promise<Answer<typeof linkabilityResponseSchema>> {
+    const pair = await this.pair(viewer, id1, id2);
+    const link = await this.link(pair, 10);
+    return { record1: brief(pair.left), record2: brief(pair.right), ...link };
+  }
+
+  /** GET link-rows: the linked row pairs themselves, for callers who may download both records. */
+  async linkRows(viewer: Viewer, id1: string, id2: string, limit: number): Promise<Answer<typeof linkRowsResponseSchema>> {
+    const pair = await this.pair(viewer, id1, id2);
+    if (!viewer || !pair.downloads[0] || !pair.downloads[1]) throw new DetailError(NO_ACCESS, 403);
+    const link = await this.link(pair, limit);
+    return {
+      record1: brief(pair.left),
+      record2: brief(pair.right),
+      link_score: link.link_score,
+      estimated: link.estimated,
+      message: link.message,
+      totals: link.matches.map((m) => ({ column: m.column_left, total_rows: link.tot_rows.left, total_matches: m.total_matches })),
+      tot_rows: link.tot_rows,
+      matches: link.matches,
+      results: link.rows,
+    };
+  }
+
+  async link(pair: Pair, limit: number): Promise<Linkability> {
+    const { left, right, downloads } = pair;
+    const tot_rows = { left: totalRowsOf(left), right: totalRowsOf(right) };
+    const all = linkColumnPairs(left, right, this.similarity);
+    if (all.length === 0) return { link_score: 0, tot_rows, matches: [], rows: [], estimated: false, message: 'No columns of these records share values.' };
+    // Rows are linked within one table on each side: the best pair's.
+    const [first] = all;
+    const sameTables = all.filter((p) => p.left.fileId === first.left.fileId && p.left.tableIndex === first.left.tableIndex && p.right.fileId === first.right.fileId && p.right.tableIndex === first.right.tableIndex);
+    const readable = downloads[0] && downloads[1] && first.left.storageKey && first.right.storageKey;
+    const estimate = (message: string): Linkability => {
+      const matches = estimatedMatches(all);
+      const best = Math.max(0, ...matches.map((m) => m.total_matches));
+      return { link_score: tot_rows.left ? Number(Math.min(1, best / tot_rows.left).toFixed(4)) : 0, tot_rows, matches, rows: [], estimated: true, message };
+    };
+    if (!readable) return estimate(downloads[0] && downloads[1] ? 'The files are no longer stored: matches are estimated from the column sketches.' : NO_ACCESS);
+    const [leftRows, rightRows] = await Promise.all([this.rows.read(sameTables.map((p) => p.left)), this.rows.read(sameTables.map((p) => p.right))]);
+    if (!leftRows || !rightRows) return estimate('The files are no longer stored: matches are estimated from the column sketches.');
+    const result = linkRows({ left: leftRows, right: rightRows }, limit);
+    return {
+      link_score: result.link_score,
+      tot_rows: result.total_rows,
+      matches: result.matches.map((m) => ({ ...m, estimated: false })),
+      rows: result.rows,
+      estimated: false,
+      message: result.candidates_capped ? 'Only the first 5,000,000 candidate row pairs were compared.' : null,
+    };
+  }
+
+  /** GET infer-header: what a column holds, named from its words (WordNet) or its numbers. */
+  async inferHeader(viewer: Viewer, recordId: string, header: string): Promise<Answer<typeof inferHeaderResponseSchema>> {
+    const [record] = await this.records.sketched([recordId]);
+    if (!record || !this.access.canView(record.record, viewer)) throw notFound();
+    const column = columnsOf(record).find((c) => c.sketch.header === header) ?? columnsOf(record).find((c) => c.sketch.header.trim().toLowerCase() === header.trim().toLowerCase());
+    if (!column) throw new DetailError('This record has no such header.', 404);
+    const { sketch } = column;
+    const candidates: Array<{ label: string; score: number }> = [];
+    if (sketch.privacy === 'hashed') candidates.push({ label: 'hashed identifier', score: 1 });
+    else if (sketch.privacy === 'masked') candidates.push({ label: 'masked value', score: 1 });
+    else if (isNumeric(sketch) && sketch.numeric) {
+      const { min, max } = sketch.numeric;
+      if (sketch.type === 'integer' && min >= 1000 && max <= 2100) candidates.push({ label: 'year', score: 0.9 });
+      if (min >= 0 && max <= 100 && sketch.type === 'float') candidates.push({ label: 'percentage', score: 0.5 });
+      if (sketch.type === 'integer' && sketch.distinct === sketch.count && sketch.count > 1) candidates.push({ label: 'identifier', score: 0.6 });
+      candidates.push({ label: sketch.type === 'integer' ? 'count' : 'measurement', score: 0.3 });
+    } else if (sketch.type === 'date' || sketch.type === 'time') candidates.push({ label: sketch.type, score: 0.9 });
+    else {
+      for (const term of this.lexicon.commonHypernyms(sketch.words.slice(0, 50))) candidates.push({ label: term.term, score: Number(term.share.toFixed(4)) });
+      if (sketch.distinct === sketch.count && sketch.count > 1) candidates.push({ label: 'identifier', score: 0.5 });
+      if (candidates.length === 0) candidates.push({ label: 'text', score: 0.1 });
+    }
+    candidates.sort((a, b) => b.score - a.score);
+    return { record: record.record.id, header: sketch.header, type: sketch.type, privacy: sketch.privacy, inferred: candidates[0].label, candidates };
+  }
+}

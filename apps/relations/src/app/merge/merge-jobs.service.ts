@@ -1,0 +1,153 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { createEvent, JobRequested, type JobSource, type JobType, type MergeType } from '@dc/contracts';
+import { type AuthUser, currentCorrelationId, FieldValidationError, ServiceDatabase } from '@dc/platform';
+import { RecordAccess } from '../access/record-access.service';
+import { NO_ACCESS } from '../compare/relations.service';
+import { type Answer, jobsStartedResponseSchema } from '../compare/responses';
+import type { FileSketch, SketchedRecord } from '../projection/related-record';
+import { RecordsRepository } from '../projection/records.repository';
+import { NO_MATCHING_VALUES, NOT_TABULAR } from './merge-scan.service';
+
+export { NO_MATCHING_VALUES };
+export const MERGE_STARTED = 'New merge job was successfully initiated.';
+export const LINK_STARTED = 'New link job was successfully initiated.';
+export const NO_HASHED_COLUMNS = 'These records have no hashed columns in common.';
+
+export interface ChosenPair {
+  record_left: string;
+  record_right: string;
+  header_left: string;
+  header_right: string;
+}
+
+interface JobPlan {
+  type: JobType;
+  left: JobSource;
+  right: JobSource;
+  merge?: { mergeType: MergeType; pairs: Array<{ left: string; right: string }> };
+}
+
+interface NewJob {
+  job_id: string;
+  type: JobType;
+  record_left_id: string;
+  record_left_name: string;
+  record_right_id: string;
+  record_right_name: string;
+}
+
+/** Files whose rows a merge reads: delimited text (CSV and the like), stored in the product. */
+const isDelimitedText = (file: FileSketch) => !!file.storageKey && (/\.(csv|tsv)$/i.test(file.fileName) || /csv|tab-separated/i.test(file.contentType));
+
+/** The stored delimited-text file of a record holding all these headers (in one table), if any. */
+function tabularSource(record: SketchedRecord, headers: string[]): JobSource | null {
+  for (const file of record.files.filter(isDelimitedText)) {
+    const table = file.tables.find((t) => headers.every((h) => t.columns.some((c) => c.header === h)));
+    if (table) return { recordId: record.record.id, name: record.record.name, fileId: file.fileId, fileName: file.fileName, storageKey: file.storageKey! };
+  }
+  return null;
+}
+
+/**
+ * Starts MERGE and LINK jobs (spec: merge-features, merge-enc-cols, the work area's Link Datasets).
+ * Everything about who may read what is decided here, when the job is asked for: a record the
+ * caller may not see or download takes no part ("You do not have access to those data."), nor does
+ * data that is not tabular. The job itself goes to the job workers as job.requested, through the
+ * outbox, in the caller's name.
+ */
+@Injectable()
+export class MergeJobsService {
+  constructor(
+    private readonly records: RecordsRepository,
+    private readonly access: RecordAccess,
+    private readonly db: ServiceDatabase,
+  ) {}
+
+  /** One MERGE job per pair of records, joining (or stacking) on all the pairs chosen for it. */
+  async mergeFeatures(user: AuthUser, chosen: ChosenPair[], mergeType: MergeType) {
+    const byRecords = new Map<string, ChosenPair[]>();
+    for (const pair of chosen) {
+      const key = `${pair.record_left}|${pair.record_right}`;
+      const pairs = byRecords.get(key) ?? [];
+      if (!pairs.some((p) => p.header_left === pair.header_left && p.header_right === pair.header_right)) pairs.push(pair);
+      byRecords.set(key, pairs);
+    }
+    const outcome = { nodata: false, nottabular: false, nomatches: false };
+    const jobs: JobPlan[] = [];
+    for (const pairs of byRecords.values()) {
+      const fields = pairs.map((p) => ({ left: p.header_left, right: p.header_right }));
+      const planned = await this.plan(user, pairs[0].record_left, pairs[0].record_right, fields);
+      if ('refused' in planned) outcome[planned.refused] = true;
+      else jobs.push({ type: 'MERGE', ...planned, merge: { mergeType, pairs: fields } });
+    }
+    return this.answer(outcome, await this.request(user, jobs));
+  }
+
+  /** merge-enc-cols: a horizontal (or chosen) merge of two records on the hashed columns they share by header. */
+  async mergeHashedColumns(user: AuthUser, leftId: string, rightId: string, mergeType: MergeType = 'horizontal') {
+    const fields = await this.sharedHashedHeaders(user, leftId, rightId);
+    const outcome = { nodata: false, nottabular: false, nomatches: false };
+    const planned = await this.plan(user, leftId, rightId, fields);
+    if ('refused' in planned) {
+      outcome[planned.refused] = true;
+      return this.answer(outcome, []);
+    }
+    return this.answer(outcome, await this.request(user, [{ type: 'MERGE', ...planned, merge: { mergeType, pairs: fields } }]));
+  }
+
+  /** Link Datasets: a LINK job matching the two records' rows on their hashed columns. */
+  async link(user: AuthUser, leftId: string, rightId: string) {
+    const fields = await this.sharedHashedHeaders(user, leftId, rightId);
+    const planned = await this.plan(user, leftId, rightId, fields);
+    const outcome = { nodata: false, nottabular: false, nomatches: false };
+    if ('refused' in planned) {
+      outcome[planned.refused] = true;
+      return this.answer(outcome, []);
+    }
+    return this.answer(outcome, await this.request(user, [{ type: 'LINK', ...planned }]), LINK_STARTED);
+  }
+
+  /** The headers hashed in both records (spec: enc_headers), paired by name; 400 when there are none. */
+  private async sharedHashedHeaders(user: AuthUser, leftId: string, rightId: string) {
+    const [left, right] = await this.records.findRecords([leftId, rightId]).then((found) => [leftId, rightId].map((id) => found.find((r) => r.id === id)));
+    const visible = [left, right].every((r) => r && this.access.canView(r, user));
+    const shared = visible ? left!.encryptedHeaders.filter((h) => right!.encryptedHeaders.includes(h)) : [];
+    if (visible && shared.length === 0) throw new FieldValidationError({ non_field_errors: [NO_HASHED_COLUMNS] });
+    return shared.map((h) => ({ left: h, right: h }));
+  }
+
+  /** Both sides' sources, or why this pair takes no part (records unseen or not downloadable read as no access). */
+  private async plan(user: AuthUser, leftId: string, rightId: string, fields: Array<{ left: string; right: string }>): Promise<{ left: JobSource; right: JobSource } | { refused: 'nodata' | 'nottabular' }> {
+    const records = await this.records.sketched([leftId, rightId]);
+    const left = records.find((r) => r.record.id === leftId);
+    const right = records.find((r) => r.record.id === rightId);
+    if (!left || !right || leftId === rightId) return { refused: 'nodata' };
+    for (const side of [left, right]) if (!(await this.access.canDownload(side.record, user))) return { refused: 'nodata' };
+    const leftSource = tabularSource(left, fields.map((f) => f.left));
+    const rightSource = tabularSource(right, fields.map((f) => f.right));
+    if (!leftSource || !rightSource) return { refused: 'nottabular' };
+    return { left: leftSource, right: rightSource };
+  }
+
+  private async request(user: AuthUser, jobs: JobPlan[]): Promise<NewJob[]> {
+    if (jobs.length === 0) return [];
+    const correlationId = currentCorrelationId();
+    const owner = { userId: user.id, username: user.username, organisationId: user.organisationId, clientType: user.clientType, groups: user.groups };
+    const created = jobs.map((job) => ({ ...job, jobId: randomUUID() }));
+    await this.db.transaction((tx) =>
+      tx.publish(
+        ...created.map((job) => {
+          const how = job.merge ? `${job.merge.mergeType} merge on ${job.merge.pairs.map((p) => (p.left === p.right ? p.left : `${p.left} = ${p.right}`)).join(', ')}` : 'row linkage on the hashed columns';
+          return createEvent(JobRequested, job.jobId, { ...job, owner, info: `${job.type === 'MERGE' ? 'Merge' : 'Link'} of ${job.left.name} and ${job.right.name}: ${how}.` }, { correlationId });
+        }),
+      ),
+    );
+    return created.map((job) => ({ job_id: job.jobId, type: job.type, record_left_id: job.left.recordId, record_left_name: job.left.name, record_right_id: job.right.recordId, record_right_name: job.right.name }));
+  }
+
+  private answer(outcome: { nodata: boolean; nottabular: boolean; nomatches: boolean }, newmerges: NewJob[], started = MERGE_STARTED): Answer<typeof jobsStartedResponseSchema> {
+    const messages = [...(outcome.nottabular ? [NOT_TABULAR] : []), ...(outcome.nodata ? [NO_ACCESS] : []), ...(newmerges.length ? [started] : [])];
+    return { ...outcome, newmerges, messages };
+  }
+}

@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { notFound, RecordAccess, type Viewer } from '../access/record-access.service';
+import { RelationsService } from '../compare/relations.service';
+import { type Answer, joinableWithResponseSchema, topRelatedResponseSchema } from '../compare/responses';
+import type { SketchedRecord } from '../projection/related-record';
+import { RecordsRepository } from '../projection/records.repository';
+import { joinabilityRelation } from '../scoring/relations';
+import { TopRelatedRepository } from './top-related.repository';
+
+/** Candidate records looked at (from the value-hash index). */
+const CANDIDATES = 40;
+const SHOWN = 10;
+const TOP_RELATED = 5;
+
+/**
+ * "Joinable with" and top_related of a record: candidates come from the inverted index of the
+ * columns' smallest value hashes (never a scan of every record); top_related is read from the lists
+ * the background keeps. Only records the caller may see are listed.
+ */
+@Injectable()
+export class RelatedService {
+  constructor(
+    private readonly records: RecordsRepository,
+    private readonly access: RecordAccess,
+    private readonly relations: RelationsService,
+    private readonly lists: TopRelatedRepository,
+  ) {}
+
+  private async subject(viewer: Viewer, recordId: string): Promise<SketchedRecord> {
+    const [record] = await this.records.sketched([recordId]);
+    if (!record || !this.access.canView(record.record, viewer)) throw notFound();
+    return record;
+  }
+
+  private async visibleCandidates(viewer: Viewer, record: SketchedRecord): Promise<SketchedRecord[]> {
+    return (await this.records.candidates(record, CANDIDATES, false)).filter((r) => this.access.canView(r.record, viewer));
+  }
+
+  /** GET joinable-with: records the caller may see that join with this one on some column, best first. */
+  async joinableWith(viewer: Viewer, recordId: string): Promise<Answer<typeof joinableWithResponseSchema>> {
+    const record = await this.subject(viewer, recordId);
+    const results = (await this.visibleCandidates(viewer, record))
+      .map((other) => ({ other, relation: joinabilityRelation(record, other, this.relations.similarity) }))
+      .filter(({ relation }) => relation.joinable)
+      .sort((a, b) => b.relation.join_score - a.relation.join_score || a.other.record.name.localeCompare(b.other.record.name))
+      .slice(0, SHOWN)
+      .map(({ other, relation }) => ({
+        id: other.record.id,
+        name: other.record.name,
+        join_score: relation.join_score,
+        unionable: relation.unionable,
+        matching_headers: relation.matching_headers.filter((m) => m.score >= 0.5).slice(0, 3),
+      }));
+    return { record: record.record.id, count: results.length, results };
+  }
+
+  /**
+   * top_related of a record: its kept related records (scored in the background when sketches
+   * change, never on this call) that the caller may see, best first, with the four scores.
+   */
+  async topRelated(viewer: Viewer, recordId: string): Promise<Answer<typeof topRelatedResponseSchema>> {
+    const record = await this.subject(viewer, recordId);
+    const kept = await this.lists.list(null, record.record.id);
+    const visible = new Map((await this.records.findRecords(kept.map((s) => s.relatedId))).filter((r) => this.access.canView(r, viewer)).map((r) => [r.id, r]));
+    const top_related = kept
+      .filter((s) => visible.has(s.relatedId))
+      .slice(0, TOP_RELATED)
+      .map((s) => ({ id: s.relatedId, name: visible.get(s.relatedId)!.name, sem_score: s.sem_score, struct_score: s.struct_score, stats_score: s.stats_score, link_score: s.link_score }));
+    return { record: record.record.id, top_related };
+  }
+}

@@ -1,0 +1,90 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { TableSketchPayload } from '@dc/contracts';
+import { ServiceDatabase } from '@dc/platform';
+import type { IndexedColumn, RowIndexBuild } from './row-index';
+
+/** A stored file as the index builder needs it, with the time of the sketch it was built from. */
+export interface IndexableFile {
+  fileId: string;
+  fileName: string;
+  storageKey: string;
+  tables: TableSketchPayload[];
+  sketchedAt: Date;
+}
+
+interface FileRow {
+  file_id: string;
+  file_name: string;
+  storage_key: string;
+  tables: TableSketchPayload[];
+  occurred_at: Date;
+}
+
+const toFile = (row: FileRow): IndexableFile => ({ fileId: row.file_id, fileName: row.file_name, storageKey: row.storage_key, tables: row.tables, sketchedAt: row.occurred_at });
+
+/** Marks every build of these files dropped (their objects are deleted by the worker); in the caller's transaction. */
+export async function dropRowIndexes(manager: EntityManager, fileIds: string[]): Promise<void> {
+  if (fileIds.length === 0) return;
+  await manager.query(`UPDATE relations.row_indexes SET status = 'dropped' WHERE file_id = ANY($1) AND status <> 'dropped'`, [fileIds]);
+}
+
+/** The row-index builds of stored files (relations' own schema). */
+@Injectable()
+export class RowIndexRepository {
+  constructor(private readonly db: ServiceDatabase) {}
+
+  async readyBuild(fileId: string): Promise<RowIndexBuild | null> {
+    const rows = (await this.db.dataSource.query(
+      `SELECT build_id, file_id, columns FROM relations.row_indexes WHERE file_id = $1 AND status = 'ready' ORDER BY built_at DESC LIMIT 1`,
+      [fileId],
+    )) as Array<{ build_id: string; file_id: string; columns: IndexedColumn[] }>;
+    return rows[0] ? { buildId: rows[0].build_id, fileId: rows[0].file_id, columns: rows[0].columns } : null;
+  }
+
+  /** The stored file with its sketch, or null when it is unknown or no longer stored. */
+  async file(fileId: string): Promise<IndexableFile | null> {
+    const rows = (await this.db.dataSource.query(
+      'SELECT file_id, file_name, storage_key, tables, occurred_at FROM relations.file_sketches WHERE file_id = $1 AND storage_key IS NOT NULL',
+      [fileId],
+    )) as FileRow[];
+    return rows[0] ? toFile(rows[0]) : null;
+  }
+
+  /** The oldest stored file without a ready or failed build (the background builder's next one). */
+  async nextUnindexed(): Promise<IndexableFile | null> {
+    const rows = (await this.db.dataSource.query(
+      `SELECT s.file_id, s.file_name, s.storage_key, s.tables, s.occurred_at FROM relations.file_sketches s
+       WHERE s.storage_key IS NOT NULL AND jsonb_array_length(s.tables) > 0
+         AND NOT EXISTS (SELECT 1 FROM relations.row_indexes i WHERE i.file_id = s.file_id AND i.status IN ('ready', 'failed'))
+       ORDER BY s.occurred_at, s.file_id LIMIT 1`,
+    )) as FileRow[];
+    return rows[0] ? toFile(rows[0]) : null;
+  }
+
+  /**
+   * Records a finished build. When the file's sketch changed or the file went away meanwhile, the
+   * build is recorded as dropped at once; a ready build replaces the file's earlier builds.
+   */
+  async save(file: IndexableFile, build: RowIndexBuild, outcome: { status: 'ready' } | { status: 'failed'; error: string }): Promise<'ready' | 'failed' | 'dropped'> {
+    return this.db.transaction(async ({ manager }) => {
+      const [current] = (await manager.query('SELECT occurred_at FROM relations.file_sketches WHERE file_id = $1 AND storage_key = $2 FOR SHARE', [file.fileId, file.storageKey])) as Array<{ occurred_at: Date }>;
+      const stale = !current || current.occurred_at.getTime() !== file.sketchedAt.getTime();
+      const status = stale ? 'dropped' : outcome.status;
+      if (status === 'ready') await dropRowIndexes(manager, [file.fileId]);
+      await manager.query('INSERT INTO relations.row_indexes (build_id, file_id, status, columns, error) VALUES ($1, $2, $3, $4::jsonb, $5)', [
+        build.buildId, file.fileId, status, JSON.stringify(build.columns), outcome.status === 'failed' ? outcome.error : null,
+      ]);
+      return status;
+    });
+  }
+
+  async droppedBuilds(limit: number): Promise<Array<{ buildId: string; fileId: string }>> {
+    const rows = (await this.db.dataSource.query(`SELECT build_id, file_id FROM relations.row_indexes WHERE status = 'dropped' ORDER BY built_at LIMIT $1`, [limit])) as Array<{ build_id: string; file_id: string }>;
+    return rows.map((r) => ({ buildId: r.build_id, fileId: r.file_id }));
+  }
+
+  async forget(buildId: string): Promise<void> {
+    await this.db.dataSource.query(`DELETE FROM relations.row_indexes WHERE build_id = $1 AND status = 'dropped'`, [buildId]);
+  }
+}

@@ -1,0 +1,39 @@
+import type { ColumnSketchPayload } from '@dc/contracts';
+import type { SketchedRecord } from '../projection/related-record';
+
+/** One column of a record, wherever it is (file, table), with its sketch. */
+export interface RecordColumn {
+  recordId: string;
+  fileId: string;
+  storageKey: string | null;
+  fileName: string;
+  tableIndex: number;
+  tableName: string;
+  totalRows: number;
+  sketch: ColumnSketchPayload;
+}
+
+/** Every sketched column of a record, file by file, table by table. */
+export function columnsOf(record: SketchedRecord): RecordColumn[] {
+  return record.files.flatMap((file) =>
+    file.tables.flatMap((table, tableIndex) =>
+      table.columns.map((sketch) => ({ recordId: record.record.id, fileId: file.fileId, storageKey: file.storageKey, fileName: file.fileName, tableIndex, tableName: table.name, totalRows: table.totalRows, sketch })),
+    ),
+  );
+}
+
+/** Rows of a record: its tables' rows added up (the snapshot's total when nothing was sketched). */
+export function totalRowsOf(record: SketchedRecord): number {
+  const sketched = record.files.flatMap((f) => f.tables).reduce((sum, t) => sum + t.totalRows, 0);
+  return sketched || record.record.totalRows || 0;
+}
+
+const NUMERIC = new Set(['integer', 'float']);
+export const isNumeric = (column: ColumnSketchPayload) => NUMERIC.has(column.type);
+
+/** 1 for the same type, 0.5 for integer with float, 0 otherwise (empty columns match nothing). */
+export function typeCompatibility(a: ColumnSketchPayload, b: ColumnSketchPayload): number {
+  if (a.type === 'empty' || b.type === 'empty') return 0;
+  if (a.type === b.type) return 1;
+  return isNumeric(a) && isNumeric(b) ? 0.5 : 0;
+}

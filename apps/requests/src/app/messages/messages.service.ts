@@ -1,0 +1,80 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { createEvent, RequestMessagePosted } from '@dc/contracts';
+import { AuthUser, currentCorrelationId, FieldValidationError, NonFieldError } from '@dc/platform';
+import { DirectoryRepository } from '../directory/directory.repository';
+import { messageMails } from '../mail/request-mails';
+import type { RequestMessage } from '../requests/request';
+import { CLOSED_FOR_GOOD, Party } from '../requests/request-rules';
+import { invalidPk, isUuid, pageOf, RequestsService } from '../requests/requests.service';
+import { RequestsRepository } from '../requests/requests.repository';
+import type { PostMessageDto } from './dto/message.dto';
+import { MessagesRepository } from './messages.repository';
+
+export const SEND_FIRST = 'Send the request before writing messages.';
+
+/** Spec section 3, Request message: request, message, user, created. */
+function messageView(message: RequestMessage, username: string, viewer: AuthUser) {
+  return { id: message.id, request: message.requestId, message: message.message, user: username, user_id: message.userId, created: message.createdAt.toISOString(), mine: message.userId === viewer.id };
+}
+
+/** The thread of a request: its requestor and its owner side write and read it; nobody else learns it exists. */
+@Injectable()
+export class MessagesService {
+  constructor(
+    private readonly requests: RequestsRepository,
+    private readonly requestsService: RequestsService,
+    private readonly messages: MessagesRepository,
+    private readonly directory: DirectoryRepository,
+  ) {}
+
+  /** GET /api/request-messages/?request=: oldest first (the newest last). */
+  list(user: AuthUser, requestId: string | undefined, query: { page?: string; page_size?: string }) {
+    if (!requestId) throw new FieldValidationError({ request: ['This field is required.'] });
+    const { pageSize, offset } = pageOf(query, { size: 200, max: 500 });
+    return this.requests.read(async (store) => {
+      const { request } = await this.requestsService.partOf(store, requestId, user);
+      const { count, messages } = await this.messages.thread(store.manager, request.id, { offset, limit: pageSize });
+      return { count, results: await this.views(store.manager, messages, user) };
+    });
+  }
+
+  /** POST /api/request-messages/: a message in a sent request's thread; the other party is mailed. */
+  post(user: AuthUser, dto: PostMessageDto) {
+    const correlationId = currentCorrelationId();
+    return this.requests.transaction(async (store) => {
+      let part: Awaited<ReturnType<RequestsService['partOf']>>;
+      try {
+        part = await this.requestsService.partOf(store, isUuid(dto.request) ? dto.request : '', user, { forUpdate: true });
+      } catch {
+        throw new FieldValidationError({ request: [invalidPk(dto.request)] });
+      }
+      const { request, party, record } = part;
+      if (request.status === 'new') throw new NonFieldError(SEND_FIRST);
+      if (request.status === 'closed') throw new NonFieldError(CLOSED_FOR_GOOD);
+      await this.directory.rememberCaller(store.manager, { id: user.id, username: user.username, organisationId: user.organisationId, groups: user.groups });
+      const message: RequestMessage = { id: randomUUID(), requestId: request.id, userId: user.id, message: dto.message, createdAt: new Date() };
+      await this.messages.insert(store.manager, message);
+      const recipients = await this.otherParty(store.manager, party, request.requestorId, record, user.id);
+      await store.publish(
+        createEvent(RequestMessagePosted, request.id, { requestId: request.id, messageId: message.id, recordId: request.recordId, authorId: user.id, createdAt: message.createdAt.toISOString() }, { correlationId }),
+        ...messageMails(recipients, user.username, message.message, party === 'requestor' ? 'received' : 'sent', { requestId: request.id, recordName: record.name, correlationId }),
+      );
+      return (await this.views(store.manager, [message], user))[0];
+    });
+  }
+
+  private async otherParty(manager: EntityManager, author: Party, requestorId: string, record: Parameters<RequestsService['reviewersOf']>[1], authorId: string) {
+    if (author === 'reviewer') {
+      const requestor = await this.directory.person(manager, requestorId);
+      return requestor ? [requestor] : [];
+    }
+    return (await this.requestsService.reviewersOf(manager, record)).filter((p) => p.id !== authorId);
+  }
+
+  private async views(manager: EntityManager, messages: RequestMessage[], viewer: AuthUser) {
+    const names = await this.directory.usernames(manager, messages.map((m) => m.userId));
+    return messages.map((m) => messageView(m, names.get(m.userId) ?? '', viewer));
+  }
+}

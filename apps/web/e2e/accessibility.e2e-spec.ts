@@ -1,0 +1,219 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { DATASETS, describeInfra, eventually, expectAccessible, isChromiumInstalled, launchChromium } from '@dc/testing';
+import { apiCall, founder, type SignedIn, startRealProduct, type RealProduct } from './real-product';
+
+/**
+ * Accessibility against the real product in embedded mode: axe-core on every screen and tab with
+ * real data (the feature suites check the states they reach too), and the main flow done with the
+ * keyboard alone (sign in, search, open a record), every stop showing where the focus is.
+ */
+describeInfra('accessibility end to end in embedded mode', isChromiumInstalled() || 'chromium is not installed (apt-get install chromium)', () => {
+  jest.setTimeout(300_000);
+  const PASSWORD = 'accessible to everyone 7';
+  const RECORD = 'gdp.csv';
+  let product: RealProduct;
+  let browser: Browser;
+  let context: BrowserContext | undefined;
+  let kim: SignedIn;
+  let recordId: string;
+
+  beforeAll(async () => {
+    product = await startRealProduct('accessibility');
+    kim = await founder(product, 'kim', PASSWORD);
+    const form = new FormData();
+    // With samples, so the record has a Word Set tab too.
+    form.append('extractOption', 'samples');
+    form.append('file', new Blob([readFileSync(path.join(DATASETS, 'csv', RECORD))], { type: 'text/csv' }), RECORD);
+    const created = await fetch(`${product.base}/api/records/`, { method: 'POST', headers: { authorization: `JWT ${kim.token}` }, body: form });
+    expect(created.status).toBe(201);
+    recordId = ((await created.json()) as { id: string }).id;
+    // Searchable once the search service has indexed it from the catalogue's events.
+    await eventually(async () => {
+      const found = (await (await apiCall(product, kim.token, 'GET', `/api/records/?query=${encodeURIComponent(RECORD)}`)).json()) as { count: number };
+      expect(found.count).toBe(1);
+    }, 120_000);
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await context?.close();
+    await browser?.close();
+    await product?.stop();
+  });
+
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+
+  async function open(hash: string, token?: string): Promise<Page> {
+    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    if (token) await context.addInitScript((jwt) => localStorage.setItem('dc.token', jwt), token);
+    const page = await context.newPage();
+    await page.goto(`${product.base}/#${hash}`);
+    return page;
+  }
+
+  const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
+
+  it('has no serious or critical axe-core violation on the guest screens', async () => {
+    const page = await open('/');
+    await page.getByPlaceholder('Search for data').waitFor();
+    await expectAccessible(page, 'Home');
+    for (const [hash, title] of [
+      ['/login', 'Login'],
+      ['/register', 'Sign Up'],
+      ['/passreset', 'Password Reset'],
+      ['/records', 'Workspace'],
+    ]) {
+      await page.goto(`${product.base}/#${hash}`);
+      await heading(page, title).waitFor();
+      await page.waitForLoadState('networkidle');
+      await expectAccessible(page, title);
+    }
+    // The forms with their validation messages showing.
+    await page.goto(`${product.base}/#/register`);
+    await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
+    await page.locator('[aria-invalid="true"]').first().waitFor();
+    await expectAccessible(page, 'Sign Up with errors');
+
+    // A button at work (its request held here) still has a name: Chakra hides its label behind the spinner.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route('**/api-token-auth*', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${product.base}/#/login`);
+    await page.getByLabel(/^Username/).fill(kim.username);
+    await page.getByLabel(/^Password/).fill('not the password 9');
+    await page.getByRole('button', { name: 'Login', exact: true }).click();
+    const working = page.locator('button[data-loading]');
+    await working.waitFor();
+    expect(await working.getAttribute('disabled')).not.toBeNull();
+    await expectAccessible(page, 'Login while signing in');
+    release();
+    await page.unroute('**/api-token-auth*');
+  });
+
+  it('has no serious or critical axe-core violation on the signed-in screens and tabs', async () => {
+    const page = await open('/records', kim.token);
+    const tab = (name: string) => page.getByRole('tab', { name, exact: true });
+    await page.getByTestId(`record-card-${recordId}`).waitFor();
+    await expectAccessible(page, 'Workspace (grid)');
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    await page.getByTestId(`record-row-${recordId}`).waitFor();
+    await expectAccessible(page, 'Workspace (table)');
+    await page.getByRole('button', { name: 'Grid', exact: true }).click();
+    await page.getByTestId(`record-card-${recordId}`).getByRole('button', { name: /^Process/ }).click();
+    await page.getByTestId('work-area').getByRole('listitem').first().waitFor();
+    await expectAccessible(page, 'Workspace with the work area');
+
+    await page.goto(`${product.base}/#/records/${recordId}`);
+    await heading(page, 'Record details').waitFor();
+    await tab('File Metadata').waitFor({ timeout: 120_000 });
+    for (const name of ['File Metadata', 'Statistics', 'Sample Values', 'Formatted Values', 'Word Set', 'Table Metadata', 'Groups', 'Access']) {
+      await tab(name).click();
+      await page.waitForLoadState('networkidle');
+      await expectAccessible(page, `Record details: ${name}`);
+    }
+    await page.goto(`${product.base}/#/records/edit/${recordId}`);
+    await heading(page, `Edit record: ${RECORD}`).waitFor();
+    await page.waitForLoadState('networkidle');
+    await expectAccessible(page, 'Edit record');
+
+    await page.goto(`${product.base}/#/indexdata`);
+    for (const name of ['Index Files', 'Index Database Table', 'Index AWS S3 Objects', 'Private Indexing']) {
+      await tab(name).click();
+      // The tab's panel is mounted on first visit: check once it is there, not while the trigger already points to it.
+      await page.getByRole('tabpanel', { name, exact: true }).waitFor();
+      await page.waitForLoadState('networkidle');
+      await expectAccessible(page, `Add data: ${name}`);
+    }
+    await page.goto(`${product.base}/#/profile`);
+    await page.getByText('Signed in as kim').waitFor();
+    for (const name of ['Profile', 'Organisation', 'Accounts', 'Credentials']) {
+      await tab(name).click();
+      await page.waitForLoadState('networkidle');
+      await expectAccessible(page, `Profile: ${name}`);
+    }
+    for (const [hash, title] of [
+      ['/request', 'Requests'],
+      ['/access-policies', 'Access Policies'],
+      ['/groups', 'Groups'],
+      ['/jobs', 'Backend Jobs'],
+    ]) {
+      await page.goto(`${product.base}/#${hash}`);
+      await heading(page, title).waitFor();
+      await page.waitForLoadState('networkidle');
+      await expectAccessible(page, title);
+    }
+  });
+
+  /** The focused element's accessible description for messages, and whether a focus indicator is drawn. */
+  async function focused(page: Page): Promise<{ label: string; indicated: boolean }> {
+    return page.evaluate(() => {
+      const element = document.activeElement as HTMLElement | null;
+      if (!element || element === document.body) return { label: '(nothing)', indicated: true };
+      const style = getComputedStyle(element);
+      const outline = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0;
+      const ring = style.boxShadow !== 'none' && style.boxShadow !== '';
+      const label = `${element.tagName.toLowerCase()} "${(element.getAttribute('aria-label') ?? element.textContent ?? '').trim().slice(0, 60)}"`;
+      return { label, indicated: outline || ring };
+    });
+  }
+
+  /**
+   * Presses Tab until `target` has the focus, checking that every element passed shows it has the
+   * focus (a press may also leave the page for the browser's own controls, as after a page change).
+   */
+  async function tabTo(page: Page, target: Locator, maxPresses = 60): Promise<void> {
+    for (let presses = 0; presses < maxPresses; presses++) {
+      await page.keyboard.press('Tab');
+      const stop = await focused(page);
+      if (!stop.indicated) throw new Error(`no visible focus indicator on ${stop.label}`);
+      if (await target.evaluate((element) => element === document.activeElement)) return;
+    }
+    throw new Error(`${maxPresses} presses of Tab did not reach ${target}`);
+  }
+
+  it('signs in, searches and opens a record with the keyboard alone, the focus always visible', async () => {
+    const page = await open('/');
+    await page.getByPlaceholder('Search for data').waitFor();
+    await tabTo(page, page.getByRole('banner').getByRole('link', { name: 'Login' }));
+    await page.keyboard.press('Enter');
+    await heading(page, 'Login').waitFor();
+
+    await tabTo(page, page.getByLabel(/^Username/));
+    await page.keyboard.type(kim.username);
+    await tabTo(page, page.getByLabel(/^Password/));
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await heading(page, 'Workspace').waitFor();
+
+    await tabTo(page, page.getByRole('search', { name: 'Search records' }).getByRole('searchbox'));
+    await page.keyboard.type(RECORD);
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`**/#/records?query=${RECORD}`);
+    const card = page.getByTestId(`record-card-${recordId}`);
+    await card.waitFor();
+
+    await tabTo(page, card.getByRole('link', { name: /^Open .* details of / }), 120);
+    await page.keyboard.press('Enter');
+    await heading(page, 'Record details').waitFor();
+    expect(new URL(page.url()).hash).toBe(`#/records/${recordId}`);
+    // The record's tabs are reached and switched from the keyboard too.
+    const firstTab = page.getByRole('tab', { selected: true });
+    await tabTo(page, firstTab, 120);
+    const firstLabel = await firstTab.textContent();
+    await page.keyboard.press('ArrowRight');
+    // The next tab is selected and holds the focus (React renders the change a moment after the key).
+    await page.waitForFunction(
+      (label) => document.activeElement?.getAttribute('role') === 'tab' && document.activeElement.getAttribute('aria-selected') === 'true' && document.activeElement.textContent !== label,
+      firstLabel,
+      { timeout: 10_000 },
+    );
+  });
+});

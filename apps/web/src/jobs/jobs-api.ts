@@ -1,0 +1,44 @@
+import { type ResponseOf, typedApi } from '../api/typed';
+import { JOINING_TIMEOUT_MS, type MergeCandidate } from '../relations/relations-api';
+
+/** Spec section 3, Job: a LINK or MERGE job of the caller, typed from the OpenAPI document. */
+export type Job = ResponseOf<'/api/tasks/job-content', 'post'>;
+export type JobType = Job['type'];
+export type JobContent = Job['content'];
+export type JobsPage = ResponseOf<'/api/tasks/jobs-list', 'post'>;
+export type MergeType = 'horizontal' | 'vertical';
+
+/**
+ * The answer of `merge-features`, `merge-enc-cols` and `link-records`: what could not be merged
+ * (nodata: no access; nottabular: not tabular; nomatches: no matching values), the jobs started,
+ * and the spec's texts saying so.
+ */
+export type MergeFeaturesResult = ResponseOf<'/api/relations/merge-features', 'post'>;
+
+/** The newest jobs a list shows (the registry pages its answer). */
+const JOBS_SHOWN = 100;
+
+export const jobKeys = {
+  all: ['jobs'] as const,
+  list: (activeOnly: boolean) => ['jobs', 'list', activeOnly] as const,
+  content: (jobId: string) => ['jobs', 'content', jobId] as const,
+  /** When this page last started a job (not a server query: a mark the lists' polling reads). */
+  started: ['job-started'] as const,
+};
+
+export const jobsApi = {
+  /** POST /api/tasks/jobs-list/: every job of the caller, or only the active ones. */
+  list: async (activeOnly: boolean, signal?: AbortSignal): Promise<Job[]> =>
+    (await typedApi.post('/api/tasks/jobs-list', { ...(activeOnly && { active_flag: true }), page_size: JOBS_SHOWN }, { signal })).results,
+  /** job-content: the job with its content (a LINK job's matched row pairs). */
+  content: async (jobId: string, signal?: AbortSignal): Promise<JobContent> => (await typedApi.post('/api/tasks/job-content', { job: jobId }, { signal })).content,
+  remove: (jobId: string) => typedApi.post('/api/tasks/job-delete', { job: jobId }),
+  /** Starts MERGE jobs for the chosen field pairs (one job per pair of records). */
+  mergeFeatures: (mergeRelations: MergeCandidate[], mergeType: MergeType) =>
+    typedApi.post('/api/relations/merge-features', { merge_relations: mergeRelations, merge_type: mergeType }, { timeoutMs: JOINING_TIMEOUT_MS }),
+  /** The linking result's merge button: merges two records on the hashed columns they share. */
+  mergeHashedColumns: (left: string, right: string, mergeType: MergeType = 'horizontal') =>
+    typedApi.post('/api/relations/merge-enc-cols', { record_left: left, record_right: right, merge_type: mergeType }, { timeoutMs: JOINING_TIMEOUT_MS }),
+  /** Link Datasets: a LINK job, row pairs of two records matched on their hashed columns. */
+  link: (left: string, right: string) => typedApi.post('/api/relations/link-records', { record_left: left, record_right: right }, { timeoutMs: JOINING_TIMEOUT_MS }),
+};

@@ -1,0 +1,63 @@
+import { useState } from 'react';
+import { Alert, Checkbox, Link, Stack, Text } from '@chakra-ui/react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Link as RouterLink } from 'react-router-dom';
+import { FormDialog } from '../components/FormDialog';
+import { LoadingState } from '../components/LoadingState';
+import { toApiError } from '../forms/use-form';
+import { recordKeys } from '../records/records-api';
+import { toaster } from '../shell/toaster';
+import { sharingApi, sharingKeys } from './sharing-api';
+import { GROUP_NOT_RETRIEVED, NO_PROJECTS } from './texts';
+
+/** The projects modal of a record card (add to project): a checkbox per project of the organisation. */
+export function ProjectDialog({ recordId, recordName, onClose }: { recordId: string; recordName: string; onClose(): void }) {
+  const queryClient = useQueryClient();
+  const groups = useQuery({ queryKey: sharingKeys.groups(recordId), queryFn: ({ signal }) => sharingApi.groups(recordId, signal) });
+  const [saving, setSaving] = useState<string | null>(null);
+
+  async function toggle(groupId: string, add: boolean) {
+    setSaving(groupId);
+    try {
+      await sharingApi.updateGroup(groupId, add ? { addRecordIds: [recordId] } : { removeRecordIds: [recordId] });
+      await queryClient.invalidateQueries({ queryKey: ['groups'] });
+      void queryClient.invalidateQueries({ queryKey: recordKeys.record(recordId) });
+      toaster.create({ type: 'success', title: add ? 'The record was added to the project.' : 'The record was removed from the project.' });
+    } catch (error) {
+      toaster.create({ type: 'error', title: toApiError(error).message });
+    } finally {
+      setSaving(null);
+    }
+  }
+
+  const list = groups.data?.groups ?? [];
+  const checked = new Set(groups.data?.checked ?? []);
+  return (
+    <FormDialog open title={`Projects of ${recordName}`} onClose={onClose}>
+      {groups.isPending && <LoadingState label="Loading projects…" />}
+      {groups.isError && (
+        <Alert.Root status="error">
+          <Alert.Indicator />
+          <Alert.Title>{GROUP_NOT_RETRIEVED}</Alert.Title>
+        </Alert.Root>
+      )}
+      {groups.isSuccess && list.length === 0 && (
+        <Text color="fg.muted">
+          {NO_PROJECTS}{' '}
+          <Link asChild colorPalette="teal">
+            <RouterLink to="/groups">Create one</RouterLink>
+          </Link>
+        </Text>
+      )}
+      <Stack gap="2">
+        {list.map((group) => (
+          <Checkbox.Root key={group.id} colorPalette="teal" checked={checked.has(group.id)} disabled={saving !== null} onCheckedChange={(d) => void toggle(group.id, d.checked === true)}>
+            <Checkbox.HiddenInput />
+            <Checkbox.Control />
+            <Checkbox.Label>{group.name}</Checkbox.Label>
+          </Checkbox.Root>
+        ))}
+      </Stack>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,34 @@
+import { typedApi } from '../api/typed';
+import type { GroupInput, PolicyInput, RequestUpdate } from './types';
+
+export const sharingKeys = {
+  policies: ['policies'] as const,
+  groups: (record?: string) => (record ? (['groups', record] as const) : (['groups'] as const)),
+  sent: ['requests', 'sent'] as const,
+  received: ['requests', 'received'] as const,
+  request: (requestId: string) => ['requests', 'one', requestId] as const,
+  messages: (requestId: string) => ['request-messages', requestId] as const,
+  audit: (recordId: string) => ['request-audit', recordId] as const,
+};
+
+/** The calls of spec section 7, "Policies and groups" and "Requests and messages". */
+export const sharingApi = {
+  policies: async (signal?: AbortSignal) => (await typedApi.get('/api/policies', { signal })).results,
+  createPolicy: (body: PolicyInput) => typedApi.post('/api/policies', body),
+  updatePolicy: (policyId: string, body: PolicyInput) => typedApi.put('/api/policies/{id}', body, { params: { id: policyId } }),
+  deletePolicy: (policyId: string) => typedApi.delete('/api/policies/{id}', { params: { id: policyId } }),
+
+  groups: (record?: string, signal?: AbortSignal) => typedApi.get('/api/groups', { query: { record }, signal }),
+  createGroup: (body: GroupInput & { groupName: string }) => typedApi.post('/api/groups', body),
+  updateGroup: (groupId: string, body: GroupInput) => typedApi.put('/api/groups/{id}', body, { params: { id: groupId } }),
+  deleteGroup: (groupId: string) => typedApi.delete('/api/groups/{id}', { params: { id: groupId } }),
+
+  sent: (signal?: AbortSignal) => typedApi.get('/api/requests/sent_requests', { signal }),
+  received: (signal?: AbortSignal) => typedApi.get('/api/requests/received_requests', { signal }),
+  request: (requestId: string, signal?: AbortSignal) => typedApi.get('/api/requests/{id}', { params: { id: requestId }, signal }),
+  openRequest: (record: string) => typedApi.post('/api/requests', { record, status: 'new' }),
+  updateRequest: (requestId: string, body: RequestUpdate) => typedApi.put('/api/requests/{id}', body, { params: { id: requestId } }),
+  messages: (requestId: string, signal?: AbortSignal) => typedApi.get('/api/request-messages', { query: { request: requestId }, signal }),
+  postMessage: (requestId: string, message: string) => typedApi.post('/api/request-messages', { request: requestId, message }),
+  audit: (recordId: string, signal?: AbortSignal) => typedApi.get('/api/requests/audit', { query: { record: recordId }, signal }),
+};

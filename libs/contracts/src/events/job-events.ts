@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { defineEvent } from './registry';
+
+/**
+ * Background jobs (spec: Job). relations checks who asks and what they may read, then hands the
+ * job over as job.requested; job workers (one consumer group per job kind) run it and report
+ * job.progressed and job.completed; the jobs service keeps the registry the Jobs page reads. A
+ * finished merge also publishes merge.completed, from which the catalogue makes the result record.
+ * Every job event is keyed by its job id, so one job's events stay in order.
+ */
+const id = z.string().min(1);
+
+export const JOB_TYPES = ['MERGE', 'LINK'] as const;
+export type JobType = (typeof JOB_TYPES)[number];
+export const MERGE_TYPES = ['horizontal', 'vertical'] as const;
+export type MergeType = (typeof MERGE_TYPES)[number];
+
+/** Who asked: the job's owner, and what the catalogue needs to give them the result record. */
+const jobOwnerSchema = z.object({
+  userId: id,
+  username: z.string(),
+  organisationId: id,
+  clientType: z.enum(['STANDARD', 'BASIC']),
+  groups: z.array(z.number().int()).default([]),
+});
+export type JobOwner = z.output<typeof jobOwnerSchema>;
+
+/** One side of a job: a record and the stored file its rows are read from. */
+const jobSourceSchema = z.object({
+  recordId: id,
+  name: z.string(),
+  fileId: id,
+  fileName: z.string(),
+  storageKey: z.string().min(1).describe('Object storage key of the file, checked readable by the owner when the job was requested.'),
+});
+export type JobSource = z.output<typeof jobSourceSchema>;
+
+const fieldPairSchema = z.object({ left: z.string(), right: z.string() });
+
+export const JobRequested = defineEvent('job.requested', 1, 'A user started a background job (MERGE or LINK); job workers take it, the jobs service registers it', z.object({
+  jobId: id,
+  type: z.enum(JOB_TYPES),
+  owner: jobOwnerSchema,
+  info: z.string().describe('What the Jobs page shows about the job.'),
+  left: jobSourceSchema,
+  right: jobSourceSchema,
+  merge: z
+    .object({
+      mergeType: z.enum(MERGE_TYPES).describe('horizontal: inner join on the pairs, keeping every other column; vertical: the paired columns stacked, only those.'),
+      pairs: z.array(fieldPairSchema).min(1).describe('Headers paired across the two sides (left header, right header).'),
+    })
+    .optional()
+    .describe('MERGE jobs only.'),
+}));
+export type JobRequestedPayload = z.output<typeof JobRequested.payload>;
+
+export const JobProgressed = defineEvent('job.progressed', 1, 'A job worker moved a job on (progress current of total steps)', z.object({
+  jobId: id,
+  current: z.number().int().nonnegative(),
+  total: z.number().int().positive(),
+}));
+
+/** A LINK job's result (spec: Link match), bounded: the best pairs first. */
+export const linkMatchSchema = z.object({
+  fieldsA: z.array(z.string()),
+  fieldsB: z.array(z.string()),
+  rowA: z.number().int().nonnegative(),
+  rowB: z.number().int().nonnegative(),
+  rows_match_prob: z.number().min(0).max(1),
+});
+
+export const JobCompleted = defineEvent('job.completed', 1, 'A job ended: done (with its result) or failed (info says why, in the spec\'s words)', z.object({
+  jobId: id,
+  status: z.enum(['done', 'failed']),
+  info: z.string(),
+  resultRecordId: id.nullable().default(null).describe('MERGE: the new record holding the merged file.'),
+  matches: z.array(linkMatchSchema).max(10_000).default([]).describe('LINK: matched row pairs, best first.'),
+  totRows: z.object({ left: z.number().int().nonnegative(), right: z.number().int().nonnegative() }).nullable().default(null),
+}));
+
+export const MergeCompleted = defineEvent('merge.completed', 1, 'A merge job stored its merged CSV: the catalogue indexes it as a new private record of the job\'s owner', z.object({
+  jobId: id,
+  recordId: id.describe('Derived from the job id: a job re-run after a crash names the same record.'),
+  owner: jobOwnerSchema,
+  name: z.string().min(1),
+  description: z.string(),
+  provenance: z.string(),
+  fileName: z.string().min(1),
+  storageKey: z.string().min(1),
+  size: z.number().int().nonnegative(),
+  checksum: z.string(),
+  rows: z.number().int().nonnegative(),
+  sources: z.array(z.object({ recordId: id, name: z.string() })).min(1),
+}));

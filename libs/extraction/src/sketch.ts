@@ -1,0 +1,278 @@
+// Column sketches: bounded summaries of each column, gathered in the same pass as extraction, for
+// the relations service (joinability, statistics, linkability) without keeping the file's values.
+//  - a bottom-k set of 32-bit value hashes (exact set while a column has at most k distinct values),
+//    from which Jaccard similarity and containment of two columns are estimated;
+//  - quantiles of numeric columns from a seeded reservoir (exact up to RESERVOIR numbers), for NRMSD;
+//  - the column's words (already in META) and its type and counts.
+// Privacy: a masked or excluded column gets no value sketch at all; a hashed column is sketched from
+// its keyed hashes only, so its raw values never reach a sketch.
+import { type CellValue, classify, isMissingText, seededRandom } from './column';
+import { hash53 } from './distinct';
+import type { ColumnPolicy } from './private-columns';
+
+export type { ColumnPolicy } from './private-columns';
+import type { ColumnStats, ColumnType, FileTable } from './types';
+
+/** Values kept per column sketch (bottom-k). */
+export const SKETCH_K = 256;
+/** Numbers kept per numeric column for its quantiles. */
+export const SKETCH_RESERVOIR = 20_000;
+/** Quantile levels 0, 1/100, ..., 1. */
+export const SKETCH_QUANTILES = 101;
+/** Columns sketched per file (every table together), so one file's sketch stays a small event. */
+export const MAX_SKETCHED_COLUMNS = 100;
+
+export type ColumnPrivacyKind = 'plain' | 'hashed' | 'masked';
+
+export interface NumericSketch {
+  min: number;
+  max: number;
+  mean: number;
+  std: number;
+  /** SKETCH_QUANTILES values at levels i / (SKETCH_QUANTILES - 1), linear interpolation (R type 7). */
+  quantiles: number[];
+  /** How many numbers the quantiles were computed from (all of them when exact). */
+  sampled: number;
+  exact: boolean;
+}
+
+export interface ColumnSketch {
+  /** Position in the table's shown headers (META HEADERS). */
+  index: number;
+  header: string;
+  privacy: ColumnPrivacyKind;
+  type: ColumnType;
+  count: number;
+  missing: number;
+  distinct: number;
+  /** Ascending 32-bit hashes of the normalised values: the SKETCH_K smallest (all when fewer). Empty when masked. */
+  minhash: number[];
+  /** Numeric plain columns only. */
+  numeric: NumericSketch | null;
+  /** Plain text columns: the column's most frequent words (META WORDSET). */
+  words: string[];
+  /** Hashed columns whose values are CLKs (fuzzy: keyed Bloom filters of bigrams, compared by Dice similarity). */
+  encoding?: 'clk';
+  /** Hashed columns: the id of the linkage key (CLKs compare only under one key; their minhash finds equal filters only). */
+  linkageKeyId?: string;
+}
+
+export interface TableSketch {
+  /** The file name for a CSV, the sheet name of a workbook, the member path inside an archive. */
+  name: string;
+  totalRows: number;
+  columns: ColumnSketch[];
+}
+
+/** Sees each data row of a table as extraction reads it (the hook TableBuilder calls). */
+export interface TableObserver {
+  addRow(cells: ArrayLike<CellValue>): void;
+  /** The table is complete; `table` is what META shows of it. */
+  finish(table: FileTable): void;
+}
+
+/** Hands a TableObserver to each table of one file, e.g. a SketchCollector. */
+export interface TableObserverFactory {
+  openTable(name: string, headers: string[], policies: ColumnPolicy[]): TableObserver | undefined;
+}
+
+/**
+ * The text a value is hashed by: trimmed, lower-case for text, numbers in canonical form (so "1.0"
+ * and "1" are one value), keyed hashes as they are. null for a missing cell.
+ */
+export function normalisedValue(value: CellValue, policy?: ColumnPolicy): string | null {
+  if (value === null || value === undefined) return null;
+  let text: string;
+  if (typeof value === 'string') {
+    text = value.trim();
+    if (isMissingText(text)) return null;
+  } else if (typeof value === 'number') {
+    if (!Number.isFinite(value)) return null;
+    text = String(value);
+  } else if (typeof value === 'boolean') text = String(value);
+  else {
+    if (Number.isNaN(value.getTime())) return null;
+    text = value.toISOString();
+  }
+  if (policy?.hash) return policy.hash(text);
+  const { kind, number } = classify(text, false);
+  if (number !== undefined && (kind === 'integer' || kind === 'float')) return String(number);
+  return text.toLowerCase();
+}
+
+/** The 32-bit hash values are sketched by (the low bits of hash53, well mixed). */
+export function valueHash(normalised: string): number {
+  return hash53(normalised) % 4294967296;
+}
+
+/** Keeps the k smallest distinct hashes. */
+class BottomK {
+  private readonly heap: number[] = []; // max-heap of the kept hashes
+  private readonly kept = new Set<number>();
+
+  constructor(private readonly k: number) {}
+
+  add(h: number): void {
+    if (this.kept.has(h)) return;
+    const heap = this.heap;
+    if (heap.length < this.k) {
+      heap.push(h);
+      this.kept.add(h);
+      this.up(heap.length - 1);
+    } else if (h < heap[0]) {
+      this.kept.delete(heap[0]);
+      heap[0] = h;
+      this.kept.add(h);
+      this.down(0);
+    }
+  }
+
+  values(): number[] {
+    return [...this.heap].sort((a, b) => a - b);
+  }
+
+  private up(i: number): void {
+    const heap = this.heap;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (heap[parent] >= heap[i]) return;
+      [heap[parent], heap[i]] = [heap[i], heap[parent]];
+      i = parent;
+    }
+  }
+
+  private down(i: number): void {
+    const heap = this.heap;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let largest = i;
+      if (l < heap.length && heap[l] > heap[largest]) largest = l;
+      if (r < heap.length && heap[r] > heap[largest]) largest = r;
+      if (largest === i) return;
+      [heap[largest], heap[i]] = [heap[i], heap[largest]];
+      i = largest;
+    }
+  }
+}
+
+/** Quantiles of sorted numbers at `levels` evenly spaced levels, linear interpolation (R type 7, numpy's default). */
+export function quantilesOf(sorted: ArrayLike<number>, levels = SKETCH_QUANTILES): number[] {
+  const n = sorted.length;
+  if (n === 0) return [];
+  return Array.from({ length: levels }, (_, i) => {
+    const position = ((n - 1) * i) / (levels - 1);
+    const low = Math.floor(position);
+    const high = Math.min(n - 1, low + 1);
+    return sorted[low] + (sorted[high] - sorted[low]) * (position - low);
+  });
+}
+
+/** Algorithm R over a column's numbers, seeded so the same file gives the same sketch. */
+class NumberReservoir {
+  private readonly values = new Float64Array(SKETCH_RESERVOIR);
+  private seen = 0;
+  private readonly random = seededRandom(0x5ca1e);
+
+  add(x: number): void {
+    if (this.seen < SKETCH_RESERVOIR) this.values[this.seen] = x;
+    else {
+      const j = Math.floor(this.random() * (this.seen + 1));
+      if (j < SKETCH_RESERVOIR) this.values[j] = x;
+    }
+    this.seen++;
+  }
+
+  sketch(stats: ColumnStats): NumericSketch | null {
+    const kept = Math.min(this.seen, SKETCH_RESERVOIR);
+    if (kept === 0 || stats.MIN === null || stats.MAX === null || stats.MEAN === null || stats.STD === null) return null;
+    const sorted = this.values.slice(0, kept).sort();
+    return { min: stats.MIN, max: stats.MAX, mean: stats.MEAN, std: stats.STD, quantiles: quantilesOf(sorted), sampled: kept, exact: this.seen <= SKETCH_RESERVOIR };
+  }
+}
+
+class ColumnSketcher {
+  private readonly bottom = new BottomK(SKETCH_K);
+  private readonly numbers = new NumberReservoir();
+
+  constructor(
+    readonly sourceIndex: number,
+    readonly header: string,
+    private readonly policy: ColumnPolicy,
+  ) {}
+
+  get privacy(): ColumnPrivacyKind {
+    return this.policy.hash ? 'hashed' : this.policy.format === 'mask' ? 'masked' : 'plain';
+  }
+
+  add(value: CellValue): void {
+    if (this.privacy === 'masked') return;
+    const text = normalisedValue(value, this.policy);
+    if (text === null) return;
+    this.bottom.add(valueHash(text));
+    if (this.privacy !== 'plain') return;
+    const x = typeof value === 'number' ? value : Number(text);
+    if (text !== '' && Number.isFinite(x)) this.numbers.add(x);
+  }
+
+  build(index: number, stats: ColumnStats): ColumnSketch {
+    const type = stats.DICT.type;
+    const numeric = this.privacy === 'plain' && (type === 'integer' || type === 'float') ? this.numbers.sketch(stats) : null;
+    return {
+      index,
+      header: this.header,
+      privacy: this.privacy,
+      type,
+      count: stats.DICT.count,
+      missing: stats.MISSING_VALS,
+      distinct: stats.DICT.distinct,
+      minhash: this.privacy === 'masked' ? [] : this.bottom.values(),
+      numeric,
+      words: this.privacy === 'plain' ? stats.WORDSET : [],
+      ...(this.policy.clk && { encoding: 'clk' as const }),
+      ...(this.policy.hash && this.policy.linkageKeyId && { linkageKeyId: this.policy.linkageKeyId }),
+    };
+  }
+}
+
+class TableSketcher implements TableObserver {
+  constructor(
+    private readonly name: string,
+    private readonly columns: ColumnSketcher[],
+    private readonly done: (table: TableSketch) => void,
+  ) {}
+
+  addRow(cells: ArrayLike<CellValue>): void {
+    for (const column of this.columns) column.add(column.sourceIndex < cells.length ? cells[column.sourceIndex] : null);
+  }
+
+  finish(table: FileTable): void {
+    // Shown columns are the non-excluded ones in order, as are the sketchers (the budget cuts the tail).
+    const columns: ColumnSketch[] = [];
+    this.columns.forEach((sketcher, index) => {
+      const stats = table.STATS[String(index)];
+      if (stats && table.HEADERS[index] === sketcher.header) columns.push(sketcher.build(index, stats));
+    });
+    this.done({ name: this.name, totalRows: table.TOTAL_ROWS, columns });
+  }
+}
+
+/**
+ * Collects the sketches of one file's tables (pass it as ExtractionOptions.sketches). At most
+ * MAX_SKETCHED_COLUMNS columns are sketched per file; columns past that are left out.
+ */
+export class SketchCollector implements TableObserverFactory {
+  readonly tables: TableSketch[] = [];
+  private budget = MAX_SKETCHED_COLUMNS;
+
+  openTable(name: string, headers: string[], policies: ColumnPolicy[]): TableObserver | undefined {
+    if (this.budget <= 0) return undefined;
+    const columns: ColumnSketcher[] = [];
+    headers.forEach((header, i) => {
+      if (policies[i]?.format === 'exclude' || columns.length >= this.budget) return;
+      columns.push(new ColumnSketcher(i, header, policies[i]));
+    });
+    this.budget -= columns.length;
+    return new TableSketcher(name, columns, (table) => this.tables.push(table));
+  }
+}

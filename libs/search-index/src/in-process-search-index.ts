@@ -1,0 +1,552 @@
+import { Pool, type PoolClient } from 'pg';
+import { RELATED_CANDIDATES } from './postgres-search-index';
+import { RankedMemory, tokenize, type Filter, type IndexedRecord, type OrdinalStream, type RankedRow, type RowKey } from './ranked-memory';
+import {
+  assertValidQuery,
+  chunk,
+  EMPTY_RESULT,
+  InvalidSearchInputError,
+  normalizeSearchText,
+  pageSlice,
+  prepareDocuments,
+  relatedTerms,
+  resolveLimits,
+  SearchIndex,
+  type RecordDocument,
+  type SearchHit,
+  type SearchLimits,
+  type SearchQuery,
+  type SearchResult,
+} from './search-index';
+import { documentAccessKeys, viewerAccessKeys } from './visibility';
+
+export interface InProcessSearchIndexOptions extends SearchLimits {
+  /** The PostgreSQL database that keeps the documents (the index's persistent store). */
+  connectionString: string;
+  /** The schema of the store's tables; default `search`. */
+  schema?: string;
+  /** Pool size; default 4. */
+  max?: number;
+  /** Load the index from the store as init() returns (default), or at the first search (a script that only clears it). */
+  loadOnInit?: boolean;
+  /** Rebuild in change order once the memory holds this many ordinals and a quarter are dead or out of order; default 10,000. */
+  rebuildMinOrdinals?: number;
+}
+
+/** Score of each ranking tier, as the PostgreSQL adapter's, so both rank alike. */
+const SCORE = { exactName: 4, name: 3, description: 2, anywhere: 1, typo: 0.5, anyWord: 0.25 } as const;
+/** When fewer records than this contain every word, mistyped names and records with any word follow them. */
+const FEW_MATCHES = 10;
+const MIN_TYPO_LENGTH = 4;
+/** A name is a typo match when it comes this close to the text (pg_trgm's strict word similarity default here). */
+const TYPO_THRESHOLD = 0.5;
+/** Name words at least this close to a word of the text make their names typo candidates. */
+const TYPO_WORD_THRESHOLD = 0.3;
+const UPSERT_BATCH = 500;
+const LOAD_BATCH = 5000;
+/** Rebuilding the memory in change order pays off once this share of its ordinals is dead or out of order. */
+const REBUILD_SHARE = 0.25;
+const REBUILD_MIN_ORDINALS = 10_000;
+
+const LAYOUT = 'in-process search store 1';
+
+interface StoreRow {
+  id: string;
+  name: string;
+  alt_name: string | null;
+  description: string;
+  extra: string;
+  owner_id: string;
+  access_keys: string[];
+  group_ids: string[];
+  changed_ms: number;
+  seq: string;
+}
+
+const STORE_COLUMNS = `id, name, alt_name, description, extra, owner_id, access_keys, group_ids, (extract(epoch FROM changed_at) * 1000)::float8 AS changed_ms, seq`;
+
+const toIndexed = (row: StoreRow): IndexedRecord => ({
+  id: row.id,
+  name: row.name,
+  altName: row.alt_name,
+  description: row.description,
+  extra: row.extra,
+  ownerId: row.owner_id,
+  accessKeys: row.access_keys,
+  groupIds: row.group_ids,
+  changedAt: row.changed_ms,
+  seq: Number(row.seq),
+});
+
+/**
+ * SearchIndex as an in-process inverted index (ranked-memory.ts), the embedded mode's search.
+ *
+ * Ranking is the PostgreSQL adapter's (exact name; every word in the name; in name or description;
+ * anywhere; mistyped names and any word only when fewer than FEW_MATCHES records have every word;
+ * ties newest first), but every posting list is read newest first and only as far back as a page,
+ * the count limit (1,000) or the search-after cursor need, so a word in most records costs no more
+ * than a rare one, and a deep page reads on from its cursor.
+ *
+ * The documents live in PostgreSQL (tables `memory_*` of the schema): that is what survives a
+ * restart, what `npm run reindex` clears and what another process (or instance) writes. Each write
+ * takes the next number of a store-wide sequence under a row lock, so sequence order is commit
+ * order. Before each search the index reads the sequence (one tiny query, shared by concurrent
+ * searches) and applies the rows written since; at start it loads every row, oldest change first.
+ * Documents of a result page come from the store.
+ */
+export class InProcessSearchIndex extends SearchIndex {
+  private readonly pool: Pool;
+  private readonly schema: string;
+  private readonly limits: Required<SearchLimits>;
+  private memory: RankedMemory | null = null;
+  /** A memory rebuilt in change order, swapped in by the next catch-up. */
+  private replacement: RankedMemory | null = null;
+  private rebuilding = false;
+  private running: Promise<void> | null = null;
+  private queued: Promise<void> | null = null;
+  private closed = false;
+  private readonly loadOnInit: boolean;
+  private readonly rebuildMinOrdinals: number;
+
+  constructor(options: InProcessSearchIndexOptions) {
+    super();
+    const schema = options.schema ?? 'search';
+    if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new InvalidSearchInputError(`invalid schema name: ${schema}`);
+    this.schema = schema;
+    this.limits = resolveLimits(options);
+    this.loadOnInit = options.loadOnInit ?? true;
+    this.rebuildMinOrdinals = options.rebuildMinOrdinals ?? REBUILD_MIN_ORDINALS;
+    this.pool = new Pool({ connectionString: options.connectionString, max: options.max ?? 4 });
+    this.pool.on('error', () => undefined);
+  }
+
+  private get records() {
+    return `"${this.schema}".memory_records`;
+  }
+  private get removed() {
+    return `"${this.schema}".memory_removed`;
+  }
+  private get state() {
+    return `"${this.schema}".memory_state`;
+  }
+
+  async init(): Promise<void> {
+    await this.transaction(async (client) => {
+      await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`in-process-search:${this.schema}`]);
+      await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
+      const { rows } = await client.query<{ layout: string | null }>(`SELECT obj_description(to_regclass($1), 'pg_class') AS layout`, [this.records]);
+      if (rows[0].layout !== LAYOUT) await client.query(`DROP TABLE IF EXISTS ${this.records}, ${this.removed}, ${this.state}`);
+      await client.query(`
+        CREATE TABLE IF NOT EXISTS ${this.records} (
+          id text COLLATE "C" PRIMARY KEY,
+          seq bigint NOT NULL,
+          changed_at timestamptz NOT NULL,
+          name text NOT NULL,
+          alt_name text,
+          description text NOT NULL,
+          extra text NOT NULL,
+          owner_id text NOT NULL,
+          access_keys text[] NOT NULL,
+          group_ids text[] NOT NULL,
+          doc jsonb NOT NULL
+        )`);
+      await client.query(`COMMENT ON TABLE ${this.records} IS '${LAYOUT}'`);
+      await client.query(`CREATE INDEX IF NOT EXISTS memory_records_seq_idx ON ${this.records} (seq, id)`);
+      // Removals, kept so another process applying the writes it missed removes the same documents.
+      await client.query(`CREATE TABLE IF NOT EXISTS ${this.removed} (id text COLLATE "C" NOT NULL, seq bigint NOT NULL)`);
+      await client.query(`CREATE INDEX IF NOT EXISTS memory_removed_seq_idx ON ${this.removed} (seq)`);
+      // One row: the last write's sequence number, and the number of the last clear().
+      await client.query(`CREATE TABLE IF NOT EXISTS ${this.state} (one boolean PRIMARY KEY DEFAULT true CHECK (one), generation bigint NOT NULL, cleared bigint NOT NULL)`);
+      await client.query(`INSERT INTO ${this.state} (generation, cleared) VALUES (0, 0) ON CONFLICT DO NOTHING`);
+    });
+    // Loading starts now, so the first search finds the index ready; a failure shows at that search.
+    if (this.loadOnInit) this.sync().catch(() => undefined);
+  }
+
+  async upsert(docs: RecordDocument[]): Promise<void> {
+    const prepared = prepareDocuments(docs);
+    if (prepared.length === 0) return;
+    await this.transaction(async (client) => {
+      const seq = await this.nextSequence(client);
+      for (const batch of chunk(prepared, UPSERT_BATCH)) {
+        const rows = batch.map((doc) => ({
+          id: doc.id,
+          name: doc.name,
+          alt_name: doc.altName ?? null,
+          description: doc.description ?? '',
+          extra: [...(doc.headers ?? []), ...(doc.words ?? [])].join(' '),
+          owner_id: doc.ownerId,
+          access_keys: documentAccessKeys(doc),
+          group_ids: doc.groupIds ?? [],
+          changed_at: doc.changedAt,
+          doc,
+        }));
+        await client.query(
+          `INSERT INTO ${this.records} (id, seq, changed_at, name, alt_name, description, extra, owner_id, access_keys, group_ids, doc)
+           SELECT id, $2, date_trunc('milliseconds', changed_at), name, alt_name, description, extra, owner_id, access_keys, group_ids, doc
+           FROM jsonb_to_recordset($1::jsonb) AS r(id text, name text, alt_name text, description text, extra text, owner_id text,
+             access_keys text[], group_ids text[], changed_at timestamptz, doc jsonb)
+           ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, changed_at = EXCLUDED.changed_at, name = EXCLUDED.name, alt_name = EXCLUDED.alt_name,
+             description = EXCLUDED.description, extra = EXCLUDED.extra, owner_id = EXCLUDED.owner_id, access_keys = EXCLUDED.access_keys,
+             group_ids = EXCLUDED.group_ids, doc = EXCLUDED.doc`,
+          [JSON.stringify(rows), seq],
+        );
+      }
+    });
+    await this.syncAfterWrite();
+  }
+
+  async remove(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    await this.transaction(async (client) => {
+      const seq = await this.nextSequence(client);
+      await client.query(
+        `WITH gone AS (DELETE FROM ${this.records} WHERE id = ANY($1::text[]) RETURNING id) INSERT INTO ${this.removed} (id, seq) SELECT id, $2 FROM gone`,
+        [ids, seq],
+      );
+    });
+    await this.syncAfterWrite();
+  }
+
+  async clear(): Promise<void> {
+    await this.transaction(async (client) => {
+      const seq = await this.nextSequence(client);
+      await client.query(`TRUNCATE ${this.records}, ${this.removed}`);
+      await client.query(`UPDATE ${this.state} SET cleared = $1`, [seq]);
+    });
+    await this.syncAfterWrite();
+  }
+
+  async get(id: string): Promise<RecordDocument | null> {
+    const { rows } = await this.pool.query<{ doc: RecordDocument }>(`SELECT doc FROM ${this.records} WHERE id = $1`, [id]);
+    return rows[0]?.doc ?? null;
+  }
+
+  async getMany(ids: string[]): Promise<RecordDocument[]> {
+    if (ids.length === 0) return [];
+    const { rows } = await this.pool.query<{ doc: RecordDocument }>(`SELECT doc FROM ${this.records} WHERE id = ANY($1)`, [ids]);
+    return rows.map((row) => row.doc);
+  }
+
+  async count(): Promise<number> {
+    const { rows } = await this.pool.query<{ count: number }>(`SELECT count(*)::int AS count FROM ${this.records}`);
+    return rows[0].count;
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.running?.catch(() => undefined);
+    await this.pool.end();
+  }
+
+  async search(query: SearchQuery): Promise<SearchResult> {
+    assertValidQuery(query);
+    if (query.view === 'own' && !query.viewer) return EMPTY_RESULT;
+    await this.sync();
+    const memory = this.memory!;
+    const filter: Filter = {
+      keys: viewerAccessKeys(query.viewer).map((key) => memory.lookup(key)),
+      owner: query.view === 'own' && query.viewer ? memory.lookup(`owner:${query.viewer.userId}`) : -1,
+      group: query.groupId === undefined ? -1 : memory.lookup(`group:${query.groupId}`),
+    };
+    const after = cursorKey(query);
+    const ranked = query.relatedTo !== undefined ? await this.rankRelated(memory, filter, query, after) : rank(memory, filter, query, after, this.limits);
+    if (!ranked) return EMPTY_RESULT;
+    return { count: ranked.count, countCapped: ranked.countCapped, hasMore: ranked.hasMore, results: await this.documentsOf(ranked.rows.map((row) => ({ id: memory.idOf(row.ordinal), score: row.score }))) };
+  }
+
+  private async rankRelated(memory: RankedMemory, filter: Filter, query: SearchQuery, after: RowKey | null): Promise<Ranked | null> {
+    const ordinal = memory.ordinalOf(query.relatedTo!);
+    // The reference is read under the viewer's visibility like any other record (not the own or project filter).
+    if (ordinal === undefined || !memory.passes(ordinal, { keys: filter.keys, owner: -1, group: -1 })) return null;
+    const reference = await this.get(query.relatedTo!);
+    const terms = reference ? relatedTerms(reference) : [];
+    if (terms.length === 0) return null;
+    const candidates = memory.newest(memory.anyWord(terms, filter), (o) => o !== ordinal && memory.passes(o, filter), RELATED_CANDIDATES);
+    const rows = candidates
+      .map((o): RankedRow => ({ ordinal: o, score: 3 * memory.countWords(o, terms, 'name') + 2 * memory.countWords(o, terms, 'summary') + memory.countWords(o, terms, 'all') }))
+      .sort((a, b) => b.score! - a.score! || memory.compareNewest(a.ordinal, b.ordinal));
+    return pageOf(memory, rows, { count: rows.length, countCapped: rows.length >= RELATED_CANDIDATES }, query, after, this.limits.resultWindow);
+  }
+
+  private async documentsOf(rows: Array<{ id: string; score: number | null }>): Promise<SearchHit[]> {
+    if (rows.length === 0) return [];
+    const found = await this.pool.query<{ id: string; doc: RecordDocument }>(`SELECT id, doc FROM ${this.records} WHERE id = ANY($1::text[])`, [rows.map((row) => row.id)]);
+    const byId = new Map(found.rows.map((row) => [row.id, row.doc]));
+    return rows.flatMap((row): SearchHit[] => {
+      const doc = byId.get(row.id);
+      if (!doc) return [];
+      return [row.score === null ? doc : { ...doc, score: row.score }];
+    });
+  }
+
+  /** A write is applied before it returns, unless nothing was loaded yet and loading waits for a search. */
+  private async syncAfterWrite(): Promise<void> {
+    if (this.memory || this.loadOnInit || this.running) await this.sync();
+  }
+
+  /**
+   * Brings the memory up to the store's last write. Concurrent callers share one pass that starts
+   * after they asked, so a search sees every write that finished before it began.
+   */
+  private sync(): Promise<void> {
+    if (this.queued) return this.queued;
+    const previous = this.running ?? Promise.resolve();
+    const next: Promise<void> = previous
+      .catch(() => undefined)
+      .then(() => {
+        if (this.queued === next) this.queued = null;
+        return this.catchUp();
+      });
+    this.queued = next;
+    this.running = next;
+    return next;
+  }
+
+  private async catchUp(): Promise<void> {
+    if (this.closed) return;
+    if (this.replacement) {
+      this.memory = this.replacement;
+      this.replacement = null;
+    }
+    if (!this.memory) {
+      this.memory = await this.load();
+      return;
+    }
+    const { rows } = await this.pool.query<{ generation: string; cleared: string }>(`SELECT generation, cleared FROM ${this.state}`);
+    const generation = Number(rows[0].generation);
+    const cleared = Number(rows[0].cleared);
+    let memory = this.memory;
+    if (generation === memory.appliedSeq) return;
+    if (cleared > memory.appliedSeq) memory = this.memory = new RankedMemory(cleared);
+    const from = memory.appliedSeq;
+    const removals = await this.pool.query<{ id: string; seq: string }>(`SELECT id, seq FROM ${this.removed} WHERE seq > $1 AND seq <= $2`, [from, generation]);
+    let last: [number, string] = [from, ''];
+    for (;;) {
+      const batch = await this.pool.query<StoreRow>(
+        `SELECT ${STORE_COLUMNS} FROM ${this.records} WHERE (seq, id) > ($1, $2) AND seq <= $3 ORDER BY seq, id LIMIT ${LOAD_BATCH}`,
+        [last[0], last[1], generation],
+      );
+      for (const row of batch.rows) memory.add(toIndexed(row));
+      if (batch.rows.length < LOAD_BATCH) break;
+      const end = batch.rows[batch.rows.length - 1];
+      last = [Number(end.seq), end.id];
+    }
+    for (const row of removals.rows) memory.remove(row.id, Number(row.seq));
+    memory.appliedSeq = generation;
+    if (memory.ordinals >= this.rebuildMinOrdinals && memory.disorder > memory.ordinals * REBUILD_SHARE) this.rebuild();
+  }
+
+  /** Loads the memory in the background, in change order, to replace one grown out of order. */
+  /** Whether a rebuild is under way (for tests). */
+  get isRebuilding(): boolean {
+    return this.rebuilding || this.replacement !== null;
+  }
+
+  private rebuild() {
+    if (this.rebuilding) return;
+    this.rebuilding = true;
+    this.load()
+      .then((memory) => {
+        if (!this.closed) this.replacement = memory;
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.rebuilding = false;
+      });
+  }
+
+  /** Every stored document, oldest change first, as of one snapshot of the store. */
+  private async load(): Promise<RankedMemory> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      const { rows } = await client.query<{ generation: string }>(`SELECT generation FROM ${this.state}`);
+      const memory = new RankedMemory(Number(rows[0].generation));
+      // Ties in reverse id order: read from the end, the list then meets them in id order.
+      await client.query(`DECLARE memory_load NO SCROLL CURSOR FOR SELECT ${STORE_COLUMNS} FROM ${this.records} ORDER BY changed_at, id DESC`);
+      for (;;) {
+        if (this.closed) break;
+        const batch = await client.query<StoreRow>(`FETCH ${LOAD_BATCH} FROM memory_load`);
+        for (const row of batch.rows) memory.add(toIndexed(row));
+        if (batch.rows.length < LOAD_BATCH) break;
+      }
+      await client.query('COMMIT');
+      return memory;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /** The next write's sequence number; the row lock orders writes by commit. */
+  private async nextSequence(client: PoolClient): Promise<number> {
+    const { rows } = await client.query<{ generation: string }>(`UPDATE ${this.state} SET generation = generation + 1 RETURNING generation`);
+    return Number(rows[0].generation);
+  }
+
+  private async transaction(work: (client: PoolClient) => Promise<void>): Promise<void> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      await work(client);
+      await client.query('COMMIT');
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+}
+
+interface Ranked {
+  count: number;
+  countCapped: boolean;
+  hasMore: boolean;
+  /** The page's rows. */
+  rows: RankedRow[];
+}
+
+function cursorKey(query: SearchQuery): RowKey | null {
+  if (!query.after || query.page === 1) return null;
+  const changedAt = Date.parse(query.after.changedAt);
+  if (Number.isNaN(changedAt) || typeof query.after.id !== 'string') throw new InvalidSearchInputError('after: not a search cursor');
+  // Stored changes are cut to milliseconds, so is the cursor's.
+  return { score: query.after.score ?? null, changedAt: Math.floor(changedAt), id: query.after.id };
+}
+
+/** A tier read newest first: its score, the ordinals it may hold, and which of them it keeps. */
+interface Tier {
+  score: number | null;
+  stream: () => OrdinalStream;
+  accept: (ordinal: number) => boolean;
+}
+
+/**
+ * The page of a search over the memory (no relatedTo). The count stops at the count limit; pages
+ * stop at the result window; `after` (search-after) replaces counting past the earlier results.
+ */
+function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: RowKey | null, limits: Required<SearchLimits>): Ranked {
+  const { countLimit, resultWindow } = limits;
+  const visible = (o: number) => memory.passes(o, filter);
+  const text = normalizeSearchText(query.text).toLowerCase();
+  const counted = (total: number) => ({ count: Math.min(total, countLimit), countCapped: total > countLimit });
+  if (!text) {
+    const total = memory.countUpTo(memory.visible(filter), visible, countLimit + 1);
+    return readTiers(memory, [{ score: null, stream: () => memory.visible(filter), accept: visible }], counted(total), query, after, resultWindow);
+  }
+  const words = [...new Set(tokenize(text))];
+  const exact = (o: number) => memory.isExactName(o, text);
+  const everyWord = (o: number) => memory.hasAllWords(o, words, 'all');
+  const matching = words.length > 0 ? unionOf(memory.exactNames(text), memory.allWords(words, 'all', filter)) : memory.exactNames(text);
+  // One pass: every match when they are no more than the count limit, else proof that more match.
+  const matches = memory.collect(matching, visible, countLimit + 1);
+  const total = matches.length;
+  if (total > countLimit) {
+    // More than the count limit match: the exact name, every word in the name, then the rest, each newest first.
+    const inName = (o: number) => memory.hasAllWords(o, words, 'name');
+    return readTiers(
+      memory,
+      [
+        { score: SCORE.exactName, stream: () => memory.exactNames(text), accept: visible },
+        { score: SCORE.name, stream: () => memory.allWords(words, 'name', filter), accept: (o) => visible(o) && !exact(o) },
+        { score: SCORE.anywhere, stream: () => memory.allWords(words, 'all', filter), accept: (o) => visible(o) && !exact(o) && !inName(o) },
+      ],
+      counted(total),
+      query,
+      after,
+      resultWindow,
+    );
+  }
+  // At most the count limit match: rank them all, then (few of them) mistyped names and any word.
+  const scoreOf = (o: number) =>
+    exact(o) ? SCORE.exactName : memory.hasAllWords(o, words, 'name') ? SCORE.name : memory.hasAllWords(o, words, 'summary') ? SCORE.description : SCORE.anywhere;
+  const rows = matches.map((o): RankedRow => ({ ordinal: o, score: scoreOf(o) })).sort(byScore(memory));
+  if (rows.length < FEW_MATCHES) {
+    const { offset, limit } = pageSlice(query, resultWindow);
+    const read = () => Math.max(offset + limit + 1, countLimit + 1) - rows.length;
+    const textTrigrams = memory.trigramsOfText(words);
+    const similarity = new Map<number, number>();
+    const typo = (o: number) => {
+      if (text.length < MIN_TYPO_LENGTH || words.length === 0) return false;
+      let found = similarity.get(o);
+      if (found === undefined) similarity.set(o, (found = memory.nameSimilarity(o, textTrigrams, words.length)));
+      return found >= TYPO_THRESHOLD;
+    };
+    if (text.length >= MIN_TYPO_LENGTH && words.length > 0) {
+      const typos: RankedRow[] = [];
+      const candidates = memory.typoCandidates(words, TYPO_WORD_THRESHOLD, filter);
+      for (let o = candidates.next(); o >= 0; o = candidates.next()) {
+        if (visible(o) && typo(o) && !everyWord(o) && !exact(o)) typos.push({ ordinal: o, score: SCORE.typo + similarity.get(o)! / 4 });
+      }
+      rows.push(...typos.sort(byScore(memory)).slice(0, Math.max(0, read())));
+    }
+    // "Any word" as the PostgreSQL adapter's: the text's space-separated parts, each matched whole ("a-pr": a and pr).
+    const parts = anyWordParts(text);
+    if (parts.length > 1 && read() > 0) {
+      const anyWord = memory.newest(memory.anyGroup(parts, filter), (o) => visible(o) && !everyWord(o) && !typo(o) && !exact(o), read());
+      rows.push(...anyWord.map((o) => ({ ordinal: o, score: SCORE.anyWord })));
+    }
+  }
+  return pageOf(memory, rows, counted(rows.length), query, after, resultWindow);
+}
+
+const byScore = (memory: RankedMemory) => (a: RankedRow, b: RankedRow) => (b.score ?? 0) - (a.score ?? 0) || memory.compareNewest(a.ordinal, b.ordinal);
+
+/** The page of a fully ranked list: by offset, or the rows after the cursor. */
+function pageOf(memory: RankedMemory, rows: RankedRow[], count: { count: number; countCapped: boolean }, query: SearchQuery, after: RowKey | null, resultWindow: number): Ranked {
+  const { offset, limit } = pageSlice(query, resultWindow);
+  if (limit === 0) return { ...count, hasMore: false, rows: [] };
+  const start = after ? rows.findIndex((row) => memory.isAfter(row.ordinal, row.score, after)) : offset;
+  const page = start < 0 ? [] : rows.slice(start, start + limit + 1);
+  return { ...count, hasMore: offset + limit < resultWindow && page.length > limit, rows: page.slice(0, limit) };
+}
+
+/**
+ * Reads tiers in order, each newest first and only as far as the page needs: without a cursor, up
+ * to the page's last row (plus one, to know whether another page follows); with one, the rows after
+ * it (tiers ranked wholly before the cursor are not read at all).
+ */
+function readTiers(memory: RankedMemory, tiers: Tier[], count: { count: number; countCapped: boolean }, query: SearchQuery, after: RowKey | null, resultWindow: number): Ranked {
+  const { offset, limit } = pageSlice(query, resultWindow);
+  if (limit === 0) return { ...count, hasMore: false, rows: [] };
+  const wanted = after ? limit + 1 : offset + limit + 1;
+  const rows: RankedRow[] = [];
+  for (const tier of tiers) {
+    if (rows.length >= wanted) break;
+    if (after && tier.score !== null && after.score !== null && tier.score > after.score) continue;
+    const sameTier = after && (tier.score === after.score || tier.score === null);
+    const accept = sameTier ? (o: number) => tier.accept(o) && memory.isAfter(o, tier.score, after) : tier.accept;
+    rows.push(...memory.newest(tier.stream(), accept, wanted - rows.length).map((o) => ({ ordinal: o, score: tier.score })));
+  }
+  const page = after ? rows : rows.slice(offset);
+  return { ...count, hasMore: offset + limit < resultWindow && page.length > limit, rows: page.slice(0, limit) };
+}
+
+/** Ordinals of either stream, each once, descending. */
+function unionOf(a: OrdinalStream, b: OrdinalStream): OrdinalStream {
+  let nextA = a.next();
+  let nextB = b.next();
+  return {
+    next() {
+      const best = Math.max(nextA, nextB);
+      if (best < 0) return -1;
+      if (nextA === best) nextA = a.next();
+      if (nextB === best) nextB = b.next();
+      return best;
+    },
+  };
+}
+
+/** The space-separated parts of a text that hold a letter or digit, each as its words; quotes, leading minus signs and "or" left out. */
+function anyWordParts(text: string): string[][] {
+  return text
+    .replace(/"/g, ' ')
+    .split(' ')
+    .map((part) => part.replace(/^-+/, ''))
+    .filter((part) => part !== '' && part !== 'or' && /[\p{L}\p{N}]/u.test(part))
+    .map(tokenize);
+}

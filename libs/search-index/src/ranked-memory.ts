@@ -1,0 +1,614 @@
+import { relatedTerms, type RecordVisibility } from './search-index';
+
+/**
+ * The in-process inverted index behind InProcessSearchIndex: no I/O, only arrays.
+ *
+ * Every document gets an ordinal when it is added (a replaced document gets a new one, the old one
+ * is marked dead). Each term keeps three posting lists of ordinals, ascending: documents with the
+ * term in the name (or alternate name), in the name or description, anywhere. Lists are read from
+ * the end, newest ordinal first; since documents are loaded oldest change first and new changes
+ * arrive newest, that is (nearly) newest change first. `prefixMax[o]`, the latest change among
+ * ordinals 0..o, makes early termination exact whatever the arrival order: once a reader holds the
+ * rows it needs and every ordinal left is older than the oldest of them, it stops. A long posting
+ * list is therefore read only as far back as a page and the count limit need.
+ */
+export interface IndexedRecord {
+  id: string;
+  name: string;
+  altName: string | null;
+  description: string;
+  /** Headers and word set, as one text. */
+  extra: string;
+  ownerId: string;
+  accessKeys: string[];
+  groupIds: string[];
+  /** Milliseconds since the epoch. */
+  changedAt: number;
+  /** The store's write sequence of this version: an older version never replaces a newer one. */
+  seq: number;
+  visibility?: RecordVisibility;
+}
+
+/** Lower-cased runs of letters and digits: the words a text is searched by. */
+export function tokenize(text: string): string[] {
+  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
+}
+
+class IntList {
+  data = new Int32Array(4);
+  length = 0;
+  push(value: number) {
+    if (this.length === this.data.length) {
+      const grown = new Int32Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+  /** Whether the (ascending) list holds the value. */
+  has(value: number): boolean {
+    let low = 0;
+    let high = this.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >>> 1;
+      const at = this.data[mid];
+      if (at === value) return true;
+      if (at < value) low = mid + 1;
+      else high = mid - 1;
+    }
+    return false;
+  }
+  /** Index of the last entry <= value at or below index `below`, or -1: gallops back from `below`, then halves. */
+  floor(value: number, below: number): number {
+    const data = this.data;
+    if (below < 0 || data[below] <= value) return below;
+    // data[high] > value throughout; probe 1, 2, 4... places back until an entry <= value.
+    let high = below;
+    let step = 1;
+    let low = below - step;
+    while (low >= 0 && data[low] > value) {
+      high = low;
+      step *= 2;
+      low = below - step;
+    }
+    if (low < 0) {
+      if (data[0] > value) return -1;
+      low = 0;
+    }
+    // data[low] <= value < data[high]: the last entry <= value lies in [low, high - 1].
+    let top = high - 1;
+    while (low <= top) {
+      const mid = (low + top) >>> 1;
+      if (data[mid] <= value) low = mid + 1;
+      else top = mid - 1;
+    }
+    return top;
+  }
+}
+
+class FloatList {
+  data = new Float64Array(1024);
+  length = 0;
+  push(value: number) {
+    if (this.length === this.data.length) {
+      const grown = new Float64Array(this.data.length * 2);
+      grown.set(this.data);
+      this.data = grown;
+    }
+    this.data[this.length++] = value;
+  }
+}
+
+interface Postings {
+  name: IntList;
+  summary: IntList;
+  all: IntList;
+}
+
+/** A stream of ordinals, descending; -1 when done. */
+export interface OrdinalStream {
+  next(): number;
+}
+
+const EMPTY_STREAM: OrdinalStream = { next: () => -1 };
+
+function listStream(list: IntList): OrdinalStream {
+  let at = list.length;
+  return { next: () => (at > 0 ? list.data[--at] : -1) };
+}
+
+/**
+ * A set of ordinals read from the top: `floor(t)` is its largest member <= t (or -1), for targets
+ * that never increase, so each list is walked once, jumping by galloping search.
+ */
+interface Cursor {
+  floor(target: number): number;
+}
+
+function listCursor(list: IntList): Cursor {
+  let bound = list.length - 1;
+  return {
+    floor(target) {
+      if (bound < 0) return -1;
+      bound = list.floor(target, bound);
+      return bound < 0 ? -1 : list.data[bound];
+    },
+  };
+}
+
+function unionCursor(cursors: Cursor[]): Cursor {
+  if (cursors.length === 1) return cursors[0];
+  return {
+    floor(target) {
+      let best = -1;
+      for (const cursor of cursors) best = Math.max(best, cursor.floor(target));
+      return best;
+    },
+  };
+}
+
+/** Members of every set: leapfrog, each cursor jumping to the candidate the last one proposed. */
+function intersectionCursor(cursors: Cursor[]): Cursor {
+  if (cursors.length === 1) return cursors[0];
+  return {
+    floor(start) {
+      let target = start;
+      let agreed = 0;
+      for (let i = 0; agreed < cursors.length; i = (i + 1) % cursors.length) {
+        const at = cursors[i].floor(target);
+        if (at < 0) return -1;
+        if (at === target) agreed++;
+        else {
+          target = at;
+          agreed = 1;
+        }
+      }
+      return target;
+    },
+  };
+}
+
+function cursorStream(cursor: Cursor): OrdinalStream {
+  let last = 2 ** 31 - 1;
+  return {
+    next() {
+      if (last <= 0) return -1;
+      const at = cursor.floor(last - 1);
+      last = at < 0 ? 0 : at;
+      return at;
+    },
+  };
+}
+
+function countDown(from: number): OrdinalStream {
+  let at = from;
+  return { next: () => (at > 0 ? --at : -1) };
+}
+
+/** Who is asking, as interned keys: -2 never matches. */
+export interface Filter {
+  /** Access keys the viewer holds. */
+  keys: number[];
+  /** Only records of this owner (view 'own'), or -1. */
+  owner: number;
+  /** Only records of this project, or -1. */
+  group: number;
+}
+
+/** The sort key of a ranked row: score (null without text), then newest change, then id. */
+export interface RowKey {
+  score: number | null;
+  changedAt: number;
+  id: string;
+}
+
+export interface RankedRow {
+  ordinal: number;
+  score: number | null;
+}
+
+const NEVER = -2;
+/** How far back (in ordinals) a document may belong before it counts as out of order. */
+const DISORDER_REACH = 1000;
+
+/** Letters-and-digits trigrams of a word, pg_trgm style: padded with two spaces before and one after. */
+function wordTrigrams(word: string, into: Set<string>) {
+  const padded = `  ${word} `;
+  for (let i = 0; i + 3 <= padded.length; i++) into.add(padded.slice(i, i + 3));
+}
+
+function trigramsOf(words: string[]): Set<string> {
+  const set = new Set<string>();
+  for (const word of words) wordTrigrams(word, set);
+  return set;
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  let common = 0;
+  for (const t of a) if (b.has(t)) common++;
+  return common / (a.size + b.size - common);
+}
+
+export class RankedMemory {
+  private readonly ids: string[] = [];
+  private readonly names: string[] = [];
+  private readonly altNames: (string | null)[] = [];
+  private readonly changed = new FloatList();
+  /** The latest change among ordinals 0..o: what makes newest-first reading stop early. */
+  private readonly prefixMax = new FloatList();
+  private readonly seqs = new FloatList();
+  private alive = new Uint8Array(1024);
+  private readonly owners = new IntList();
+  /** Access keys and groups of each ordinal: start offsets into shared pools. */
+  private readonly accessStart = new IntList();
+  private readonly accessPool = new IntList();
+  private readonly groupStart = new IntList();
+  private readonly groupPool = new IntList();
+  private readonly postings = new Map<string, Postings>();
+  /** Ordinals by lower-cased name and alternate name: the exact-name tier without reading a posting list. */
+  private readonly exact = new Map<string, IntList>();
+  private readonly interned = new Map<string, number>();
+  /** Ordinals by interned access key, owner and project: what a viewer's filter reads. */
+  private readonly keyLists = new Map<number, IntList>();
+  private readonly byId = new Map<string, number>();
+  private readonly trigramCache = new Map<string, Set<string>>();
+  /** Ordinals added older than an earlier one, or dead: when many, a rebuild pays off. */
+  disorder = 0;
+  /** The store's write sequence this memory has applied up to. */
+  appliedSeq: number;
+
+  constructor(appliedSeq = 0) {
+    this.appliedSeq = appliedSeq;
+  }
+
+  get size(): number {
+    return this.byId.size;
+  }
+
+  get ordinals(): number {
+    return this.ids.length;
+  }
+
+  intern(key: string): number {
+    let value = this.interned.get(key);
+    if (value === undefined) {
+      value = this.interned.size;
+      this.interned.set(key, value);
+    }
+    return value;
+  }
+
+  /** An interned key, or NEVER when no document has it. */
+  lookup(key: string): number {
+    return this.interned.get(key) ?? NEVER;
+  }
+
+  /** Adds a version of a document unless a newer one is already applied. */
+  add(record: IndexedRecord): void {
+    const current = this.byId.get(record.id);
+    if (current !== undefined) {
+      if (this.seqs.data[current] > record.seq) return;
+      this.kill(current);
+    }
+    const ordinal = this.ids.length;
+    this.ids.push(record.id);
+    const name = record.name.toLowerCase();
+    const alt = record.altName ? record.altName.toLowerCase() : null;
+    this.names.push(name);
+    this.altNames.push(alt);
+    for (const exactName of alt && alt !== name ? [name, alt] : [name]) {
+      let list = this.exact.get(exactName);
+      if (!list) this.exact.set(exactName, (list = new IntList()));
+      list.push(ordinal);
+    }
+    const previousMax = ordinal > 0 ? this.prefixMax.data[ordinal - 1] : -Infinity;
+    // Out of order by a few places costs a reader a few rows; older than the ordinal DISORDER_REACH
+    // places back, it makes readers go on that much further.
+    if (ordinal >= DISORDER_REACH ? record.changedAt < this.changed.data[ordinal - DISORDER_REACH] : record.changedAt < previousMax) this.disorder++;
+    this.changed.push(record.changedAt);
+    this.prefixMax.push(Math.max(previousMax, record.changedAt));
+    this.seqs.push(record.seq);
+    if (ordinal === this.alive.length) {
+      const grown = new Uint8Array(this.alive.length * 2);
+      grown.set(this.alive);
+      this.alive = grown;
+    }
+    this.alive[ordinal] = 1;
+    const owner = this.intern(`owner:${record.ownerId}`);
+    this.owners.push(owner);
+    this.keyListOf(owner).push(ordinal);
+    this.accessStart.push(this.accessPool.length);
+    for (const key of new Set(record.accessKeys.map((k) => this.intern(k)))) {
+      this.accessPool.push(key);
+      this.keyListOf(key).push(ordinal);
+    }
+    this.groupStart.push(this.groupPool.length);
+    for (const group of new Set(record.groupIds.map((g) => this.intern(`group:${g}`)))) {
+      this.groupPool.push(group);
+      this.keyListOf(group).push(ordinal);
+    }
+    this.byId.set(record.id, ordinal);
+
+    const nameWords = new Set(tokenize(`${record.name} ${record.altName ?? ''}`));
+    const descriptionWords = new Set(tokenize(record.description));
+    const extraWords = new Set(tokenize(record.extra));
+    for (const word of nameWords) this.postingsOf(word).name.push(ordinal);
+    for (const word of new Set([...nameWords, ...descriptionWords])) this.postingsOf(word).summary.push(ordinal);
+    for (const word of new Set([...nameWords, ...descriptionWords, ...extraWords])) this.postingsOf(word).all.push(ordinal);
+  }
+
+  /** Removes a document unless the removal is older than the version applied. */
+  remove(id: string, seq: number): void {
+    const current = this.byId.get(id);
+    if (current === undefined || this.seqs.data[current] > seq) return;
+    this.kill(current);
+    this.byId.delete(id);
+  }
+
+  ordinalOf(id: string): number | undefined {
+    return this.byId.get(id);
+  }
+
+  idOf(ordinal: number): string {
+    return this.ids[ordinal];
+  }
+
+  private kill(ordinal: number) {
+    this.alive[ordinal] = 0;
+    this.disorder++;
+  }
+
+  private keyListOf(key: number): IntList {
+    let list = this.keyLists.get(key);
+    if (!list) this.keyLists.set(key, (list = new IntList()));
+    return list;
+  }
+
+  private postingsOf(word: string): Postings {
+    let found = this.postings.get(word);
+    if (!found) {
+      found = { name: new IntList(), summary: new IntList(), all: new IntList() };
+      this.postings.set(word, found);
+    }
+    return found;
+  }
+
+  /** Whether the viewer may see the ordinal: alive, visible (or owned), in the project. */
+  passes(ordinal: number, filter: Filter): boolean {
+    if (this.alive[ordinal] === 0) return false;
+    if (filter.owner !== -1) {
+      if (this.owners.data[ordinal] !== filter.owner) return false;
+    } else if (!this.hasAny(this.accessPool, this.accessStart, ordinal, filter.keys)) return false;
+    if (filter.group !== -1 && !this.hasAny(this.groupPool, this.groupStart, ordinal, [filter.group])) return false;
+    return true;
+  }
+
+  private hasAny(pool: IntList, starts: IntList, ordinal: number, wanted: number[]): boolean {
+    const end = ordinal + 1 < starts.length ? starts.data[ordinal + 1] : pool.length;
+    for (let i = starts.data[ordinal]; i < end; i++) if (wanted.includes(pool.data[i])) return true;
+    return false;
+  }
+
+  /** -1 when a is ranked before b (newest change first, then id), 1 after. */
+  compareNewest(a: number, b: number): number {
+    const ca = this.changed.data[a];
+    const cb = this.changed.data[b];
+    if (ca !== cb) return ca > cb ? -1 : 1;
+    const ia = this.ids[a];
+    const ib = this.ids[b];
+    return ia < ib ? -1 : ia > ib ? 1 : 0;
+  }
+
+  keyOf(row: RankedRow): RowKey {
+    return { score: row.score, changedAt: this.changed.data[row.ordinal], id: this.ids[row.ordinal] };
+  }
+
+  /** Whether the row ranks after the key (score first, then newest, then id). */
+  isAfter(ordinal: number, score: number | null, key: RowKey): boolean {
+    if (score !== key.score && score !== null && key.score !== null) return score < key.score;
+    const c = this.changed.data[ordinal];
+    if (c !== key.changedAt) return c < key.changedAt;
+    return this.ids[ordinal] > key.id;
+  }
+
+  /**
+   * Up to `read` accepted ordinals of a stream, newest change first (ties by id), and how many were
+   * accepted (at most `read`). Stops once every ordinal left is older than the oldest one held.
+   */
+  newest(stream: OrdinalStream, accept: (ordinal: number) => boolean, read: number): number[] {
+    if (read <= 0) return [];
+    // A max-heap on rank: the root is the row ranked last, the one a better row replaces.
+    const heap: number[] = [];
+    const worse = (a: number, b: number) => this.compareNewest(a, b) > 0;
+    const siftUp = (i: number) => {
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (!worse(heap[i], heap[parent])) break;
+        [heap[i], heap[parent]] = [heap[parent], heap[i]];
+        i = parent;
+      }
+    };
+    const siftDown = (i: number) => {
+      for (;;) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let top = i;
+        if (left < heap.length && worse(heap[left], heap[top])) top = left;
+        if (right < heap.length && worse(heap[right], heap[top])) top = right;
+        if (top === i) return;
+        [heap[i], heap[top]] = [heap[top], heap[i]];
+        i = top;
+      }
+    };
+    const prefixMax = this.prefixMax.data;
+    const changed = this.changed.data;
+    for (let ordinal = stream.next(); ordinal >= 0; ordinal = stream.next()) {
+      if (heap.length === read && prefixMax[ordinal] < changed[heap[0]]) break;
+      if (!accept(ordinal)) continue;
+      if (heap.length < read) {
+        heap.push(ordinal);
+        siftUp(heap.length - 1);
+      } else if (worse(heap[0], ordinal)) {
+        heap[0] = ordinal;
+        siftDown(0);
+      }
+    }
+    return heap.sort((a, b) => this.compareNewest(a, b));
+  }
+
+  /** Accepted ordinals of a stream, counted up to `limit` (order does not matter for a count). */
+  countUpTo(stream: OrdinalStream, accept: (ordinal: number) => boolean, limit: number): number {
+    let count = 0;
+    for (let ordinal = stream.next(); ordinal >= 0 && count < limit; ordinal = stream.next()) if (accept(ordinal)) count++;
+    return count;
+  }
+
+  everything(): OrdinalStream {
+    return countDown(this.ids.length);
+  }
+
+  /**
+   * The ordinals the filter may let through, as a cursor: the union of the viewer's access-key
+   * lists (or the owner's list), within the project's list. Driving an intersection with it means
+   * a viewer who may see a tenth of the records reads about a tenth of each word's list.
+   */
+  private visibleCursor(filter: Filter): Cursor | null {
+    const keyLists = filter.owner !== -1 ? [this.keyLists.get(filter.owner)] : filter.keys.map((key) => this.keyLists.get(key));
+    const cursors = keyLists.filter((list): list is IntList => list !== undefined && list.length > 0).map(listCursor);
+    if (cursors.length === 0) return null;
+    const visible = unionCursor(cursors);
+    if (filter.group === -1) return visible;
+    const group = this.keyLists.get(filter.group);
+    return group ? intersectionCursor([visible, listCursor(group)]) : null;
+  }
+
+  /** Ordinals the filter may let through (passes() still decides), newest ordinal first. */
+  visible(filter: Filter): OrdinalStream {
+    const cursor = this.visibleCursor(filter);
+    return cursor ? cursorStream(cursor) : EMPTY_STREAM;
+  }
+
+  /** Documents with every word somewhere (or the name of exactly the text). */
+  private lists(words: string[], field: keyof Postings): IntList[] | null {
+    const lists: IntList[] = [];
+    for (const word of words) {
+      const found = this.postings.get(word)?.[field];
+      if (!found || found.length === 0) return null;
+      lists.push(found);
+    }
+    return lists;
+  }
+
+  private allWordsCursor(words: string[], field: keyof Postings, filter: Filter): Cursor | null {
+    const lists = this.lists(words, field);
+    const visible = this.visibleCursor(filter);
+    if (!lists || lists.length === 0 || !visible) return null;
+    return intersectionCursor([...lists.sort((a, b) => a.length - b.length).map(listCursor), visible]);
+  }
+
+  /** Ordinals with every word in the field that the filter may let through. */
+  allWords(words: string[], field: keyof Postings, filter: Filter): OrdinalStream {
+    const cursor = this.allWordsCursor(words, field, filter);
+    return cursor ? cursorStream(cursor) : EMPTY_STREAM;
+  }
+
+  /** Ordinals with any of the words anywhere that the filter may let through. */
+  anyWord(words: string[], filter: Filter): OrdinalStream {
+    const lists = words.flatMap((word) => this.postings.get(word)?.all ?? []).filter((list) => list.length > 0);
+    const visible = this.visibleCursor(filter);
+    if (lists.length === 0 || !visible) return EMPTY_STREAM;
+    return cursorStream(intersectionCursor([unionCursor(lists.map(listCursor)), visible]));
+  }
+
+  /** Ordinals with every word of any of the groups anywhere that the filter may let through. */
+  anyGroup(groups: string[][], filter: Filter): OrdinalStream {
+    const cursors = groups.map((words) => this.allWordsCursor(words, 'all', filter)).filter((cursor): cursor is Cursor => cursor !== null);
+    return cursors.length > 0 ? cursorStream(unionCursor(cursors)) : EMPTY_STREAM;
+  }
+
+  hasAllWords(ordinal: number, words: string[], field: keyof Postings): boolean {
+    for (const word of words) {
+      const list = this.postings.get(word)?.[field];
+      if (!list || !list.has(ordinal)) return false;
+    }
+    return words.length > 0;
+  }
+
+  countWords(ordinal: number, words: string[], field: keyof Postings): number {
+    let count = 0;
+    for (const word of words) if (this.postings.get(word)?.[field]?.has(ordinal)) count++;
+    return count;
+  }
+
+  /** Exact, case-insensitive name or alternate name. */
+  isExactName(ordinal: number, text: string): boolean {
+    return this.names[ordinal] === text || this.altNames[ordinal] === text;
+  }
+
+  /** Ordinals whose name or alternate name is exactly the text (lower-cased). */
+  exactNames(text: string): OrdinalStream {
+    const list = this.exact.get(text);
+    return list ? listStream(list) : EMPTY_STREAM;
+  }
+
+  /** The accepted ordinals of a stream in its order, at most `limit` of them. */
+  collect(stream: OrdinalStream, accept: (ordinal: number) => boolean, limit: number): number[] {
+    const found: number[] = [];
+    for (let ordinal = stream.next(); ordinal >= 0 && found.length < limit; ordinal = stream.next()) if (accept(ordinal)) found.push(ordinal);
+    return found;
+  }
+
+  /**
+   * Typo tolerance: how close the text comes to the closest run of whole words of the name (set
+   * similarity of letter trigrams, as pg_trgm's strict word similarity), for names holding a word
+   * close to one of the text's words.
+   */
+  typoCandidates(words: string[], wordThreshold: number, filter: Filter): OrdinalStream {
+    const wanted = words.map((word) => trigramsOf([word]));
+    const similar: Cursor[] = [];
+    for (const [term, postings] of this.postings) {
+      if (postings.name.length === 0) continue;
+      const trigrams = this.trigramsOfTerm(term);
+      if (wanted.some((set) => jaccard(set, trigrams) >= wordThreshold)) similar.push(listCursor(postings.name));
+    }
+    const visible = this.visibleCursor(filter);
+    return similar.length > 0 && visible ? cursorStream(intersectionCursor([visible, unionCursor(similar)])) : EMPTY_STREAM;
+  }
+
+  private trigramsOfTerm(term: string): Set<string> {
+    let found = this.trigramCache.get(term);
+    if (!found) {
+      found = trigramsOf([term]);
+      this.trigramCache.set(term, found);
+    }
+    return found;
+  }
+
+  /**
+   * The best similarity of the text to a run of whole words of the name. Runs longer than the text
+   * by more than one word only add trigrams the text lacks, so they are not tried.
+   */
+  nameSimilarity(ordinal: number, textTrigrams: Set<string>, textWords: number): number {
+    const words = tokenize(this.names[ordinal]);
+    let best = 0;
+    for (let start = 0; start < words.length; start++) {
+      let run = this.trigramsOfTerm(words[start]);
+      best = Math.max(best, jaccard(textTrigrams, run));
+      for (let end = start + 2; end <= Math.min(words.length, start + textWords + 1); end++) {
+        run = new Set([...run, ...this.trigramsOfTerm(words[end - 1])]);
+        best = Math.max(best, jaccard(textTrigrams, run));
+      }
+    }
+    return best;
+  }
+
+  trigramsOfText(words: string[]): Set<string> {
+    return trigramsOf(words);
+  }
+
+  changedAt(ordinal: number): number {
+    return this.changed.data[ordinal];
+  }
+}
+
+export { relatedTerms };
