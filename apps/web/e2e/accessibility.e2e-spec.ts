@@ -82,7 +82,9 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
     // A button at work (its request held here) still has a name: Chakra hides its label behind the spinner.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    await page.route('**/api-token-auth*', async (route) => {
+    // The client calls /api-token-auth/ (trailing slash), which a glob's * would not cover.
+    const tokenEndpoint = (url: URL) => url.pathname.startsWith('/api-token-auth');
+    await page.route(tokenEndpoint, async (route) => {
       await held;
       await route.continue();
     });
@@ -94,8 +96,10 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
     await working.waitFor();
     expect(await working.getAttribute('disabled')).not.toBeNull();
     await expectAccessible(page, 'Login while signing in');
+    const answered = page.waitForResponse((response) => tokenEndpoint(new URL(response.url())));
     release();
-    await page.unroute('**/api-token-auth*');
+    expect((await answered).status()).toBe(400);
+    await page.unroute(tokenEndpoint);
   });
 
   it('has no serious or critical axe-core violation on the signed-in screens and tabs', async () => {
@@ -116,6 +120,7 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
     await tab('File Metadata').waitFor({ timeout: 120_000 });
     for (const name of ['File Metadata', 'Statistics', 'Sample Values', 'Formatted Values', 'Word Set', 'Table Metadata', 'Groups', 'Access']) {
       await tab(name).click();
+      await page.getByRole('tabpanel', { name, exact: true }).waitFor();
       await page.waitForLoadState('networkidle');
       await expectAccessible(page, `Record details: ${name}`);
     }
@@ -136,6 +141,7 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
     await page.getByText('Signed in as kim').waitFor();
     for (const name of ['Profile', 'Organisation', 'Accounts', 'Credentials']) {
       await tab(name).click();
+      await page.getByRole('tabpanel', { name, exact: true }).waitFor();
       await page.waitForLoadState('networkidle');
       await expectAccessible(page, `Profile: ${name}`);
     }

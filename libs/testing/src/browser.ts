@@ -71,7 +71,7 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
         id: violation.id,
         impact: violation.impact as string,
         help: violation.help,
-        nodes: violation.nodes.map((node) => ({ target: node.target.join(' '), summary: node.failureSummary ?? '' })),
+        nodes: violation.nodes.map((node) => ({ target: node.target.join(' '), html: node.html, summary: node.failureSummary ?? '' })),
       }));
   });
 }
@@ -86,7 +86,7 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   if (process.env.A11Y_LOG) appendFileSync(process.env.A11Y_LOG, `${JSON.stringify({ screen, count: violations.length, violations })}\n`);
   if (violations.length === 0 || process.env.A11Y_REPORT_ONLY === '1') return;
   const lines = violations.map(
-    (violation) => `- ${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `    ${node.target}: ${node.summary.replace(/\n\s*/g, ' ')}`).join('\n')}`,
+    (violation) => `- ${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `    ${node.target} ${node.html}: ${node.summary.replace(/\n\s*/g, ' ')}`).join('\n')}`,
   );
   throw new Error(`axe-core found ${violations.length} serious or critical violation(s) on ${screen}:\n${lines.join('\n')}`);
 }
