@@ -2,12 +2,13 @@
 // Each measurement runs in its own child process so that its peak RSS (getrusage maxrss) is its own.
 // Run: node_modules/.bin/node tools/bench/extraction/run.cjs [--sizes=10,100,1000] [--dir=DIR] [--no-write]
 import { spawnSync } from 'node:child_process';
-import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
+import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { extractMetadata } from '@dc/extraction';
-import { sectionMarkers, seededRandom, writeBenchmarkSection } from '../bench-support';
+import { sectionMarkers, writeBenchmarkSection } from '../bench-support';
+import { GENERATED_CSV_DIR, generatedCsv } from '../generated-csv';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SECTION = 'bench:extraction';
@@ -47,38 +48,6 @@ function cpuMsSince(start: NodeJS.CpuUsage): number {
 
 function peakRssMb(): number {
   return process.resourceUsage().maxRSS / 1024; // maxRSS is in KiB
-}
-
-// ---------------------------------------------------------------------------------------------
-// Data generation: numeric and text columns, some missing scores, some quoted commas.
-
-
-async function generate(file: string, bytes: number): Promise<void> {
-  const random = seededRandom(42);
-  const syllables = ['ka', 'lo', 'mi', 'ra', 'te', 'su', 'no', 'vi', 'de', 'pa', 'ri', 'go'];
-  const vocabulary = Array.from({ length: 400 }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => syllables[Math.floor(random() * syllables.length)]).join(''));
-  const categories = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi', 'omicron', 'pi', 'rho', 'sigma', 'tau', 'upsilon'];
-  const out = createWriteStream(file);
-  const write = (text: string): Promise<void> => new Promise((resolve) => (out.write(text) ? resolve() : out.once('drain', resolve)));
-  await write('id,amount,quantity,score,category,comment,created\n');
-  let written = 0;
-  let id = 0;
-  const day0 = Date.UTC(2000, 0, 1);
-  while (written < bytes) {
-    let batch = '';
-    for (let i = 0; i < 2000; i++) {
-      id++;
-      const words = Array.from({ length: 3 + Math.floor(random() * 6) }, () => vocabulary[Math.floor(random() * vocabulary.length)]);
-      let comment = words.join(' ');
-      if (random() < 0.05) comment = `"${words[0]}, ${words.slice(1).join(' ')}"`;
-      const score = random() < 0.02 ? '' : (random() * 100 - 50).toFixed(4);
-      const created = new Date(day0 + (id % 9000) * 86400000).toISOString().slice(0, 10);
-      batch += `${id},${(random() * 10000).toFixed(2)},${Math.floor(random() * 1000)},${score},${categories[Math.floor(random() * 20)]},${comment},${created}\n`;
-    }
-    written += Buffer.byteLength(batch);
-    await write(batch);
-  }
-  await new Promise<void>((resolve, reject) => out.end((error?: Error | null) => (error ? reject(error) : resolve())));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -270,17 +239,12 @@ async function main(): Promise<void> {
     return;
   }
   const sizes = (arg('sizes') ?? '10,100,1000').split(',').map(Number);
-  const dir = arg('dir') ?? path.join(tmpdir(), 'dc-extraction-bench');
-  mkdirSync(dir, { recursive: true });
+  const dir = arg('dir') ?? GENERATED_CSV_DIR;
   const loadAt = (): string => loadavg().map((x) => x.toFixed(1)).join(', ');
   const loadStart = loadAt();
   const rows: SizeRow[] = [];
   for (const sizeMb of sizes) {
-    const file = path.join(dir, `bench-${sizeMb}mb.csv`);
-    if (!existsSync(file) || statSync(file).size < sizeMb * 1e6) {
-      console.log(`generating ${file}`);
-      await generate(file, sizeMb * 1e6);
-    }
+    const file = await generatedCsv(sizeMb, dir);
     const bytes = statSync(file).size;
     const runs: SizeRow['runs'] = {};
     for (const { mode } of ENGINES) {
