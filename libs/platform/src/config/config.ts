@@ -82,6 +82,8 @@ const rawSchema = z.object({
     .default('loopback')
     .refine(isTrustedProxyList, `must be a comma-separated list of IP addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join(', ')}`),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024 * 1024),
+  /** Files of at least this many bytes are profiled in a worker thread, so the API of the same process keeps answering. */
+  EXTRACTION_THREAD_MIN_BYTES: z.coerce.number().int().nonnegative().default(8 * 1024 * 1024),
   /**
    * User-supplied endpoints (database hosts of connections, S3 endpoints of cloud accounts) may not
    * be loopback, private or link-local addresses, except those listed here by the operator.

@@ -1,15 +1,26 @@
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { Readable } from 'node:stream';
+import { type PrivateColumns, SketchCollector } from '@dc/extraction';
 import { DATASETS } from '../../testing/catalogue-test-app';
+import { extractInThread } from './extraction-thread';
 import { LibraryMetadataExtractor } from './library-metadata-extractor';
 import { describeMetadataExtractorContract } from './metadata-extractor.contract';
 
+// The real thread, watched: a test can tell which path a file took.
+jest.mock('./extraction-thread', () => {
+  const actual = jest.requireActual<typeof import('./extraction-thread')>('./extraction-thread');
+  return { ...actual, extractInThread: jest.fn(actual.extractInThread) };
+});
+
 describeMetadataExtractorContract('LibraryMetadataExtractor', () => new LibraryMetadataExtractor(), DATASETS);
+// Every file, however small, through the worker thread.
+describeMetadataExtractorContract('LibraryMetadataExtractor in a worker thread', () => new LibraryMetadataExtractor(0), DATASETS);
 
 describe('LibraryMetadataExtractor on a real CSV', () => {
   it('gives headers, row count and statistics', async () => {
     const file = path.join(DATASETS, 'csv/co2-annmean-gl.csv');
-    const lines = (await import('node:fs')).readFileSync(file, 'utf8').trim().split(/\r?\n/);
+    const lines = readFileSync(file, 'utf8').trim().split(/\r?\n/);
     const meta = (await new LibraryMetadataExtractor().extract({ stream: createReadStream(file), fileName: 'co2.csv', contentType: 'text/csv', size: statSync(file).size }, { extractOption: 'metadata' })) as {
       FILE: { HEADERS: string[]; TOTAL_ROWS: number; STATS: Record<string, { MAX: number | null }> };
     };
@@ -18,5 +29,50 @@ describe('LibraryMetadataExtractor on a real CSV', () => {
     const meanColumn = lines[0].split(',').findIndex((h) => /mean/i.test(h));
     const values = lines.slice(1).map((l) => Number(l.split(',')[meanColumn]));
     expect(meta.FILE.STATS[String(meanColumn)].MAX).toBeCloseTo(Math.max(...values), 6);
+  });
+});
+
+describe('LibraryMetadataExtractor in a worker thread', () => {
+  const file = path.join(DATASETS, 'csv/sp500-constituents.csv');
+  const privateColumns: PrivateColumns = { hash: ['Symbol'], formats: [{ column: 'Security', format: 'mask' }, { column: 'CIK', format: 'exclude' }], linkageKey: new Uint8Array(32).fill(5) };
+  // Small chunks, so the file crosses to the thread in many messages.
+  const describe = async (extractor: LibraryMetadataExtractor) => {
+    const sketches = new SketchCollector();
+    const input = { stream: createReadStream(file, { highWaterMark: 4096 }), fileName: 'sp500.csv', contentType: 'text/csv', size: statSync(file).size };
+    const { DATE: _date, ...meta } = await extractor.extract(input, { extractOption: 'samples', privateColumns, sketches });
+    return { meta, sketches: sketches.tables, stream: input.stream };
+  };
+
+  it('answers the META and the sketches of the same file described in this thread', async () => {
+    const threads = jest.mocked(extractInThread);
+    threads.mockClear();
+    const here = await describe(new LibraryMetadataExtractor(Infinity));
+    expect(threads).not.toHaveBeenCalled();
+    const threaded = await describe(new LibraryMetadataExtractor(0));
+    expect(threads).toHaveBeenCalledTimes(1);
+    expect((threaded.meta.FILE as { TOTAL_ROWS: number }).TOTAL_ROWS).toBeGreaterThan(400);
+    expect(threaded.sketches.length).toBe(1);
+    expect(threaded.meta).toEqual(here.meta);
+    expect(threaded.sketches).toEqual(here.sketches);
+    expect(threaded.stream.destroyed).toBe(true);
+  });
+
+  it('rejects with the reason when aborted, without waiting for the file to end', async () => {
+    const stream = new Readable({ read() {} });
+    stream.push('a,b\n1,2\n');
+    const abort = new AbortController();
+    const extraction = new LibraryMetadataExtractor(0).extract({ stream, fileName: 'open.csv', size: 1e9 }, { extractOption: 'metadata', signal: abort.signal });
+    setTimeout(() => abort.abort(new Error('timed out')), 50);
+    await expect(extraction).rejects.toThrow('timed out');
+    expect(stream.destroyed).toBe(true);
+  });
+
+  it('passes a failing stream on as a failure', async () => {
+    const stream = new Readable({
+      read() {
+        this.destroy(new Error('storage went away'));
+      },
+    });
+    await expect(new LibraryMetadataExtractor(0).extract({ stream, fileName: 'gone.csv', size: 1e9 }, { extractOption: 'metadata' })).rejects.toThrow('storage went away');
   });
 });
