@@ -36,6 +36,6 @@ export const STARVATION = { ratio: 3, p99Ms: 100 };
 export function starvationVerdict(idle: LatencyFigures, during: LatencyFigures): { starved: boolean; ratio: number; words: string } {
   const ratio = during.p99 / idle.p99;
   const starved = ratio > STARVATION.ratio || during.p99 > STARVATION.p99Ms;
-  const words = `p99 ${during.p99.toFixed(1)} ms during profiling against ${idle.p99.toFixed(1)} ms idle (${ratio.toFixed(1)}×): ${starved ? 'starved' : 'not starved'} by the bar of > ${STARVATION.ratio}× or > ${STARVATION.p99Ms} ms`;
+  const words = `p99 ${during.p99.toFixed(1)} ms during profiling against ${idle.p99.toFixed(1)} ms in the quieter idle phase (${ratio.toFixed(1)}×): ${starved ? 'starved' : 'not starved'} by the bar of > ${STARVATION.ratio}× or > ${STARVATION.p99Ms} ms`;
   return { starved, ratio, words };
 }
