@@ -5,9 +5,10 @@
 // the API, and idle again afterwards (the machine is shared: its load may change during the run).
 // The upload is over before the middle window opens, which opens once the file's extraction_status
 // is `running` and must close before it ends (checked, and said in the report).
-// Each variant is its own product start: the extraction in a worker thread (the default), and in the
-// event loop's own thread (EXTRACTION_THREAD_MIN_BYTES above the file's size: how it was before).
-// Build first (npm run build). Usage: npm run bench:profiling-api [-- --size-mb=200 --seconds=15 --variants=thread,loop --no-write]
+// Each variant is its own product start: the extraction in a worker thread running 5 nicer (the
+// default), in a worker thread at the process's priority, and in the event loop's own thread
+// (EXTRACTION_THREAD_MIN_BYTES above the file's size: how it was before).
+// Build first (npm run build). Usage: npm run bench:profiling-api [-- --size-mb=200 --seconds=15 --variants=thread,thread-nice0,loop --no-write]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { openAsBlob, rmSync, statSync } from 'node:fs';
@@ -25,7 +26,7 @@ const argument = (name: string, fallback: number) => Number(process.argv.find((a
 const SIZE_MB = argument('size-mb', 200);
 const SECONDS = argument('seconds', 15);
 const WRITE = !process.argv.includes('--no-write');
-const VARIANTS = (process.argv.find((a) => a.startsWith('--variants='))?.split('=')[1] ?? 'thread,loop').split(',');
+const VARIANTS = (process.argv.find((a) => a.startsWith('--variants='))?.split('=')[1] ?? 'thread,thread-nice0,loop').split(',');
 
 interface Variant {
   key: string;
@@ -34,7 +35,8 @@ interface Variant {
 }
 
 const ALL_VARIANTS: Variant[] = [
-  { key: 'thread', label: 'extraction in a worker thread (default)', env: {} },
+  { key: 'thread', label: 'extraction in a worker thread, 5 nicer (default)', env: {} },
+  { key: 'thread-nice0', label: 'extraction in a worker thread at the process\'s priority (EXTRACTION_THREAD_NICE=0)', env: { EXTRACTION_THREAD_NICE: '0' } },
   { key: 'loop', label: 'extraction in the event loop\'s thread (EXTRACTION_THREAD_MIN_BYTES above the file size: before the fix)', env: { EXTRACTION_THREAD_MIN_BYTES: String(2 ** 40) } },
 ];
 const RECORDS = 20;

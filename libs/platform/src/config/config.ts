@@ -84,6 +84,8 @@ const rawSchema = z.object({
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024 * 1024),
   /** Files of at least this many bytes are profiled in a worker thread, so the API of the same process keeps answering. */
   EXTRACTION_THREAD_MIN_BYTES: z.coerce.number().int().nonnegative().default(8 * 1024 * 1024),
+  /** How much nicer than the process that worker thread runs (Linux), so the API's thread comes first for the CPU; 0 keeps its priority. */
+  EXTRACTION_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(5),
   /**
    * User-supplied endpoints (database hosts of connections, S3 endpoints of cloud accounts) may not
    * be loopback, private or link-local addresses, except those listed here by the operator.

@@ -21,6 +21,8 @@ export interface ExtractionThreadData {
   privateColumns?: PrivateColumns;
   /** Gather column sketches (a SketchCollector in the worker; its tables come back with META). */
   sketches: boolean;
+  /** How much nicer than the process the worker thread runs (Linux; 0 keeps its priority). */
+  nice: number;
 }
 
 export type ToExtractionThread = { type: 'chunk'; bytes: Uint8Array } | { type: 'end' } | { type: 'error'; message: string };

@@ -5,9 +5,12 @@ import { Readable } from 'node:stream';
 import { parentPort, workerData } from 'node:worker_threads';
 import { extractMetadata, SketchCollector } from '@dc/extraction';
 import type { ExtractionThreadData, FromExtractionThread, ToExtractionThread } from './extraction-thread';
+import { lowerThisThreadsPriority } from './thread-priority';
 
 const port = parentPort!;
 const data = workerData as ExtractionThreadData;
+// Background work: when the CPU is short, the API's thread (and the database) come first.
+lowerThisThreadsPriority(data.nice);
 const send = (message: FromExtractionThread) => port.postMessage(message);
 
 let owed = 0;

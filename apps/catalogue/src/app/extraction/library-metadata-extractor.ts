@@ -8,8 +8,14 @@ import { MetadataExtractionInput, MetadataExtractionOptions, MetadataExtractor }
  * Large files are described in a worker thread (extraction-thread.ts), so the API keeps answering.
  */
 export class LibraryMetadataExtractor extends MetadataExtractor {
-  /** Files of at least `threadMinBytes` go to a worker thread (EXTRACTION_THREAD_MIN_BYTES): below, starting one costs more than the file holds the event loop. */
-  constructor(private readonly threadMinBytes = 8 * 1024 * 1024) {
+  /**
+   * Files of at least `threadMinBytes` go to a worker thread (EXTRACTION_THREAD_MIN_BYTES): below, starting
+   * one costs more than the file holds the event loop. The thread runs `threadNice` nicer (EXTRACTION_THREAD_NICE).
+   */
+  constructor(
+    private readonly threadMinBytes = 8 * 1024 * 1024,
+    private readonly threadNice = 5,
+  ) {
     super();
   }
 
@@ -18,7 +24,7 @@ export class LibraryMetadataExtractor extends MetadataExtractor {
       // Sketches other than a SketchCollector's watch rows as they come: those stay in this thread.
       const threaded = input.size !== undefined && input.size >= this.threadMinBytes && (!options.sketches || options.sketches instanceof SketchCollector);
       if (threaded) {
-        const { meta, sketches } = await extractInThread(input, { extractOption: options.extractOption, privateColumns: options.privateColumns, sketches: options.sketches !== undefined }, options.signal);
+        const { meta, sketches } = await extractInThread(input, { extractOption: options.extractOption, privateColumns: options.privateColumns, sketches: options.sketches !== undefined, nice: this.threadNice }, options.signal);
         if (sketches && options.sketches instanceof SketchCollector) options.sketches.tables.push(...sketches);
         return meta;
       }
