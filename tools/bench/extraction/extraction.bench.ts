@@ -1,27 +1,22 @@
 // Benchmark of CSV metadata extraction against DuckDB on the same generated files.
 // Each measurement runs in its own child process so that its peak RSS (getrusage maxrss) is its own.
+// Workbooks and real CSV dialects: sheets.bench-part.ts.
 // Run: node_modules/.bin/node tools/bench/extraction/run.cjs [--sizes=10,100,1000] [--dir=DIR] [--no-write]
+//   [--parts=csv,sheets] [--write=csv,sheets] [--repetitions=7]
 import { spawnSync } from 'node:child_process';
 import { createReadStream, createWriteStream, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { extractMetadata } from '@dc/extraction';
-import { sectionMarkers, seededRandom, writeBenchmarkSection } from '../bench-support';
+import { sectionMarkers, writeBenchmarkSection } from '../bench-support';
+import { benchRows, childAnswer, type ColumnFigures, csvLine, NUMERIC, worstDifference } from './bench-figures';
+import { isSheetsChild, runSheetsChild, runSheetsPart, SHEETS_SECTION } from './sheets.bench-part';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SECTION = 'bench:extraction';
 const { start: START, end: END } = sectionMarkers(SECTION);
-const NUMERIC = ['id', 'amount', 'quantity', 'score'];
 const MB = 1024 * 1024;
-
-interface ColumnFigures {
-  count: number;
-  min: number;
-  max: number;
-  mean: number;
-  std: number;
-}
 
 interface Measurement {
   ms: number;
@@ -54,27 +49,14 @@ function peakRssMb(): number {
 
 
 async function generate(file: string, bytes: number): Promise<void> {
-  const random = seededRandom(42);
-  const syllables = ['ka', 'lo', 'mi', 'ra', 'te', 'su', 'no', 'vi', 'de', 'pa', 'ri', 'go'];
-  const vocabulary = Array.from({ length: 400 }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => syllables[Math.floor(random() * syllables.length)]).join(''));
-  const categories = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi', 'omicron', 'pi', 'rho', 'sigma', 'tau', 'upsilon'];
+  const rows = benchRows(42);
   const out = createWriteStream(file);
   const write = (text: string): Promise<void> => new Promise((resolve) => (out.write(text) ? resolve() : out.once('drain', resolve)));
   await write('id,amount,quantity,score,category,comment,created\n');
   let written = 0;
-  let id = 0;
-  const day0 = Date.UTC(2000, 0, 1);
   while (written < bytes) {
     let batch = '';
-    for (let i = 0; i < 2000; i++) {
-      id++;
-      const words = Array.from({ length: 3 + Math.floor(random() * 6) }, () => vocabulary[Math.floor(random() * vocabulary.length)]);
-      let comment = words.join(' ');
-      if (random() < 0.05) comment = `"${words[0]}, ${words.slice(1).join(' ')}"`;
-      const score = random() < 0.02 ? '' : (random() * 100 - 50).toFixed(4);
-      const created = new Date(day0 + (id % 9000) * 86400000).toISOString().slice(0, 10);
-      batch += `${id},${(random() * 10000).toFixed(2)},${Math.floor(random() * 1000)},${score},${categories[Math.floor(random() * 20)]},${comment},${created}\n`;
-    }
+    for (let i = 0; i < 2000; i++) batch += csvLine(rows.next().value);
     written += Buffer.byteLength(batch);
     await write(batch);
   }
@@ -152,17 +134,11 @@ async function childDuckdb(file: string, mode: Exclude<Mode, 'extract'>): Promis
 function measure(mode: Mode, file: string): Measurement {
   const child = spawnSync(process.execPath, [path.join(__dirname, 'run.cjs'), `--child=${mode}`, `--file=${file}`], { encoding: 'utf8', maxBuffer: 16 * MB });
   if (child.status !== 0) throw new Error(`${mode} child failed: ${child.stderr}`);
-  // JSON writes NaN (SUMMARIZE's missing count) as null: read it back as NaN.
-  return JSON.parse(child.stdout.trim().split('\n').pop() as string, (_key, value: unknown) => (value === null ? NaN : value)) as Measurement;
+  return childAnswer<Measurement>(child.stdout); // SUMMARIZE's missing count comes back as NaN
 }
 
 // ---------------------------------------------------------------------------------------------
 // Report
-
-function relativeDifference(a: number, b: number): number {
-  if (a === b || Number.isNaN(a) || Number.isNaN(b)) return 0;
-  return Math.abs(a - b) / Math.max(Math.abs(a), Math.abs(b), Number.MIN_VALUE);
-}
 
 const fmt = (x: number, digits = 1): string => x.toFixed(digits);
 const num = (x: number): string => (Number.isNaN(x) ? '–' : Number.isInteger(x) ? String(x) : x.toPrecision(10));
@@ -178,13 +154,6 @@ interface SizeRow {
   sizeMb: number;
   bytes: number;
   runs: Partial<Record<Mode, Measurement>>;
-}
-
-/** Largest relative difference between two runs' statistics of the numeric columns. */
-function worstDifference(a: Measurement, b: Measurement): number {
-  let worst = 0;
-  for (const name of NUMERIC) for (const key of ['count', 'min', 'max', 'mean', 'std'] as const) worst = Math.max(worst, relativeDifference(a.columns[name][key], b.columns[name][key]));
-  return worst;
 }
 
 function section(rows: SizeRow[], command: string, load: string): string {
@@ -217,7 +186,7 @@ function section(rows: SizeRow[], command: string, load: string): string {
       const m = runs[mode];
       if (!m) continue;
       const mbps = `${fmt(bytes / MB / (m.ms / 1000))} (${fmt(bytes / MB / (m.cpuMs / 1000))})`;
-      const diff = mode === 'extract' ? '' : worstDifference(ours, m).toExponential(1);
+      const diff = mode === 'extract' ? '' : worstDifference(ours.columns, m.columns, NUMERIC).toExponential(1);
       lines.push(`| ${sizeMb} MB (${bytes} bytes) | ${m.rows} | ${label} | ${fmt(m.ms / 1000, 2)} s (${fmt(m.cpuMs / 1000, 2)} s) | ${mbps} | ${fmt(m.rssBeforeMb, 0)} → ${fmt(m.peakRssMb, 0)} MB | ${diff} |`);
     }
   }
@@ -265,35 +234,45 @@ async function main(): Promise<void> {
   const child = arg('child');
   if (child) {
     const file = arg('file') as string;
-    const result = child === 'extract' ? await childExtract(file) : await childDuckdb(file, child as Exclude<Mode, 'extract'>);
+    const result = isSheetsChild(child) ? await runSheetsChild(child, file) : child === 'extract' ? await childExtract(file) : await childDuckdb(file, child as Exclude<Mode, 'extract'>);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;
   }
-  const sizes = (arg('sizes') ?? '10,100,1000').split(',').map(Number);
+  // --parts: which tables to measure; --write: which of their sections to write (a run on small CSV sizes
+  // alone would otherwise replace the section holding the 100 MB and 1 GB rows).
+  const parts = (arg('parts') ?? 'csv,sheets').split(',');
+  const toWrite = process.argv.includes('--no-write') ? [] : (arg('write') ?? parts.join(',')).split(',');
   const dir = arg('dir') ?? path.join(tmpdir(), 'dc-extraction-bench');
   mkdirSync(dir, { recursive: true });
   const loadAt = (): string => loadavg().map((x) => x.toFixed(1)).join(', ');
-  const loadStart = loadAt();
-  const rows: SizeRow[] = [];
-  for (const sizeMb of sizes) {
-    const file = path.join(dir, `bench-${sizeMb}mb.csv`);
-    if (!existsSync(file) || statSync(file).size < sizeMb * 1e6) {
-      console.log(`generating ${file}`);
-      await generate(file, sizeMb * 1e6);
-    }
-    const bytes = statSync(file).size;
-    const runs: SizeRow['runs'] = {};
-    for (const { mode } of ENGINES) {
-      const m = measure(mode, file);
-      runs[mode] = m;
-      console.log(`${sizeMb} MB ${mode}: ${fmt(m.ms / 1000, 2)} s (CPU ${fmt(m.cpuMs / 1000, 2)} s), peak RSS ${fmt(m.peakRssMb, 0)} MB`);
-    }
-    rows.push({ sizeMb, bytes, runs });
-  }
   const command = `node_modules/.bin/node tools/bench/extraction/run.cjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
-  const text = section(rows, command, `${loadStart} / ${loadAt()}`);
-  console.log(text);
-  if (!process.argv.includes('--no-write')) writeBenchmarkSection(SECTION, text);
+  if (parts.includes('csv')) {
+    const loadStart = loadAt();
+    const rows: SizeRow[] = [];
+    for (const sizeMb of (arg('sizes') ?? '10,100,1000').split(',').map(Number)) {
+      const file = path.join(dir, `bench-${sizeMb}mb.csv`);
+      if (!existsSync(file) || statSync(file).size < sizeMb * 1e6) {
+        console.log(`generating ${file}`);
+        await generate(file, sizeMb * 1e6);
+      }
+      const bytes = statSync(file).size;
+      const runs: SizeRow['runs'] = {};
+      for (const { mode } of ENGINES) {
+        const m = measure(mode, file);
+        runs[mode] = m;
+        console.log(`${sizeMb} MB ${mode}: ${fmt(m.ms / 1000, 2)} s (CPU ${fmt(m.cpuMs / 1000, 2)} s), peak RSS ${fmt(m.peakRssMb, 0)} MB`);
+      }
+      rows.push({ sizeMb, bytes, runs });
+    }
+    const text = section(rows, command, `${loadStart} / ${loadAt()}`);
+    console.log(text);
+    if (toWrite.includes('csv')) writeBenchmarkSection(SECTION, text);
+  }
+  if (parts.includes('sheets')) {
+    const text = await runSheetsPart({ dir, command, loadAt, repetitions: Number(arg('repetitions') ?? 7) });
+    console.log(text);
+    if (toWrite.includes('sheets')) writeBenchmarkSection(SHEETS_SECTION, text);
+  }
 }
 
 main().catch((error: unknown) => {
