@@ -1,4 +1,4 @@
-import { benchRows, childAnswer, csvLine, median, RunningFigures, workbookCells, worstDifference } from './bench-figures';
+import { benchRows, childAnswer, csvLine, median, medianBy, RunningFigures, workbookCells, worstDifference } from './bench-figures';
 
 describe('extraction benchmark figures', () => {
   it('computes count, min, max, mean and sample std as the textbook formulas do', () => {
@@ -26,6 +26,10 @@ describe('extraction benchmark figures', () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBeNaN();
+    const runs = [{ cpu: 7, id: 'a' }, { cpu: 5, id: 'b' }, { cpu: 9, id: 'c' }, { cpu: 6, id: 'd' }];
+    expect(medianBy(runs.slice(0, 3), (r) => r.cpu).id).toBe('a');
+    expect(medianBy(runs, (r) => r.cpu).id).toBe('d');
+    expect(() => medianBy([], (r: number) => r)).toThrow();
   });
 
   it('generates the same rows for the same seed, as CSV lines and as workbook cells', () => {

@@ -102,6 +102,12 @@ export function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
+/** The item whose `key` is the median one (of an even count, the lower middle). */
+export function medianBy<T>(items: T[], key: (item: T) => number): T {
+  if (items.length === 0) throw new Error('no items');
+  return [...items].sort((a, b) => key(a) - key(b))[Math.floor((items.length - 1) / 2)];
+}
+
 /** A child's answer: the last line of its stdout, as JSON; JSON writes NaN as null, so null reads back as NaN. */
 export function childAnswer<T>(stdout: string): T {
   return JSON.parse(stdout.trim().split('\n').pop() as string, (_key, value: unknown) => (value === null ? NaN : value)) as T;

@@ -8,9 +8,8 @@ import { cpus, totalmem } from 'node:os';
 import path from 'node:path';
 import type * as XLSX from '@e965/xlsx';
 import { type ColumnStats, extractMetadata, type ExtractionResult } from '@dc/extraction';
-import { DATASETS } from '@dc/testing';
 import { sectionMarkers } from '../bench-support';
-import { BENCH_COLUMNS, benchRows, childAnswer, type ColumnFigures, median, NUMERIC, RunningFigures, workbookCells, worstDifference } from './bench-figures';
+import { BENCH_COLUMNS, benchRows, childAnswer, type ColumnFigures, median, medianBy, NUMERIC, RunningFigures, workbookCells, worstDifference } from './bench-figures';
 
 export const SHEETS_SECTION = 'bench:extraction-sheets';
 const ROOT = path.resolve(__dirname, '../../..');
@@ -18,6 +17,8 @@ const MB = 1024 * 1024;
 const WORKBOOK_ROWS = 100_000;
 /** A BIFF8 (.xls) sheet holds at most 65,536 rows, so the .xls splits the rows over two sheets. */
 const XLS_SHEET_ROWS = 50_000;
+/** Each workbook is measured this many times per engine, alternating, and the run of median CPU time is shown. */
+const WORKBOOK_ROUNDS = 3;
 
 /** What SheetJS is asked for in libs/extraction/src/spreadsheet.ts (the reference parses the same way). */
 const EXTRACTION_READ_OPTIONS: XLSX.ParsingOptions = { type: 'buffer', dense: true, cellDates: true, cellHTML: false, cellFormula: false };
@@ -54,8 +55,8 @@ interface Run {
   mixedColumns?: Array<{ column: string; cells: number; numbers: number }>;
 }
 
-type ChildMode = 'workbook-extract' | 'workbook-sheetjs' | 'file-extract' | 'file-duckdb';
-const CHILD_MODES: ChildMode[] = ['workbook-extract', 'workbook-sheetjs', 'file-extract', 'file-duckdb'];
+type ChildMode = 'workbook-write' | 'workbook-extract' | 'workbook-sheetjs' | 'file-extract' | 'file-duckdb';
+const CHILD_MODES: ChildMode[] = ['workbook-write', 'workbook-extract', 'workbook-sheetjs', 'file-extract', 'file-duckdb'];
 
 export const isSheetsChild = (mode: string): mode is ChildMode => (CHILD_MODES as string[]).includes(mode);
 
@@ -80,7 +81,14 @@ async function repeat<T>(repetitions: number, work: () => Promise<T>): Promise<{
   return { value: value as T, ms: median(walls), cpuMs: median(cpuTimes), rssBeforeMb };
 }
 
-const peakRssMb = (): number => process.resourceUsage().maxRSS / 1024; // maxRSS is in KiB
+/**
+ * This process's peak RSS (VmHWM). Not getrusage's maxrss: Linux carries that over exec from the forked
+ * parent, so a child of a parent that once held a large workbook would report the parent's peak.
+ */
+function peakRssMb(): number {
+  const kib = /^VmHWM:\s+(\d+)/m.exec(readFileSync('/proc/self/status', 'utf8'))?.[1];
+  return kib ? Number(kib) / 1024 : process.resourceUsage().maxRSS / 1024;
+}
 
 function figuresOf(stats: ColumnStats, count = stats.DICT.count): ColumnFigures {
   return { count, min: stats.MIN ?? NaN, max: stats.MAX ?? NaN, mean: stats.MEAN ?? NaN, std: stats.STD ?? NaN };
@@ -188,41 +196,41 @@ function realFile(file: string): RealFile {
   return found;
 }
 
-export function runSheetsChild(mode: ChildMode, file: string): Promise<Run> {
+export async function runSheetsChild(mode: ChildMode, file: string): Promise<Run | string[]> {
   const repetitions = Number(argOf('repetitions') ?? 1);
+  if (mode === 'workbook-write') return writeWorkbooks(file);
   if (mode === 'workbook-extract') return workbookExtract(file);
   if (mode === 'workbook-sheetjs') return workbookSheetjs(file);
   if (mode === 'file-extract') return fileExtract(file, repetitions);
   return fileDuckdb(file, repetitions);
 }
 
-function measure(mode: ChildMode, file: string, repetitions = 1): Run {
+function measure<T = Run>(mode: ChildMode, file: string, repetitions = 1): T {
   const child = spawnSync(process.execPath, [path.join(__dirname, 'run.cjs'), `--child=${mode}`, `--file=${file}`, `--repetitions=${repetitions}`], { encoding: 'utf8', maxBuffer: 16 * MB });
   if (child.status !== 0) throw new Error(`${mode} child failed: ${child.stderr}`);
-  return childAnswer<Run>(child.stdout);
+  return childAnswer<T>(child.stdout);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Workbooks
 
-async function writeWorkbooks(dir: string): Promise<Array<{ kind: 'xlsx' | 'xls'; file: string }>> {
-  const files = [
-    { kind: 'xlsx' as const, file: path.join(dir, `bench-${WORKBOOK_ROWS}-rows.xlsx`) },
-    { kind: 'xls' as const, file: path.join(dir, `bench-${WORKBOOK_ROWS}-rows.xls`) },
-  ];
-  if (files.every(({ file }) => existsSync(file))) return files;
+const workbookFile = (dir: string, kind: 'xlsx' | 'xls'): string => path.join(dir, `bench-${WORKBOOK_ROWS}-rows.${kind}`);
+
+/** Writes the workbooks that are not in `dir` yet (in a child: writing a BIFF8 file takes gigabytes). */
+async function writeWorkbooks(dir: string): Promise<string[]> {
+  const files = (['xlsx', 'xls'] as const).map((kind) => ({ kind, file: workbookFile(dir, kind) })).filter(({ file }) => !existsSync(file));
+  if (files.length === 0) return [];
   const XLSX = await import('@e965/xlsx');
   const rows = benchRows(42);
   const data = Array.from({ length: WORKBOOK_ROWS }, () => workbookCells(rows.next().value));
   const sheetOf = (part: typeof data): XLSX.WorkSheet => XLSX.utils.aoa_to_sheet([[...BENCH_COLUMNS], ...part], { cellDates: true });
   for (const { kind, file } of files) {
-    console.log(`generating ${file}`);
     const workbook = XLSX.utils.book_new();
     if (kind === 'xlsx') XLSX.utils.book_append_sheet(workbook, sheetOf(data), 'rows');
     else for (let from = 0; from < data.length; from += XLS_SHEET_ROWS) XLSX.utils.book_append_sheet(workbook, sheetOf(data.slice(from, from + XLS_SHEET_ROWS)), `rows ${from + 1}-${from + XLS_SHEET_ROWS}`);
     XLSX.writeFile(workbook, file, { bookType: kind === 'xlsx' ? 'xlsx' : 'biff8', compression: true });
   }
-  return files;
+  return files.map(({ file }) => file);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -234,19 +242,29 @@ const flat = (figures: Figures): Record<string, ColumnFigures> =>
   Object.fromEntries(Object.entries(figures).flatMap(([sheet, columns]) => Object.entries(columns).map(([column, f]) => [`${sheet} › ${column}`, f])));
 
 interface SheetsResults {
-  workbooks: Array<{ kind: string; bytes: number; extract: Run; sheetjs: Run }>;
+  /** extract and sheetjs: the runs of median CPU time; cpuMs: every run's, in order. */
+  workbooks: Array<{ kind: string; bytes: number; extract: Run; sheetjs: Run; cpuMs: { extract: number[]; sheetjs: number[] } }>;
   files: Array<{ file: RealFile; bytes: number; extract: Run; duckdb: Run }>;
 }
 
 export async function runSheetsPart(options: { dir: string; command: string; loadAt: () => string; repetitions: number }): Promise<string> {
   const loadStart = options.loadAt();
   const results: SheetsResults = { workbooks: [], files: [] };
-  for (const { kind, file } of await writeWorkbooks(options.dir)) {
-    const extract = measure('workbook-extract', file);
-    const sheetjs = measure('workbook-sheetjs', file);
-    for (const [label, m] of [['extract', extract], ['sheetjs', sheetjs]] as const) console.log(`${kind} ${label}: ${fmt(m.ms / 1000, 2)} s (CPU ${fmt(m.cpuMs / 1000, 2)} s), peak RSS ${fmt(m.peakRssMb, 0)} MB`);
-    results.workbooks.push({ kind, bytes: statSync(file).size, extract, sheetjs });
+  measure<string[]>('workbook-write', options.dir).forEach((file) => console.log(`generated ${file}`));
+  for (const kind of ['xlsx', 'xls'] as const) {
+    const file = workbookFile(options.dir, kind);
+    const runs = { extract: [] as Run[], sheetjs: [] as Run[] };
+    for (let round = 0; round < WORKBOOK_ROUNDS; round++) {
+      for (const engine of ['extract', 'sheetjs'] as const) {
+        const m = measure(engine === 'extract' ? 'workbook-extract' : 'workbook-sheetjs', file);
+        runs[engine].push(m);
+        console.log(`${kind} ${engine}: ${fmt(m.ms / 1000, 2)} s (CPU ${fmt(m.cpuMs / 1000, 2)} s), peak RSS ${fmt(m.peakRssMb, 0)} MB`);
+      }
+    }
+    const cpuMs = { extract: runs.extract.map((m) => m.cpuMs), sheetjs: runs.sheetjs.map((m) => m.cpuMs) };
+    results.workbooks.push({ kind, bytes: statSync(file).size, extract: medianBy(runs.extract, (m) => m.cpuMs), sheetjs: medianBy(runs.sheetjs, (m) => m.cpuMs), cpuMs });
   }
+  const { DATASETS } = await import('@dc/testing'); // here only: it loads browser tooling the children need not carry
   for (const file of REAL_FILES) {
     const where = path.join(DATASETS, file.file);
     const extract = measure('file-extract', where, options.repetitions);
@@ -266,17 +284,19 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} (${cpus().length} cores, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SheetJS \`@e965/xlsx\` ${version('@e965/xlsx')}, DuckDB \`@duckdb/node-api\` ${version('@duckdb/node-api')}).`,
     `Command: \`${command}\` (this section is written by the \`sheets\` part, \`tools/bench/extraction/sheets.bench-part.ts\`).`,
-    `Load average (1, 5, 15 min) at the start and end of these tables: ${load}. Each figure comes from its own child process, as above.`,
+    `Load average (1, 5, 15 min) at the start and end of these tables: ${load} (2 cores shared with other jobs: compare CPU times, not`,
+    'wall times). Each figure comes from its own child process, as above; peak RSS here is the child\'s VmHWM.',
     '',
     `**Workbooks.** ${WORKBOOK_ROWS.toLocaleString('en')} generated rows of the CSV benchmark's columns (the same seeded rows: 4 numeric columns, 2 % of \`score\``,
     'empty, a category, a comment and a date cell), written by SheetJS as one .xlsx sheet and as a BIFF8 .xls, whose sheets hold at most',
     `65,536 rows, so the .xls has two sheets of ${XLS_SHEET_ROWS.toLocaleString('en')} rows. The reference reads the same file with the same \`XLSX.read\` call and options`,
     'extraction makes, then computes count, min, max, mean and std of the 4 numeric columns of every sheet in one plain loop: the',
-    'difference between the two rows is what profiling (all of META, every column) adds to parsing. DuckDB is not in this table: its',
+    `difference between the two rows is what profiling (all of META, every column) adds to parsing. Each is measured ${WORKBOOK_ROUNDS} times, the two`,
+    'alternating; the table shows the run of median CPU time, the line below it every run\'s CPU. DuckDB is not in this table: its',
     '`excel` extension is not installed here and would have to be downloaded (`INSTALL excel`; this machine has no internet), and',
     'it reads .xlsx only, not .xls.',
     '',
-    '| workbook | rows | engine | wall (CPU) | RSS before → peak | largest relative difference to extractMetadata |',
+    '| workbook | rows | engine | wall (CPU), median-CPU run | RSS before → peak | largest relative difference to extractMetadata |',
     '|---|---:|---|---:|---:|---:|',
   ];
   for (const { kind, bytes, extract, sheetjs } of workbooks) {
@@ -288,8 +308,14 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
   }
   lines.push(
     '',
-    'Profiling over parsing: ' +
-      workbooks.map(({ kind, extract, sheetjs }) => `.${kind} ${fmt((extract.ms - sheetjs.ms) / 1000, 2)} s wall, ${fmt((extract.cpuMs - sheetjs.cpuMs) / 1000, 2)} s CPU (${fmt((100 * extract.cpuMs) / sheetjs.cpuMs - 100, 0)} % more CPU than the parse)`).join('; ') +
+    'CPU of every run (extractMetadata / reference), and what profiling adds to the median parse: ' +
+      workbooks
+        .map(({ kind, extract, sheetjs, cpuMs }) => {
+          const seconds = (list: number[]): string => list.map((ms) => fmt(ms / 1000, 2)).join(', ');
+          const added = extract.cpuMs - sheetjs.cpuMs;
+          return `.${kind} ${seconds(cpuMs.extract)} s / ${seconds(cpuMs.sheetjs)} s, ${added >= 0 ? '+' : '−'}${fmt(Math.abs(added) / 1000, 2)} s (${added >= 0 ? '+' : '−'}${fmt(Math.abs((100 * added) / sheetjs.cpuMs), 0)} %)`;
+        })
+        .join('; ') +
       '.',
     '',
     'The numeric figures side by side (extractMetadata / reference):',
@@ -311,7 +337,8 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
     'process and the table gives the median wall and CPU time of one reading (peak RSS is over all of them). `extractMetadata` finds the',
     'dialect itself; DuckDB is told it (`read_csv(…, header = true, …)` with the parameters shown, no sniffing of delimiter, quote,',
     'decimal separator or encoding), reads the file into a table and aggregates count, min, max, avg and stddev_samp of every column it',
-    'typed as a number. The comparison covers the columns both call numeric; "count" is the number of numeric cells.',
+    'typed as a number; its time includes creating the in-memory instance each time, as in the CSV table above, which on files this',
+    'small is much of it. The comparison covers the columns both call numeric; "count" is the number of numeric cells.',
     '',
     '| file | what makes it hard | engine | median wall (CPU) | RSS before → peak | rows | numeric columns (both) | largest relative difference to extractMetadata |',
     '|---|---|---|---:|---:|---:|---:|---:|',
@@ -335,7 +362,7 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
     const notes: string[] = [];
     if (extract.rows !== duckdb.rows) notes.push(`rows ${extract.rows} vs ${duckdb.rows} (DuckDB counts records whose fields are all empty; extraction skips blank records)`);
     for (const { column, cells, numbers } of extract.mixedColumns ?? []) notes.push(`\`${column}\`: ${cells} values of which ${numbers} numbers (numeric by extraction's 90 % rule; its text cells count as values, not in the figures)`);
-    if (duckdb.castColumns?.length) notes.push(`DuckDB typed ${duckdb.castColumns.map((c) => `\`${c}\``).join(', ')} VARCHAR; read here with TRY_CAST(… AS DOUBLE), which gives the same figures`);
+    if (duckdb.castColumns?.length) notes.push(`DuckDB typed ${duckdb.castColumns.map((c) => `\`${c}\``).join(', ')} VARCHAR; read here with TRY_CAST(… AS DOUBLE)`);
     const onlyOurs = ours.filter((c) => !theirs.includes(c));
     const onlyTheirs = theirs.filter((c) => !ours.includes(c));
     if (onlyOurs.length) notes.push(`numeric for extraction only: ${onlyOurs.map((c) => `\`${c}\``).join(', ')}`);
@@ -349,8 +376,17 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
 /** Written by hand: what the figures above mean (kept in the generated section). */
 const SHEETS_NOTES = [
   'Typing rules that differ legitimately: extraction reads decimal commas (`2,6`) as numbers on its own, DuckDB only when told',
-  "`decimal_separator = ','` (without it AirQualityUCI.csv's measurement columns are VARCHAR); extraction decodes bytes that are not",
-  'UTF-8 as Windows-1252 and says so in ERRORS and CSV.ENCODING, DuckDB reads Latin-1 when told `encoding = \'latin-1\'` (built in',
-  "since 1.1; other encodings need its `encodings` extension). AirQualityUCI.csv's -200 is the data set's sentinel for a missing",
-  'reading; both count it as a number.',
+  "`decimal_separator = ','` (without it, AirQualityUCI.csv's decimal-comma columns are VARCHAR); extraction decodes bytes that are",
+  'not UTF-8 as Windows-1252 and says so in ERRORS and CSV.ENCODING, DuckDB reads Latin-1 when told `encoding = \'latin-1\'` (built',
+  "into this version, no conversion needed; other encodings need its `encodings` extension, a download). AirQualityUCI.csv's -200",
+  "is the data set's sentinel for a missing reading; both count it as a number.",
+  '',
+  'Where workbook extraction spends its time (CPU profiles, `node --cpu-prof`, the 100,000-row files): in .xlsx, four fifths of',
+  "`extractSpreadsheet` is SheetJS's `read` (XML parsing of the sheet, its own JavaScript inflate of the zip parts, decoding the",
+  "parts to strings, formatting every cell's display text `.w`), the rest the column accumulators; in .xls, SheetJS's BIFF reader",
+  "allocates so much that the garbage collector takes a third of the process's CPU, and formatting the display texts a fifth of",
+  "`extractSpreadsheet`. Looked for and not taken: SheetJS's switch to Node's native zlib (`CFB.utils.use_zlib`) refuses Node 24's",
+  'zlib ("zlib does not expose bytesRead") and keeps its own inflate; `cellText: false` would skip the display texts, but',
+  'extraction shows them (FORMATTED_VALS, and every sampled value with extractOption samples), so it would have to format those',
+  'cells itself, the same way: not a cheap change with META guaranteed identical.',
 ].join('\n');
