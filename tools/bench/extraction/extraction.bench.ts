@@ -242,28 +242,29 @@ async function main(): Promise<void> {
   // alone would otherwise replace the section holding the 100 MB and 1 GB rows).
   const parts = (arg('parts') ?? 'csv,sheets').split(',');
   const toWrite = process.argv.includes('--no-write') ? [] : (arg('write') ?? parts.join(',')).split(',');
+  const sizes = parts.includes('csv') ? (arg('sizes') ?? '10,100,1000').split(',').map(Number) : [];
   const dir = arg('dir') ?? path.join(tmpdir(), 'dc-extraction-bench');
   mkdirSync(dir, { recursive: true });
   const loadAt = (): string => loadavg().map((x) => x.toFixed(1)).join(', ');
-  const command = `node_modules/.bin/node tools/bench/extraction/run.cjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
-  if (parts.includes('csv')) {
-    const loadStart = loadAt();
-    const rows: SizeRow[] = [];
-    for (const sizeMb of (arg('sizes') ?? '10,100,1000').split(',').map(Number)) {
-      const file = path.join(dir, `bench-${sizeMb}mb.csv`);
-      if (!existsSync(file) || statSync(file).size < sizeMb * 1e6) {
-        console.log(`generating ${file}`);
-        await generate(file, sizeMb * 1e6);
-      }
-      const bytes = statSync(file).size;
-      const runs: SizeRow['runs'] = {};
-      for (const { mode } of ENGINES) {
-        const m = measure(mode, file);
-        runs[mode] = m;
-        console.log(`${sizeMb} MB ${mode}: ${fmt(m.ms / 1000, 2)} s (CPU ${fmt(m.cpuMs / 1000, 2)} s), peak RSS ${fmt(m.peakRssMb, 0)} MB`);
-      }
-      rows.push({ sizeMb, bytes, runs });
+  const loadStart = loadAt();
+  const rows: SizeRow[] = [];
+  for (const sizeMb of sizes) {
+    const file = path.join(dir, `bench-${sizeMb}mb.csv`);
+    if (!existsSync(file) || statSync(file).size < sizeMb * 1e6) {
+      console.log(`generating ${file}`);
+      await generate(file, sizeMb * 1e6);
     }
+    const bytes = statSync(file).size;
+    const runs: SizeRow['runs'] = {};
+    for (const { mode } of ENGINES) {
+      const m = measure(mode, file);
+      runs[mode] = m;
+      console.log(`${sizeMb} MB ${mode}: ${fmt(m.ms / 1000, 2)} s (CPU ${fmt(m.cpuMs / 1000, 2)} s), peak RSS ${fmt(m.peakRssMb, 0)} MB`);
+    }
+    rows.push({ sizeMb, bytes, runs });
+  }
+  const command = `node_modules/.bin/node tools/bench/extraction/run.cjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
+  if (rows.length > 0) {
     const text = section(rows, command, `${loadStart} / ${loadAt()}`);
     console.log(text);
     if (toWrite.includes('csv')) writeBenchmarkSection(SECTION, text);
