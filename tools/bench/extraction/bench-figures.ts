@@ -57,26 +57,32 @@ export function workbookCells(row: BenchRow): Array<number | string | Date | nul
   return [row.id, Number(row.amount), row.quantity, row.score === '' ? null : Number(row.score), row.category, row.comment, new Date(`${row.created}T00:00:00Z`)];
 }
 
-/** Count, min, max, mean and sample standard deviation, in one pass (Welford) and without the extraction library. */
-export class RunningFigures {
-  private n = 0;
-  private mean = 0;
-  private m2 = 0;
-  private min = Infinity;
-  private max = -Infinity;
+/**
+ * Count, min, max, mean and sample standard deviation the textbook way: values kept, then a sum and a
+ * second pass over the deviations (the library keeps running figures instead, Welford's way).
+ */
+export class PlainFigures {
+  private readonly values: number[] = [];
 
   add(x: number): void {
-    this.n++;
-    const delta = x - this.mean;
-    this.mean += delta / this.n;
-    this.m2 += delta * (x - this.mean);
-    if (x < this.min) this.min = x;
-    if (x > this.max) this.max = x;
+    this.values.push(x);
   }
 
   figures(): ColumnFigures {
-    if (this.n === 0) return { count: 0, min: NaN, max: NaN, mean: NaN, std: NaN };
-    return { count: this.n, min: this.min, max: this.max, mean: this.mean, std: this.n > 1 ? Math.sqrt(this.m2 / (this.n - 1)) : 0 };
+    const n = this.values.length;
+    if (n === 0) return { count: 0, min: NaN, max: NaN, mean: NaN, std: NaN };
+    let sum = 0;
+    let min = Infinity;
+    let max = -Infinity;
+    for (const x of this.values) {
+      sum += x;
+      min = Math.min(min, x);
+      max = Math.max(max, x);
+    }
+    const mean = sum / n;
+    let squares = 0;
+    for (const x of this.values) squares += (x - mean) ** 2;
+    return { count: n, min, max, mean, std: n > 1 ? Math.sqrt(squares / (n - 1)) : 0 };
   }
 }
 
