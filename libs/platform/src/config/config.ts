@@ -99,6 +99,12 @@ const rawSchema = z.object({
   /** Slow clients (libs/platform security/http-security.ts). */
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
   BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
+  /**
+   * How long an idle kept-alive connection stays open (Node's default is 5 s). Longer than the
+   * idle timeouts of clients and load balancers in front (60 s is common), so the client always
+   * retires a connection first and never sends a request into one the server is closing.
+   */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(65_000),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(64),
 });
 
