@@ -145,7 +145,26 @@ export interface CsvReading {
   records?: 'one-pass' | 'papaparse';
 }
 
+/** A CSV read to its end (or to a limit), its table not built yet. */
+export interface CsvRead {
+  info: CsvInfo;
+  table: TableBuilder;
+  /** Why reading stopped early (a limit), else null. */
+  stopped: string | null;
+  /** Encoding, stop and parse messages, in META's order. */
+  errors: string[];
+  bytes: number;
+}
+
 export async function extractCsv(stream: Readable, ctx: ExtractorContext, reading: CsvReading = {}): Promise<Extracted> {
+  return describeCsv(await readCsv(stream, ctx, reading), ctx);
+}
+
+/**
+ * Reads the records into a TableBuilder. With `ownsColumn`, only those columns are accumulated (the
+ * others are another thread's, csv-threads.ts); everything else is read and counted as usual.
+ */
+export async function readCsv(stream: Readable, ctx: ExtractorContext, reading: CsvReading = {}, ownsColumn?: (index: number) => boolean): Promise<CsvRead> {
   const onePass = reading.records !== 'papaparse';
   const turns = new EventLoopYield();
   const { limits } = ctx;
@@ -167,7 +186,7 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext, readin
       const hasHeader = !looksLikeData(cells);
       (info as CsvInfo).HAS_HEADER = hasHeader;
       const headers = hasHeader ? cells.map(headerName) : cells.map((_, i) => `Column ${i + 1}`);
-      table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';', privacy: ctx.privacy, observers: ctx.observers, tableName: ctx.fileName });
+      table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';', privacy: ctx.privacy, observers: ctx.observers, tableName: ctx.fileName, ownsColumn });
       if (hasHeader) return;
     }
     table.addRow(cells, record);
@@ -257,6 +276,13 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext, readin
     if (stopped) throw new ExtractionLimitError(stopped);
     throw new CorruptFileError(bytes === 0 ? 'The file is empty' : 'The file holds no records');
   }
+  return { info: info as unknown as CsvInfo, table: built, stopped, errors, bytes };
+}
+
+/** META of a CSV read by readCsv (its table holding every column by now). */
+export function describeCsv({ info, table: built, stopped, errors: readErrors, bytes }: CsvRead, ctx: ExtractorContext): Extracted {
+  const { limits } = ctx;
+  const errors = [...readErrors];
   const file = built.build();
   errors.push(...built.errors.list());
   const counter = new TopWords(limits.maxWords * 4);
@@ -264,7 +290,7 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext, readin
   return {
     STATUS: stopped ? 'partial' : 'complete',
     FILE: file,
-    CSV: info ?? undefined,
+    CSV: info,
     KEYWORDS: keywordsOf(counter, limits.maxKeywords),
     SAMPLES: ctx.option === 'samples' ? 'real' : 'synthetic',
     ...built.shareFormats(),

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { withoutCellValues } from './cell-masking';
 import type { Extracted, ExtractorContext } from './context';
 import { extractCsv } from './csv';
+import { csvThreadsFor, extractCsvInThreads } from './csv-threads';
 import { contentTypeOf, fileKindOf } from './detect';
 import { extractDocx } from './docx';
 import { ExtractionError, UnsupportedFileError } from './errors';
@@ -25,7 +26,7 @@ export function resolveLimits(limits?: Partial<ExtractionLimits>): ExtractionLim
 function run(kind: FileKind, stream: Readable, ctx: ExtractorContext): Promise<Extracted> {
   switch (kind) {
     case 'csv':
-      return extractCsv(stream, ctx);
+      return csvThreadsFor(ctx) > 1 ? extractCsvInThreads(stream, ctx, csvThreadsFor(ctx)) : extractCsv(stream, ctx);
     case 'txt':
       return extractText(stream, ctx);
     case 'hl7':
@@ -113,6 +114,7 @@ async function describeFile(input: ExtractionInput, options: ExtractionOptions):
     allowArchives: true,
     privacy: ColumnPrivacy.isActive(options.privateColumns) ? new ColumnPrivacy(options.privateColumns) : undefined,
     observers: options.sketches,
+    threads: options.threads,
   };
   const { signal } = options;
   if (!signal) return withPrivacyNotes(await describe(input, ctx, options.onInvalid ?? 'report'), ctx);
