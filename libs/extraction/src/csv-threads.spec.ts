@@ -6,7 +6,7 @@ import { Readable } from 'node:stream';
 import { csvThreadsFor, csvThreadsRunning, DEFAULT_THREADS_MIN_BYTES } from './csv-threads';
 import { extractMetadata, resolveLimits } from './extract';
 import { ColumnPrivacy } from './private-columns';
-import { SketchCollector } from './sketch';
+import { MAX_SKETCHED_COLUMNS, SketchCollector } from './sketch';
 import { DATASETS, streamOf } from './spec-support';
 import type { ExtractionLimits, ExtractionOptions, ExtractOption, PrivateColumns } from './types';
 
@@ -128,6 +128,25 @@ describe('CSV statistics in worker threads', () => {
     expect(two).toEqual(one);
   });
 
+  it.each([
+    ['a fresh collector', MAX_SKETCHED_COLUMNS],
+    ['a collector with 5 columns left', 5],
+  ])('sketches the columns as one thread does, with %s', async (_case, budget) => {
+    const bytes = Buffer.from(generatedCsv(3_000));
+    const privateColumns: PrivateColumns = { hash: ['category'], formats: [{ column: 'when', format: 'exclude' }, { column: 'flag', format: 'mask' }], linkageKey: new Uint8Array(32).fill(3) };
+    const sketched = async (workers: number) => {
+      const sketches = new SketchCollector(budget);
+      const { DATE: _date, ...meta } = await extractMetadata(
+        { stream: streamOf(bytes), fileName: 'sketched.csv', size: bytes.length },
+        { extractOption: 'metadata', sketches, privateColumns, threads: { workers, minBytes: 0 } },
+      );
+      return { meta, tables: sketches.tables, left: sketches.budgetLeft };
+    };
+    const one = await sketched(1);
+    expect(one.tables[0].columns.length).toBe(Math.min(budget, 6));
+    expect(await sketched(2)).toEqual(one);
+  });
+
   it('stops its threads when the extraction is aborted', async () => {
     const bytes = Buffer.from(generatedCsv(40_000));
     const controller = new AbortController();
@@ -150,14 +169,15 @@ describe('CSV statistics in worker threads', () => {
     for (let i = 0; i < 100 && csvThreadsRunning() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
   });
 
-  it('reads small files, files of unknown size, and files with sketches or prehashed columns in the calling thread', () => {
+  it('reads small files, files of unknown size, and files with other observers or prehashed columns in the calling thread', () => {
     const ctx = { option: 'metadata' as const, limits: resolveLimits(), fileName: 'a.csv', allowArchives: true };
     const big = DEFAULT_THREADS_MIN_BYTES;
     expect(csvThreadsFor({ ...ctx, size: big, threads: { workers: 2 } })).toBe(2);
     expect(csvThreadsFor({ ...ctx, size: big - 1, threads: { workers: 2 } })).toBe(1);
     expect(csvThreadsFor({ ...ctx, threads: { workers: 2, minBytes: 0 } })).toBe(1);
     expect(csvThreadsFor({ ...ctx, size: big, threads: { workers: 1 } })).toBe(1);
-    expect(csvThreadsFor({ ...ctx, size: big, threads: { workers: 2 }, observers: new SketchCollector() })).toBe(1);
+    expect(csvThreadsFor({ ...ctx, size: big, threads: { workers: 2 }, observers: new SketchCollector() })).toBe(2);
+    expect(csvThreadsFor({ ...ctx, size: big, threads: { workers: 2 }, observers: { openTable: () => undefined } })).toBe(1);
     const prehashed = new ColumnPrivacy({ prehashed: ['id'], linkageKeyId: 'abc' });
     expect(csvThreadsFor({ ...ctx, size: big, threads: { workers: 2 }, privacy: prehashed })).toBe(1);
   });

@@ -95,7 +95,7 @@ export class TableBuilder {
     const owns = options.ownsColumn ?? (() => true);
     this.columns = this.policies.map((policy, i) => (policy.format === 'exclude' || !owns(i) ? null : new ColumnAccumulator(ctx, policy)));
     this.described = this.policies.map((policy, i) => (policy.format === 'exclude' ? null : (this.columns[i] ?? undefined)));
-    this.observer = options.observers?.openTable(options.tableName ?? '', this.headers, this.policies);
+    this.observer = options.observers?.openTable(options.tableName ?? '', this.headers, this.policies, owns);
   }
 
   get rowCount(): number {
@@ -121,12 +121,25 @@ export class TableBuilder {
     }
   }
 
-  /** The columns this builder owns, described, for the builder that builds the table. */
+  /**
+   * The columns this builder owns, described, for the builder that builds the table (instead of
+   * build()); the observer is finished with them.
+   */
   ownParts(): ColumnPart[] {
     const parts: ColumnPart[] = [];
-    this.columns.forEach((column, index) => {
-      if (column) parts.push({ index, stats: column.stats(), words: column.wordCounts() });
+    const headers: string[] = [];
+    const stats: FileTable['STATS'] = {};
+    this.described.forEach((described, index) => {
+      if (described === null) return;
+      const column = this.columns[index];
+      if (column) {
+        const part = { index, stats: column.stats(), words: column.wordCounts() };
+        parts.push(part);
+        stats[String(headers.length)] = part.stats;
+      }
+      headers.push(this.headers[index]);
     });
+    this.observer?.finish({ HEADERS: headers, TOTAL_ROWS: this.rows, STATS: stats });
     return parts;
   }
 
