@@ -17,7 +17,7 @@ import type { ColumnPart } from './table';
 import type { ExtractionLimits, ExtractOption, PrivateColumns } from './types';
 
 /** Files smaller than this are read in the calling thread: starting threads costs more than it saves. */
-export const DEFAULT_THREADS_MIN_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_THREADS_MIN_BYTES = 32 * 1024 * 1024;
 /** Chunks are posted in batches of at least this many bytes (one message per batch per thread). */
 const BATCH_BYTES = 1024 * 1024;
 /** Shared buffers hold a batch and the chunk that completes it. */

@@ -273,7 +273,7 @@ export interface ExtractionOptions {
   /**
    * Worker threads for large CSV files (csv-threads.ts): each thread reads the same bytes and
    * describes its share of the columns; META is the same as in one thread. `workers` defaults to
-   * min(2, available cores), 1 reads in the calling thread; files under `minBytes` (default 8 MiB),
+   * min(2, available cores), 1 reads in the calling thread; files under `minBytes` (default 32 MiB),
    * of unknown size, with observers other than a SketchCollector or with prehashed columns are read
    * in the calling thread.
    */
