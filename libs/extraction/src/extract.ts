@@ -25,8 +25,10 @@ export function resolveLimits(limits?: Partial<ExtractionLimits>): ExtractionLim
 
 function run(kind: FileKind, stream: Readable, ctx: ExtractorContext): Promise<Extracted> {
   switch (kind) {
-    case 'csv':
-      return csvThreadsFor(ctx) > 1 ? extractCsvInThreads(stream, ctx, csvThreadsFor(ctx)) : extractCsv(stream, ctx);
+    case 'csv': {
+      const threads = csvThreadsFor(ctx);
+      return threads > 1 ? extractCsvInThreads(stream, ctx, threads) : extractCsv(stream, ctx);
+    }
     case 'txt':
       return extractText(stream, ctx);
     case 'hl7':
