@@ -83,6 +83,11 @@ const rawSchema = z.object({
     .refine(isTrustedProxyList, `must be a comma-separated list of IP addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join(', ')}`),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024 * 1024),
   /**
+   * Worker threads that describe a large CSV (32 MiB and more) beside the service's own thread,
+   * which then stays free for API calls; 1 describes it in the service's thread.
+   */
+  EXTRACTION_THREADS: z.coerce.number().int().min(1).max(16).default(2),
+  /**
    * User-supplied endpoints (database hosts of connections, S3 endpoints of cloud accounts) may not
    * be loopback, private or link-local addresses, except those listed here by the operator.
    */
