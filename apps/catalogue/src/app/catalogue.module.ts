@@ -93,7 +93,7 @@ import { VisibilityService } from './visibility/visibility.service';
     { provide: CloudObjectStores, useClass: AwsCloudObjectStores },
     // Who holds a request: the projection of the requests service's request.* events.
     { provide: RecordRequests, useClass: ProjectedRecordRequests },
-    { provide: MetadataExtractor, inject: [APP_CONFIG], useFactory: (config: AppConfig) => new LibraryMetadataExtractor(config.EXTRACTION_THREAD_MIN_BYTES, config.EXTRACTION_THREAD_NICE) },
+    { provide: MetadataExtractor, useClass: LibraryMetadataExtractor },
     { provide: SecretCipher, inject: [APP_CONFIG], useFactory: (config: AppConfig) => SecretCipher.fromBase64Key(config.ENCRYPTION_KEY) },
   ],
 })

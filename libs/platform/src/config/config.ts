@@ -87,6 +87,11 @@ const rawSchema = z.object({
   /** How much nicer than the process that worker thread runs (Linux), so the API's thread comes first for the CPU; 0 keeps its priority. */
   EXTRACTION_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(5),
   /**
+   * Worker threads that describe a large CSV (32 MiB and more) beside the service's own thread,
+   * which then stays free for API calls; 1 describes it in the service's thread.
+   */
+  EXTRACTION_THREADS: z.coerce.number().int().min(1).max(16).default(2),
+  /**
    * User-supplied endpoints (database hosts of connections, S3 endpoints of cloud accounts) may not
    * be loopback, private or link-local addresses, except those listed here by the operator.
    */
@@ -103,6 +108,12 @@ const rawSchema = z.object({
   /** Slow clients (libs/platform security/http-security.ts). */
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
   BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
+  /**
+   * How long an idle kept-alive connection stays open (Node's default is 5 s). Longer than the
+   * idle timeouts of clients and load balancers in front (60 s is common), so the client always
+   * retires a connection first and never sends a request into one the server is closing.
+   */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(65_000),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(64),
 });
 

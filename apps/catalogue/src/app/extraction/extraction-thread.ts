@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { ExtractOption, PrivateColumns, TableSketch } from '@dc/extraction';
+import type { CsvThreads, ExtractOption, PrivateColumns, TableSketch } from '@dc/extraction';
 import type { MetadataExtractionInput } from './metadata-extractor';
 
 /** Chunks posted to the worker and not yet taken by its stream; reading waits beyond that. */
@@ -23,6 +23,8 @@ export interface ExtractionThreadData {
   sketches: boolean;
   /** How much nicer than the process the worker thread runs (Linux; 0 keeps its priority). */
   nice: number;
+  /** The library's own threads for a large CSV, started from this worker (they inherit its priority). */
+  threads?: CsvThreads;
 }
 
 export type ToExtractionThread = { type: 'chunk'; bytes: Uint8Array } | { type: 'end' } | { type: 'error'; message: string };

@@ -13,15 +13,18 @@ jest.mock('./extraction-thread', () => {
   return { ...actual, extractInThread: jest.fn(actual.extractInThread) };
 });
 
-describeMetadataExtractorContract('LibraryMetadataExtractor', () => new LibraryMetadataExtractor(), DATASETS);
+/** The extractor with the product's defaults, files of `threadMinBytes` and more in the worker thread. */
+const extractor = (threadMinBytes = 8 * 1024 * 1024) => new LibraryMetadataExtractor({ EXTRACTION_THREADS: 2, EXTRACTION_THREAD_MIN_BYTES: threadMinBytes, EXTRACTION_THREAD_NICE: 5 });
+
+describeMetadataExtractorContract('LibraryMetadataExtractor', () => extractor(), DATASETS);
 // Every file, however small, through the worker thread.
-describeMetadataExtractorContract('LibraryMetadataExtractor in a worker thread', () => new LibraryMetadataExtractor(0), DATASETS);
+describeMetadataExtractorContract('LibraryMetadataExtractor in a worker thread', () => extractor(0), DATASETS);
 
 describe('LibraryMetadataExtractor on a real CSV', () => {
   it('gives headers, row count and statistics', async () => {
     const file = path.join(DATASETS, 'csv/co2-annmean-gl.csv');
     const lines = readFileSync(file, 'utf8').trim().split(/\r?\n/);
-    const meta = (await new LibraryMetadataExtractor().extract({ stream: createReadStream(file), fileName: 'co2.csv', contentType: 'text/csv', size: statSync(file).size }, { extractOption: 'metadata' })) as {
+    const meta = (await extractor().extract({ stream: createReadStream(file), fileName: 'co2.csv', contentType: 'text/csv', size: statSync(file).size }, { extractOption: 'metadata' })) as {
       FILE: { HEADERS: string[]; TOTAL_ROWS: number; STATS: Record<string, { MAX: number | null }> };
     };
     expect(meta.FILE.HEADERS).toEqual(lines[0].split(','));
@@ -36,19 +39,19 @@ describe('LibraryMetadataExtractor in a worker thread', () => {
   const file = path.join(DATASETS, 'csv/sp500-constituents.csv');
   const privateColumns: PrivateColumns = { hash: ['Symbol'], formats: [{ column: 'Security', format: 'mask' }, { column: 'CIK', format: 'exclude' }], linkageKey: new Uint8Array(32).fill(5) };
   // Small chunks, so the file crosses to the thread in many messages.
-  const describe = async (extractor: LibraryMetadataExtractor) => {
+  const describeWith = async (chosen: LibraryMetadataExtractor) => {
     const sketches = new SketchCollector();
     const input = { stream: createReadStream(file, { highWaterMark: 4096 }), fileName: 'sp500.csv', contentType: 'text/csv', size: statSync(file).size };
-    const { DATE: _date, ...meta } = await extractor.extract(input, { extractOption: 'samples', privateColumns, sketches });
+    const { DATE: _date, ...meta } = await chosen.extract(input, { extractOption: 'samples', privateColumns, sketches });
     return { meta, sketches: sketches.tables, stream: input.stream };
   };
 
   it('answers the META and the sketches of the same file described in this thread', async () => {
     const threads = jest.mocked(extractInThread);
     threads.mockClear();
-    const here = await describe(new LibraryMetadataExtractor(Infinity));
+    const here = await describeWith(extractor(Infinity));
     expect(threads).not.toHaveBeenCalled();
-    const threaded = await describe(new LibraryMetadataExtractor(0));
+    const threaded = await describeWith(extractor(0));
     expect(threads).toHaveBeenCalledTimes(1);
     expect((threaded.meta.FILE as { TOTAL_ROWS: number }).TOTAL_ROWS).toBeGreaterThan(400);
     expect(threaded.sketches.length).toBe(1);
@@ -61,7 +64,7 @@ describe('LibraryMetadataExtractor in a worker thread', () => {
     const stream = new Readable({ read() {} });
     stream.push('a,b\n1,2\n');
     const abort = new AbortController();
-    const extraction = new LibraryMetadataExtractor(0).extract({ stream, fileName: 'open.csv', size: 1e9 }, { extractOption: 'metadata', signal: abort.signal });
+    const extraction = extractor(0).extract({ stream, fileName: 'open.csv', size: 1e9 }, { extractOption: 'metadata', signal: abort.signal });
     setTimeout(() => abort.abort(new Error('timed out')), 50);
     await expect(extraction).rejects.toThrow('timed out');
     expect(stream.destroyed).toBe(true);
@@ -73,6 +76,6 @@ describe('LibraryMetadataExtractor in a worker thread', () => {
         this.destroy(new Error('storage went away'));
       },
     });
-    await expect(new LibraryMetadataExtractor(0).extract({ stream, fileName: 'gone.csv', size: 1e9 }, { extractOption: 'metadata' })).rejects.toThrow('storage went away');
+    await expect(extractor(0).extract({ stream, fileName: 'gone.csv', size: 1e9 }, { extractOption: 'metadata' })).rejects.toThrow('storage went away');
   });
 });
