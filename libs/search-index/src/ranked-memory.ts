@@ -1,4 +1,5 @@
 import { relatedTerms, type RecordVisibility } from './search-index';
+import { arrayFrame, bytesOf, frame, FrameReader, SnapshotFormatError, stringFrames } from './snapshot-format';
 
 /**
  * The in-process inverted index behind InProcessSearchIndex: no I/O, only arrays.
@@ -39,7 +40,8 @@ class IntList {
   length = 0;
   push(value: number) {
     if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
+      // A list read from a snapshot may be empty and exactly full.
+      const grown = new Int32Array(Math.max(4, this.data.length * 2));
       grown.set(this.data);
       this.data = grown;
     }
@@ -91,7 +93,7 @@ class FloatList {
   length = 0;
   push(value: number) {
     if (this.length === this.data.length) {
-      const grown = new Float64Array(this.data.length * 2);
+      const grown = new Float64Array(Math.max(1024, this.data.length * 2));
       grown.set(this.data);
       this.data = grown;
     }
@@ -230,14 +232,14 @@ function jaccard(a: Set<string>, b: Set<string>): number {
 }
 
 export class RankedMemory {
-  private readonly ids: string[] = [];
-  private readonly names: string[] = [];
-  private readonly altNames: (string | null)[] = [];
+  private ids: string[] = [];
+  private names: string[] = [];
+  private altNames: (string | null)[] = [];
   private readonly changed = new FloatList();
   /** The latest change among ordinals 0..o: what makes newest-first reading stop early. */
   private readonly prefixMax = new FloatList();
   private readonly seqs = new FloatList();
-  private alive = new Uint8Array(1024);
+  private alive: Uint8Array = new Uint8Array(1024);
   private readonly owners = new IntList();
   /** Access keys and groups of each ordinal: start offsets into shared pools. */
   private readonly accessStart = new IntList();
@@ -309,7 +311,7 @@ export class RankedMemory {
     this.prefixMax.push(Math.max(previousMax, record.changedAt));
     this.seqs.push(record.seq);
     if (ordinal === this.alive.length) {
-      const grown = new Uint8Array(this.alive.length * 2);
+      const grown = new Uint8Array(Math.max(1024, this.alive.length * 2));
       grown.set(this.alive);
       this.alive = grown;
     }
@@ -609,6 +611,156 @@ export class RankedMemory {
   changedAt(ordinal: number): number {
     return this.changed.data[ordinal];
   }
+
+  /**
+   * The memory as it stands now, as binary pieces produced when iterated, for a snapshot. Taking
+   * it costs a copy of the alive flags only: everything else is appended to and never changed in
+   * place (lists ascend, so what a list held now is its entries below the current ordinal count),
+   * so writing may go on while the memory takes further writes.
+   */
+  snapshot(): MemorySnapshot {
+    const ordinals = this.ids.length;
+    const appliedSeq = this.appliedSeq;
+    const meta = new Float64Array([
+      SNAPSHOT_FORMAT,
+      ordinals,
+      appliedSeq,
+      this.disorder,
+      this.interned.size,
+      this.keyLists.size,
+      this.exact.size,
+      this.postings.size,
+      this.accessPool.length,
+      this.groupPool.length,
+    ]);
+    const alive = this.alive.slice(0, ordinals);
+    const [, , , , interned, keyLists, exact, terms, accessPool, groupPool] = meta;
+    const memory = this;
+    function* pieces(): Generator<Uint8Array> {
+      yield* arrayFrame(new Uint32Array([SNAPSHOT_MAGIC]));
+      yield* arrayFrame(meta);
+      yield* stringFrames(ordinals, memory.ids);
+      yield* stringFrames(ordinals, memory.names);
+      yield* stringFrames(ordinals, memory.altNames);
+      yield* arrayFrame(memory.changed.data.subarray(0, ordinals));
+      yield* arrayFrame(memory.prefixMax.data.subarray(0, ordinals));
+      yield* arrayFrame(memory.seqs.data.subarray(0, ordinals));
+      yield* arrayFrame(alive);
+      yield* arrayFrame(memory.owners.data.subarray(0, ordinals));
+      yield* arrayFrame(memory.accessStart.data.subarray(0, ordinals));
+      yield* arrayFrame(memory.accessPool.data.subarray(0, accessPool));
+      yield* arrayFrame(memory.groupStart.data.subarray(0, ordinals));
+      yield* arrayFrame(memory.groupPool.data.subarray(0, groupPool));
+      yield* stringFrames(interned, memory.interned.keys());
+      yield* arrayFrame(Int32Array.from(first(memory.keyLists.keys(), keyLists)));
+      yield* listFrames(() => first(memory.keyLists.values(), keyLists), keyLists, ordinals);
+      yield* stringFrames(exact, memory.exact.keys());
+      yield* listFrames(() => first(memory.exact.values(), exact), exact, ordinals);
+      yield* stringFrames(terms, memory.postings.keys());
+      yield* listFrames(() => postingLists(first(memory.postings.values(), terms)), terms * 3, ordinals);
+    }
+    return { appliedSeq, ordinals, pieces: pieces() };
+  }
+
+  /** The memory a snapshot holds; SnapshotFormatError when it is not one of this format. */
+  static restore(bytes: Uint8Array): RankedMemory {
+    const reader = new FrameReader(bytes);
+    if (reader.uint32s(1)[0] !== SNAPSHOT_MAGIC) throw new SnapshotFormatError('not a ranked-memory snapshot');
+    const [format, ordinals, appliedSeq, disorder, interned, keyLists, exact, terms, accessPool, groupPool] = reader.float64s(10);
+    if (format !== SNAPSHOT_FORMAT) throw new SnapshotFormatError(`snapshot format ${format}, ${SNAPSHOT_FORMAT} expected`);
+    const memory = new RankedMemory(appliedSeq);
+    memory.disorder = disorder;
+    memory.ids = reader.strings(ordinals) as string[];
+    memory.names = reader.strings(ordinals) as string[];
+    memory.altNames = reader.strings(ordinals);
+    fill(memory.changed, reader.float64s(ordinals));
+    fill(memory.prefixMax, reader.float64s(ordinals));
+    fill(memory.seqs, reader.float64s(ordinals));
+    memory.alive = reader.uint8s(ordinals);
+    fill(memory.owners, reader.int32s(ordinals));
+    fill(memory.accessStart, reader.int32s(ordinals));
+    fill(memory.accessPool, reader.int32s(accessPool));
+    fill(memory.groupStart, reader.int32s(ordinals));
+    fill(memory.groupPool, reader.int32s(groupPool));
+    reader.strings(interned).forEach((key, value) => memory.interned.set(key!, value));
+    const keys = reader.int32s(keyLists);
+    readLists(reader, keyLists, ordinals).forEach((list, i) => memory.keyLists.set(keys[i], list));
+    const exactNames = reader.strings(exact);
+    readLists(reader, exact, ordinals).forEach((list, i) => memory.exact.set(exactNames[i]!, list));
+    const words = reader.strings(terms);
+    const lists = readLists(reader, terms * 3, ordinals);
+    words.forEach((word, i) => memory.postings.set(word!, { name: lists[3 * i], summary: lists[3 * i + 1], all: lists[3 * i + 2] }));
+    if (!reader.done) throw new SnapshotFormatError('snapshot has trailing bytes');
+    for (let ordinal = 0; ordinal < ordinals; ordinal++) if (memory.alive[ordinal] === 1) memory.byId.set(memory.ids[ordinal], ordinal);
+    return memory;
+  }
+}
+
+/** Bump whenever what a snapshot holds, or what add() derives from a record (tokenizing), changes. */
+export const SNAPSHOT_FORMAT = 1;
+/** "DCRM" read as a native uint32: a snapshot from a machine of the other byte order fails this. */
+const SNAPSHOT_MAGIC = 0x4d524344;
+
+export interface MemorySnapshot {
+  /** The store's write sequence the snapshot includes. */
+  appliedSeq: number;
+  ordinals: number;
+  /** The snapshot's bytes, produced as they are read. */
+  pieces: Iterable<Uint8Array>;
+}
+
+function* first<T>(values: Iterable<T>, count: number): Generator<T> {
+  if (count === 0) return;
+  let taken = 0;
+  for (const value of values) {
+    yield value;
+    if (++taken === count) return;
+  }
+}
+
+function* postingLists(postings: Iterable<Postings>): Generator<IntList> {
+  for (const { name, summary, all } of postings) yield* [name, summary, all];
+}
+
+/** Lists as their lengths (entries below `ordinals`), then all their entries in one frame. */
+function* listFrames(lists: () => Iterable<IntList>, count: number, ordinals: number): Generator<Uint8Array> {
+  const lengths = new Int32Array(count);
+  let total = 0;
+  let i = 0;
+  for (const list of lists()) {
+    lengths[i++] = list.floor(ordinals - 1, list.length - 1) + 1;
+    total += lengths[i - 1];
+  }
+  if (i !== count) throw new SnapshotFormatError(`${count} lists expected, ${i} found`);
+  yield* arrayFrame(lengths);
+  function* entries(): Generator<Uint8Array> {
+    let at = 0;
+    for (const list of lists()) {
+      const length = lengths[at++];
+      if (length > 0) yield bytesOf(list.data.subarray(0, length));
+    }
+  }
+  yield* frame(total * 4, entries());
+}
+
+function readLists(reader: FrameReader, count: number, ordinals: number): IntList[] {
+  const lengths = reader.int32s(count);
+  const entries = reader.int32s();
+  const lists: IntList[] = new Array(count);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    const list = new IntList();
+    fill(list, entries.subarray(at, (at += lengths[i])));
+    if (list.length > 0 && (list.data[list.length - 1] >= ordinals || list.data[0] < 0)) throw new SnapshotFormatError('snapshot list entry out of range');
+    lists[i] = list;
+  }
+  if (at !== entries.length) throw new SnapshotFormatError('snapshot lists do not add up');
+  return lists;
+}
+
+function fill<T extends Int32Array | Float64Array>(list: { data: T; length: number }, data: T) {
+  list.data = data;
+  list.length = data.length;
 }
 
 export { relatedTerms };
