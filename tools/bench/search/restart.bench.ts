@@ -152,7 +152,7 @@ async function main() {
       if (restored.index.memoryOrigin !== 'snapshot') throw new Error(`restart from the snapshot started from ${restored.index.memoryOrigin}: ${restored.index.lastSnapshotRejection}`);
       if (restored.answers !== full.answers) throw new Error('the restart from the snapshot answered otherwise than the full load');
       const row = (name: string, s: Start) => `| ${round} | ${name} | ${s.seconds.toFixed(2)} | ${s.cpuSeconds.toFixed(2)} | ${mb(s.peakRss)} | ${mb(s.heapHeld)} |`;
-      rows.push(row('snapshot, then the writes after it', restored), row('full load of the store (peer)', full));
+      rows.push(row('from the snapshot', restored), row('full load of the store (peer)', full));
       writes.push(
         `| ${round} | ${write.seconds.toFixed(2)} | ${write.cpuSeconds.toFixed(2)} | ${write.maxLoopDelayMs.toFixed(0)} | ${write.searches} | ${write.p50.toFixed(1)} / ${write.max.toFixed(1)} |`,
       );
