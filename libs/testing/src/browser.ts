@@ -47,7 +47,7 @@ export interface AxeViolation {
   impact: string;
   help: string;
   /** The offending elements: selector, and what axe says is wrong with each. */
-  nodes: Array<{ target: string; summary: string }>;
+  nodes: Array<{ target: string; html: string; summary: string }>;
 }
 
 /** Serious and critical axe-core violations of the page as it is now (the whole document, dialogs included). */

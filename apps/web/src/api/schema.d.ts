@@ -6065,6 +6065,29 @@ export interface operations {
                              * @enum {string|null}
                              */
                             request_status: "new" | "sent" | "review" | "approved" | "disapproved" | "closed" | "revoked" | "expired" | null;
+                            /** @description the owner's username */
+                            user?: string;
+                            organisation?: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @description how the record was indexed (upload, url, metadata, ...) */
+                            origin?: string;
+                            type?: string;
+                            /** @description bytes of all its files */
+                            size?: number;
+                            version?: number;
+                            /**
+                             * @description RE: data needs an approved request; OP: whoever may see it may download
+                             * @enum {string}
+                             */
+                            access?: "RE" | "OP";
+                            accessFee?: number | null;
+                            currency?: string;
+                            /** @description the access policy's id */
+                            policy?: string | null;
+                            total_rows?: number | null;
+                            file_count?: number;
                         } & {
                             [key: string]: unknown;
                         })[];
@@ -7049,6 +7072,29 @@ export interface operations {
                              * @enum {string|null}
                              */
                             request_status: "new" | "sent" | "review" | "approved" | "disapproved" | "closed" | "revoked" | "expired" | null;
+                            /** @description the owner's username */
+                            user?: string;
+                            organisation?: {
+                                id: string;
+                                name: string;
+                            };
+                            /** @description how the record was indexed (upload, url, metadata, ...) */
+                            origin?: string;
+                            type?: string;
+                            /** @description bytes of all its files */
+                            size?: number;
+                            version?: number;
+                            /**
+                             * @description RE: data needs an approved request; OP: whoever may see it may download
+                             * @enum {string}
+                             */
+                            access?: "RE" | "OP";
+                            accessFee?: number | null;
+                            currency?: string;
+                            /** @description the access policy's id */
+                            policy?: string | null;
+                            total_rows?: number | null;
+                            file_count?: number;
                         } & {
                             [key: string]: unknown;
                         })[];

@@ -1,9 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
-import { canDownload, canRequest, downloadColor, recordCountLabel, requestLabel } from './card-rules';
+import { canDownload, canRequest, type CardFacts, downloadColor, recordCountLabel, requestLabel } from './card-rules';
 import { displayName, visibilityLabel } from './format';
-import type { RecordCardData } from './types';
 
-const record = (fields: Partial<RecordCardData> = {}): RecordCardData => ({ id: 'r-1', name: 'River flow', ...fields });
+const record = (fields: CardFacts = {}): CardFacts => fields;
 
 describe('record card buttons (spec sections 2 and 6)', () => {
   it('offers the download to the owner, to editors, and to anyone for open access', () => {

@@ -6,21 +6,24 @@ import type { RecordCardData } from './types';
 export const LOGIN_TO_REQUEST = 'Please login to request records.';
 export const LOGIN_TO_LINK = 'Please login to link records.';
 
+/** What the button rules read of a card, or of the record details, which follow the same rules. */
+export type CardFacts = Partial<Pick<RecordCardData, 'access' | 'is_owner' | 'edit'>> & { request_status?: string | null };
+
 /**
  * Whether the caller may download, as the record details decide it (ARCHITECTURE section 8): open
  * access, the owner, someone with edit rights (Data Admins of its organisation), or a requestor whose
  * request is approved (and not expired, which the server shows as "expired").
  */
-export const canDownload = (record: RecordCardData) => record.access === 'OP' || !!record.is_owner || !!record.edit || record.request_status === 'approved';
+export const canDownload = (record: CardFacts) => record.access === 'OP' || !!record.is_owner || !!record.edit || record.request_status === 'approved';
 
 /** The download button is red for the owner and blue for everyone else. */
-export const downloadColor = (record: Pick<RecordCardData, 'is_owner'>): 'red' | 'blue' => (record.is_owner ? 'red' : 'blue');
+export const downloadColor = (record: Pick<CardFacts, 'is_owner'>): 'red' | 'blue' => (record.is_owner ? 'red' : 'blue');
 
 /** The Request button shows only to non-owners of records whose access is Request, who may not download already. */
-export const canRequest = (record: RecordCardData) => record.access === 'RE' && !record.is_owner && !canDownload(record);
+export const canRequest = (record: CardFacts) => record.access === 'RE' && !record.is_owner && !canDownload(record);
 
 /** "Request {status}" once a request has left new; the button is then disabled (spec section 4). Cards and details alike. */
-export function requestLabel(record: Pick<RecordCardData, 'request_status'>): { label: string; locked: boolean } {
+export function requestLabel(record: Pick<CardFacts, 'request_status'>): { label: string; locked: boolean } {
   const status = record.request_status;
   return status && status !== 'new' ? { label: `Request ${status}`, locked: true } : { label: 'Request', locked: false };
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { z } from 'zod';
 import { DetailError } from '@dc/platform';
 import { notFound, RecordAccess, type Viewer } from '../access/record-access.service';
 import type { SketchedRecord } from '../projection/related-record';
@@ -6,12 +7,12 @@ import { RecordsRepository } from '../projection/records.repository';
 import { RowReader } from '../rows/row-reader';
 import { columnsOf, isNumeric, totalRowsOf } from '../scoring/columns';
 import {
-  type ColumnMatches, estimatedMatches, joinabilityRelation, linkColumnPairs, semanticRelation, statisticalRelation, structuralRelation,
+  estimatedMatches, joinabilityRelation, linkColumnPairs, semanticRelation, statisticalRelation, structuralRelation,
 } from '../scoring/relations';
-import { linkRows, type LinkedRows } from '../scoring/row-linkage';
+import { linkRows } from '../scoring/row-linkage';
 import { Lexicon } from '../wordnet/lexicon';
 import {
-  type Answer, inferHeaderResponseSchema, joiningResponseSchema, linkabilityResponseSchema, linkRowsResponseSchema, semanticsResponseSchema, statisticsResponseSchema, structuresResponseSchema,
+  type Answer, inferHeaderResponseSchema, type linkabilitySchema, joiningResponseSchema, linkabilityResponseSchema, linkRowsResponseSchema, semanticsResponseSchema, statisticsResponseSchema, structuresResponseSchema,
 } from './responses';
 
 export const NO_ACCESS = 'Some merges could not be completed. You do not have access to those data.';
@@ -25,15 +26,8 @@ export interface Pair {
   downloads: [boolean, boolean];
 }
 
-export interface Linkability {
-  link_score: number;
-  tot_rows: { left: number; right: number };
-  matches: ColumnMatches[];
-  rows: LinkedRows[];
-  /** True when matches are estimated from sketches (rows not read: no download right, or the file is gone). */
-  estimated: boolean;
-  message: string | null;
-}
+/** estimated: matches come from sketches (rows not read: no download right, or the file is gone). */
+export type Linkability = z.infer<typeof linkabilitySchema>;
 
 const brief = (record: SketchedRecord) => ({ id: record.record.id, name: record.record.name, type: record.record.type, size: record.record.size, date_changed: record.record.changedAt.toISOString() });
 

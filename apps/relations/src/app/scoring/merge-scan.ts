@@ -1,5 +1,7 @@
 // Merge scan (spec: Merge score): candidate field pairs across the records of the work area, each
 // with a total similarity. Pure and reusable: merge jobs score the pairs a user picks the same way.
+import type { z } from 'zod';
+import type { mergeCandidateSchema } from '../compare/responses';
 import type { SketchedRecord } from '../projection/related-record';
 import { columnsOf, type RecordColumn, typeCompatibility } from './columns';
 import { headerSimilarity, overlapOf, type WordSimilarity } from './sketch-math';
@@ -8,16 +10,8 @@ import { headerSimilarity, overlapOf, type WordSimilarity } from './sketch-math'
 export const MERGE_THRESHOLD = 0.5;
 export const MAX_MERGE_CANDIDATES = 100;
 
-export interface MergeCandidate {
-  id: string;
-  record_left: string;
-  record_left_name: string;
-  record_right: string;
-  record_right_name: string;
-  header_left: string;
-  header_right: string;
-  total_sim: number;
-}
+/** A Merge score as the API answers it (typed by its response schema). */
+export type MergeCandidate = z.infer<typeof mergeCandidateSchema>;
 
 /**
  * How alike two columns are for a merge: 0.4 header similarity + 0.1 type compatibility + 0.5 value

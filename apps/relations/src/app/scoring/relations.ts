@@ -1,5 +1,7 @@
 // The relations between two records (spec: Relation scores), computed from the projection's
 // sketches and word sets only. Pure: the caller decides what each record may contribute.
+import type { z } from 'zod';
+import type { columnMatchesSchema, joiningResponseSchema, matchingHeaderSchema, semanticsResponseSchema, statisticsResponseSchema, structuresResponseSchema } from '../compare/responses';
 import type { SketchedRecord } from '../projection/related-record';
 import { columnsOf, isNumeric, type RecordColumn, totalRowsOf, typeCompatibility } from './columns';
 import { headerSimilarity, nrmsdOf, overlapOf, type WordSimilarity, wordsOf } from './sketch-math';
@@ -13,16 +15,18 @@ export const JOIN_THRESHOLD = 0.5;
 
 const round = (x: number, digits = 6) => Number(x.toFixed(digits));
 
-export interface SimilarWord {
-  word_left: string;
-  word_right: string;
-  score: number;
-}
-
-export interface SemanticRelation {
-  sem_score: number;
-  sim_words: SimilarWord[];
-}
+// The scores as the API answers them: their types come from the response schemas, so they cannot drift apart.
+export type SemanticRelation = Pick<z.infer<typeof semanticsResponseSchema>, 'sem_score' | 'sim_words'>;
+export type SimilarWord = SemanticRelation['sim_words'][number];
+export type StructuralRelation = Pick<z.infer<typeof structuresResponseSchema>, 'struct_score' | 'struct_types'>;
+/** stats_mtx: pairs of numeric columns with NRMSD under 10, closest first. */
+export type StatisticalRelation = Pick<z.infer<typeof statisticsResponseSchema>, 'stats_score' | 'stats_mtx'>;
+/** containment_left/right: share of the left column's distinct values found in the right one, and the other way round. */
+export type MatchingHeader = z.infer<typeof matchingHeaderSchema>;
+/** unionable: every column of the narrower record has a counterpart of the same kind with compatible values. */
+export type JoinabilityRelation = Pick<z.infer<typeof joiningResponseSchema>, 'join_score' | 'joinable' | 'matching_headers' | 'unionable' | 'union_score'>;
+/** total_matches: rows (left) whose value occurs in the right column; estimated from sketches when rows were not read. */
+export type ColumnMatches = z.infer<typeof columnMatchesSchema>;
 
 /** The words a record is compared by: its headers' words, then its word set (distinct, capped). */
 export function semanticWordsOf(record: SketchedRecord): string[] {
@@ -56,11 +60,6 @@ export function semanticRelation(left: SketchedRecord, right: SketchedRecord, si
   return { sem_score: round((mean(bestA) + mean(bestB)) / 2, 4), sim_words: pairs };
 }
 
-export interface StructuralRelation {
-  struct_score: number;
-  struct_types: Array<{ type: string; headers_left: string[]; headers_right: string[] }>;
-}
-
 /** Structural relation: the columns of both records grouped by the data type they share. */
 export function structuralRelation(left: SketchedRecord, right: SketchedRecord): StructuralRelation {
   const a = columnsOf(left);
@@ -76,12 +75,6 @@ export function structuralRelation(left: SketchedRecord, right: SketchedRecord):
   return { struct_score: widest ? round(matched / widest, 4) : 0, struct_types };
 }
 
-export interface StatisticalRelation {
-  stats_score: number;
-  /** Pairs of numeric columns with NRMSD under 10, closest first. */
-  stats_mtx: Array<{ header_left: string; header_right: string; nrmsd: number }>;
-}
-
 /** Statistical relation: NRMSD between every numeric column of one record and every one of the other. */
 export function statisticalRelation(left: SketchedRecord, right: SketchedRecord): StatisticalRelation {
   const stats_mtx: StatisticalRelation['stats_mtx'] = [];
@@ -93,26 +86,6 @@ export function statisticalRelation(left: SketchedRecord, right: SketchedRecord)
   }
   stats_mtx.sort((p, q) => p.nrmsd - q.nrmsd);
   return { stats_score: stats_mtx.length ? round(1 / (1 + stats_mtx[0].nrmsd), 4) : 0, stats_mtx };
-}
-
-export interface MatchingHeader {
-  header_left: string;
-  header_right: string;
-  header_similarity: number;
-  /** Share of the left column's distinct values found in the right one, and the other way round. */
-  containment_left: number;
-  containment_right: number;
-  jaccard: number;
-  score: number;
-}
-
-export interface JoinabilityRelation {
-  join_score: number;
-  joinable: boolean;
-  matching_headers: MatchingHeader[];
-  /** Every column of the narrower record has a counterpart of the same kind with compatible values. */
-  unionable: boolean;
-  union_score: number;
 }
 
 /** Numeric columns fit a union when their means and spreads are of one scale. */
@@ -175,14 +148,6 @@ export function joinabilityRelation(left: SketchedRecord, right: SketchedRecord,
   ).length;
   const union_score = narrow.length ? round(aligned / Math.max(a.length, b.length), 4) : 0;
   return { join_score, joinable: join_score >= JOIN_THRESHOLD, matching_headers: pairs, unionable: narrow.length > 0 && aligned === narrow.length, union_score };
-}
-
-export interface ColumnMatches {
-  column_left: string;
-  column_right: string;
-  /** Rows (left) whose value occurs in the right column; estimated from sketches when rows were not read. */
-  total_matches: number;
-  estimated: boolean;
 }
 
 /** Linkability without rows: per linkable column pair, the left rows whose value is estimated to occur on the right. */

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DetailError, FieldValidationError } from '@dc/platform';
-import { Permission, REQUEST_STATUSES, ShownRequestStatus } from '@dc/contracts';
+import { Permission, RECORD_ACCESS_CODES, REQUEST_STATUSES, ShownRequestStatus } from '@dc/contracts';
 import { z } from 'zod';
 import { decodeSearchCursor, encodeSearchCursor, SearchHit, SearchIndex, SearchViewer, toRecordsPage } from '@dc/search-index';
 import { RequestStatuses } from '../requests/request-statuses';
@@ -56,9 +56,8 @@ export interface Viewer extends SearchViewer {
 }
 
 /**
- * A record card as the list answers it. The fields below are the ones this service computes for
- * every card; the rest (owner, files, access option, ...) are the catalogue's card fields, passed
- * through as stored (spec section 2, Record card).
+ * A record card as the list answers it (spec section 2, Record card): the fields this service
+ * computes for every card, then the catalogue's card fields as stored.
  */
 export const recordCardSchema = z.looseObject({
   id: z.string(),
@@ -74,6 +73,20 @@ export const recordCardSchema = z.looseObject({
   edit: z.boolean().describe('the caller may edit the record'),
   can_delete: z.boolean().describe('the caller may delete the record'),
   request_status: z.enum([...REQUEST_STATUSES, 'expired']).nullable().describe("the caller's access request for this record, if any"),
+  // The catalogue's card fields (record-document.ts); optional because documents indexed before a
+  // field existed lack it until the index is rebuilt.
+  user: z.string().optional().describe("the owner's username"),
+  organisation: z.object({ id: z.string(), name: z.string() }).optional(),
+  origin: z.string().optional().describe('how the record was indexed (upload, url, metadata, ...)'),
+  type: z.string().optional(),
+  size: z.number().int().optional().describe('bytes of all its files'),
+  version: z.number().int().optional(),
+  access: z.enum(RECORD_ACCESS_CODES).optional().describe('RE: data needs an approved request; OP: whoever may see it may download'),
+  accessFee: z.number().nullable().optional(),
+  currency: z.string().optional(),
+  policy: z.string().nullable().optional().describe("the access policy's id"),
+  total_rows: z.number().int().nullable().optional(),
+  file_count: z.number().int().optional(),
 });
 export type RecordCard = z.infer<typeof recordCardSchema>;
 
