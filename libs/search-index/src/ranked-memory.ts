@@ -637,32 +637,33 @@ export class RankedMemory {
       this.groupPool.length,
     ]);
     const alive = this.alive.slice(0, ordinals);
-    const [, , , , interned, keyLists, exact, terms, accessPool, groupPool] = meta;
-    const memory = this;
-    function* pieces(): Generator<Uint8Array> {
-      yield* arrayFrame(new Uint32Array([SNAPSHOT_MAGIC]));
-      yield* arrayFrame(meta);
-      yield* stringFrames(ordinals, memory.ids);
-      yield* stringFrames(ordinals, memory.names);
-      yield* stringFrames(ordinals, memory.altNames);
-      yield* arrayFrame(memory.changed.data.subarray(0, ordinals));
-      yield* arrayFrame(memory.prefixMax.data.subarray(0, ordinals));
-      yield* arrayFrame(memory.seqs.data.subarray(0, ordinals));
-      yield* arrayFrame(alive);
-      yield* arrayFrame(memory.owners.data.subarray(0, ordinals));
-      yield* arrayFrame(memory.accessStart.data.subarray(0, ordinals));
-      yield* arrayFrame(memory.accessPool.data.subarray(0, accessPool));
-      yield* arrayFrame(memory.groupStart.data.subarray(0, ordinals));
-      yield* arrayFrame(memory.groupPool.data.subarray(0, groupPool));
-      yield* stringFrames(interned, memory.interned.keys());
-      yield* arrayFrame(Int32Array.from(first(memory.keyLists.keys(), keyLists)));
-      yield* listFrames(() => first(memory.keyLists.values(), keyLists), keyLists, ordinals);
-      yield* stringFrames(exact, memory.exact.keys());
-      yield* listFrames(() => first(memory.exact.values(), exact), exact, ordinals);
-      yield* stringFrames(terms, memory.postings.keys());
-      yield* listFrames(() => postingLists(first(memory.postings.values(), terms)), terms * 3, ordinals);
-    }
-    return { appliedSeq, ordinals, pieces: pieces() };
+    return { appliedSeq, ordinals, pieces: this.snapshotPieces(meta, alive) };
+  }
+
+  /** The bytes of a snapshot whose counts are `meta`: what the memory held when they were taken. */
+  private *snapshotPieces(meta: Float64Array, alive: Uint8Array): Generator<Uint8Array> {
+    const [, ordinals, , , interned, keyLists, exact, terms, accessPool, groupPool] = meta;
+    yield* arrayFrame(new Uint32Array([SNAPSHOT_MAGIC]));
+    yield* arrayFrame(meta);
+    yield* stringFrames(ordinals, this.ids);
+    yield* stringFrames(ordinals, this.names);
+    yield* stringFrames(ordinals, this.altNames);
+    yield* arrayFrame(this.changed.data.subarray(0, ordinals));
+    yield* arrayFrame(this.prefixMax.data.subarray(0, ordinals));
+    yield* arrayFrame(this.seqs.data.subarray(0, ordinals));
+    yield* arrayFrame(alive);
+    yield* arrayFrame(this.owners.data.subarray(0, ordinals));
+    yield* arrayFrame(this.accessStart.data.subarray(0, ordinals));
+    yield* arrayFrame(this.accessPool.data.subarray(0, accessPool));
+    yield* arrayFrame(this.groupStart.data.subarray(0, ordinals));
+    yield* arrayFrame(this.groupPool.data.subarray(0, groupPool));
+    yield* stringFrames(interned, this.interned.keys());
+    yield* arrayFrame(Int32Array.from(first(this.keyLists.keys(), keyLists)));
+    yield* listFrames(() => first(this.keyLists.values(), keyLists), keyLists, ordinals);
+    yield* stringFrames(exact, this.exact.keys());
+    yield* listFrames(() => first(this.exact.values(), exact), exact, ordinals);
+    yield* stringFrames(terms, this.postings.keys());
+    yield* listFrames(() => postingLists(first(this.postings.values(), terms)), terms * 3, ordinals);
   }
 
   /** The memory a snapshot holds; SnapshotFormatError when it is not one of this format. */
