@@ -228,10 +228,142 @@ function trigramsOf(words: string[]): Set<string> {
   return set;
 }
 
-function jaccard(a: Set<string>, b: Set<string>): number {
-  let common = 0;
-  for (const t of a) if (b.has(t)) common++;
-  return common / (a.size + b.size - common);
+/**
+ * The trigrams of name words as small integers, each word's as an array of distinct ids (cached),
+ * so typo similarity counts shared trigrams by marking ids in an array instead of building and
+ * probing sets of strings. The same sets, so the same similarities.
+ */
+class TrigramIds {
+  private readonly ids = new Map<string, number>();
+  private readonly ofWord = new Map<string, Int32Array>();
+  /** marks[id] === stamp: the id belongs to the set being measured. */
+  private marks: Int32Array = new Int32Array(1024);
+  private textMarks: Int32Array = new Int32Array(1024);
+  private stamp = 0;
+
+  of(word: string): Int32Array {
+    let found = this.ofWord.get(word);
+    if (!found) {
+      const set = new Set<string>();
+      wordTrigrams(word, set);
+      found = Int32Array.from(set, (trigram) => this.idOf(trigram));
+      this.ofWord.set(word, found);
+    }
+    return found;
+  }
+
+  private idOf(trigram: string): number {
+    let id = this.ids.get(trigram);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(trigram, id);
+      if (id === this.marks.length) {
+        this.marks = grown(this.marks);
+        this.textMarks = grown(this.textMarks);
+      }
+    }
+    return id;
+  }
+
+  /**
+   * The best similarity of the text to a run of the words (trigram ids each): shared trigrams over the union. The
+   * text's trigrams are looked up, not added: a trigram no word has cannot be shared.
+   */
+  similarities(text: Set<string>, words: Int32Array[], textWords: number): number {
+    const stamp = this.nextStamp();
+    for (const trigram of text) {
+      const id = this.ids.get(trigram);
+      if (id !== undefined) this.textMarks[id] = stamp;
+    }
+    let best = 0;
+    // Runs of whole words from each start, longer by one word at a time, up to one word more than the text.
+    for (let start = 0; start < words.length; start++) {
+      const run = this.nextStamp();
+      let size = 0;
+      let common = 0;
+      for (let end = start; end < Math.min(words.length, start + textWords + 1); end++) {
+        for (const id of words[end]) {
+          if (this.marks[id] === run) continue;
+          this.marks[id] = run;
+          size++;
+          if (this.textMarks[id] === stamp) common++;
+        }
+        best = Math.max(best, common / (text.size + size - common));
+      }
+    }
+    return best;
+  }
+
+  /** Ids of the trigrams of the set that some word has (the others are shared by none). */
+  known(trigrams: Set<string>): Set<number> {
+    const known = new Set<number>();
+    for (const trigram of trigrams) {
+      const id = this.ids.get(trigram);
+      if (id !== undefined) known.add(id);
+    }
+    return known;
+  }
+
+  private nextStamp(): number {
+    if (this.stamp === 2 ** 31 - 1) {
+      this.marks.fill(0);
+      this.textMarks.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
+  }
+}
+
+/**
+ * Terms by their trigrams (indexed as they come, at the next typo search): the terms close to a
+ * mistyped word are found from the terms sharing a trigram with it (a similarity above zero needs
+ * one), counting shared trigrams per term, instead of measuring every term of the memory.
+ */
+class TermsByTrigram {
+  private readonly terms: string[] = [];
+  private readonly postings: Postings[] = [];
+  private indexed = 0;
+  private readonly byTrigram: IntList[] = [];
+  private readonly sizes = new IntList();
+  private counts: Int32Array = new Int32Array(1024);
+
+  constructor(private readonly trigrams: TrigramIds) {}
+
+  add(term: string, postings: Postings) {
+    this.terms.push(term);
+    this.postings.push(postings);
+  }
+
+  /** Postings of the terms whose trigram similarity to one of the words reaches the threshold. */
+  similar(words: string[], threshold: number): Postings[] {
+    for (; this.indexed < this.terms.length; this.indexed++) {
+      const ids = this.trigrams.of(this.terms[this.indexed]);
+      this.sizes.push(ids.length);
+      for (const id of ids) (this.byTrigram[id] ??= new IntList()).push(this.indexed);
+    }
+    if (this.counts.length < this.terms.length) this.counts = new Int32Array(this.terms.length * 2);
+    const found = new Set<number>();
+    for (const word of words) {
+      const trigrams = trigramsOf([word]);
+      const touched: number[] = [];
+      for (const id of this.trigrams.known(trigrams)) {
+        const list = this.byTrigram[id];
+        for (let i = 0; list && i < list.length; i++) if (this.counts[list.data[i]]++ === 0) touched.push(list.data[i]);
+      }
+      for (const term of touched) {
+        const common = this.counts[term];
+        this.counts[term] = 0;
+        if (common / (trigrams.size + this.sizes.data[term] - common) >= threshold) found.add(term);
+      }
+    }
+    return [...found].map((term) => this.postings[term]);
+  }
+}
+
+function grown(array: Int32Array): Int32Array {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
 }
 
 export class RankedMemory {
@@ -256,7 +388,8 @@ export class RankedMemory {
   /** Ordinals by interned access key, owner and project: what a viewer's filter reads. */
   private readonly keyLists = new Map<number, IntList>();
   private readonly byId = new Map<string, number>();
-  private readonly trigramCache = new Map<string, Set<string>>();
+  private readonly trigrams = new TrigramIds();
+  private readonly termsByTrigram = new TermsByTrigram(this.trigrams);
   /** Ordinals added older than an earlier one, or dead: when many, a rebuild pays off. */
   disorder = 0;
   /** The store's write sequence this memory has applied up to. */
@@ -374,6 +507,7 @@ export class RankedMemory {
     if (!found) {
       found = { name: new IntList(), summary: new IntList(), all: new IntList() };
       this.postings.set(word, found);
+      this.termsByTrigram.add(word, found);
     }
     return found;
   }
@@ -569,24 +703,12 @@ export class RankedMemory {
    * close to one of the text's words.
    */
   typoCandidates(words: string[], wordThreshold: number, filter: Filter): OrdinalStream {
-    const wanted = words.map((word) => trigramsOf([word]));
-    const similar: Cursor[] = [];
-    for (const [term, postings] of this.postings) {
-      if (postings.name.length === 0) continue;
-      const trigrams = this.trigramsOfTerm(term);
-      if (wanted.some((set) => jaccard(set, trigrams) >= wordThreshold)) similar.push(listCursor(postings.name));
-    }
+    const similar = this.termsByTrigram
+      .similar(words, wordThreshold)
+      .filter((postings) => postings.name.length > 0)
+      .map((postings) => listCursor(postings.name));
     const visible = this.visibleCursor(filter);
     return similar.length > 0 && visible ? cursorStream(intersectionCursor([visible, unionCursor(similar)])) : EMPTY_STREAM;
-  }
-
-  private trigramsOfTerm(term: string): Set<string> {
-    let found = this.trigramCache.get(term);
-    if (!found) {
-      found = trigramsOf([term]);
-      this.trigramCache.set(term, found);
-    }
-    return found;
   }
 
   /**
@@ -594,17 +716,11 @@ export class RankedMemory {
    * by more than one word only add trigrams the text lacks, so they are not tried.
    */
   nameSimilarity(ordinal: number, textTrigrams: Set<string>, textWords: number): number {
-    const words = tokenize(this.names[ordinal]);
-    let best = 0;
-    for (let start = 0; start < words.length; start++) {
-      let run = this.trigramsOfTerm(words[start]);
-      best = Math.max(best, jaccard(textTrigrams, run));
-      for (let end = start + 2; end <= Math.min(words.length, start + textWords + 1); end++) {
-        run = new Set([...run, ...this.trigramsOfTerm(words[end - 1])]);
-        best = Math.max(best, jaccard(textTrigrams, run));
-      }
-    }
-    return best;
+    return this.trigrams.similarities(
+      textTrigrams,
+      tokenize(this.names[ordinal]).map((word) => this.trigrams.of(word)),
+      textWords,
+    );
   }
 
   trigramsOfText(words: string[]): Set<string> {
@@ -693,7 +809,11 @@ export class RankedMemory {
     readLists(reader, exact, ordinals).forEach((list, i) => memory.exact.set(exactNames[i]!, list));
     const words = reader.strings(terms);
     const lists = readLists(reader, terms * 3, ordinals);
-    words.forEach((word, i) => memory.postings.set(word!, { name: lists[3 * i], summary: lists[3 * i + 1], all: lists[3 * i + 2] }));
+    words.forEach((word, i) => {
+      const postings = { name: lists[3 * i], summary: lists[3 * i + 1], all: lists[3 * i + 2] };
+      memory.postings.set(word!, postings);
+      memory.termsByTrigram.add(word!, postings);
+    });
     if (!reader.done) throw new SnapshotFormatError('snapshot has trailing bytes');
     for (let ordinal = 0; ordinal < ordinals; ordinal++) if (memory.alive[ordinal] === 1) memory.byId.set(memory.ids[ordinal], ordinal);
     return memory;
