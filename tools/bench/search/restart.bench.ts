@@ -138,6 +138,7 @@ async function main() {
     const rows: string[] = [];
     const writes: string[] = [];
     let bytes = 0;
+    let stored = 0;
     for (let round = 1; round <= rounds; round++) {
       // The peer: no snapshot, every record loaded; it then writes the snapshot the next start loads.
       await db.query('DELETE FROM search.memory_snapshots');
@@ -146,6 +147,7 @@ async function main() {
       const write = await snapshotWrite(full.index);
       await full.index.close();
       bytes = Number((await db.query('SELECT bytes FROM search.memory_snapshots')).rows[0]?.bytes ?? 0);
+      stored = Number((await db.query('SELECT sum(length(data)) AS stored FROM search.memory_snapshot_chunks')).rows[0]?.stored ?? 0);
       if (bytes === 0) throw new Error('no snapshot written');
       const restored = await start(url);
       await restored.index.close();
@@ -159,13 +161,13 @@ async function main() {
       console.log(rows.slice(-2).join('\n'));
       console.log(writes.at(-1));
     }
-    writeResults(rows, writes, bytes, loadBefore, loadAverage());
+    writeResults(rows, writes, bytes, stored, loadBefore, loadAverage());
   } finally {
     await db.end();
   }
 }
 
-function writeResults(rows: string[], writes: string[], bytes: number, loadBefore: string, loadAfter: string) {
+function writeResults(rows: string[], writes: string[], bytes: number, stored: number, loadBefore: string, loadAfter: string) {
   const name = `bench:search:restart:${records}`;
   const { start, end } = sectionMarkers(name);
   const cpus = os.cpus();
@@ -176,7 +178,7 @@ function writeResults(rows: string[], writes: string[], bytes: number, loadBefor
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:search-restart -- ${records} ${rounds}\` on ${cpus.length} cores (${cpus[0]?.model ?? 'unknown CPU'}), ` +
       `Node ${process.version}, the local PostgreSQL server, the search benchmark's synthetic records. Load average (1, 5, 15 min) before / after: ${loadBefore} / ${loadAfter}. ` +
       `Start: from creating the index to its first search answered ("river flow"); CPU is the process's (user + system); RSS peak is above the level before the start; ` +
-      `heap held is what the loaded memory keeps after a collection. Both starts answered four queries identically. Snapshot size: ${mb(bytes)} MB.`,
+      `heap held is what the loaded memory keeps after a collection. Both starts answered four queries identically. Snapshot size: ${mb(bytes)} MB, ${mb(stored)} MB stored (deflated).`,
     '',
     '| round | start | seconds | CPU s | RSS peak MB | heap held MB |',
     '| ---: | --- | ---: | ---: | ---: | ---: |',
