@@ -38,6 +38,23 @@ function firstAnswer(socket: Socket): Promise<string> {
   });
 }
 
+/** The next whole answer (headers and a Content-Length body) on a kept-alive socket. */
+function nextAnswer(socket: Socket): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let received = '';
+    const onData = (chunk: Buffer) => {
+      received += chunk.toString();
+      const end = received.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: (\d+)\r\n/i.exec(received);
+      if (end < 0 || !length || Buffer.byteLength(received.slice(end + 4)) < Number(length[1])) return;
+      socket.off('data', onData);
+      resolve(received);
+    };
+    socket.on('data', onData);
+    socket.once('close', () => reject(new Error(`the server closed the connection; it had sent: ${JSON.stringify(received.slice(0, 200))}`)));
+  });
+}
+
 /**
  * The embedded product as root starts it in a private DATA_DIR (mkdtemp, mode 0700), with its
  * response headers, slow-client limits and connection cap, logout and the web app under its CSP.
@@ -122,6 +139,25 @@ describe('hardening of the embedded product', () => {
     }
     const answer = await answered;
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
+  });
+
+  it('keeps an idle kept-alive connection open for the announced 65 s, so a client reusing it after a pause is answered', async () => {
+    const socket = await openSocket(port);
+    try {
+      const request = 'GET /api/recordsannon/ HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n';
+      let answer = nextAnswer(socket);
+      socket.write(request);
+      const first = await answer;
+      expect(first).toMatch(/^HTTP\/1\.1 200 /);
+      expect(first).toMatch(/\r\nKeep-Alive: timeout=65\r\n/i);
+      // Longer than Node's default keep-alive (5 s) and than this product's header limit here (1.5 s).
+      await new Promise((resolve) => setTimeout(resolve, 6_000));
+      answer = nextAnswer(socket);
+      socket.write(request);
+      expect(await answer).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      socket.destroy();
+    }
   });
 
   it(`caps open connections per address at ${MAX_CONNECTIONS}: the next is answered 503 with Retry-After, and served once one closes`, async () => {

@@ -1,7 +1,7 @@
 import type { Readable } from 'node:stream';
 import type { ColumnPrivacy } from './private-columns';
 import type { TableObserverFactory } from './sketch';
-import type { ExtractionLimits, ExtractionResult, ExtractOption } from './types';
+import type { CsvThreads, ExtractionLimits, ExtractionResult, ExtractOption } from './types';
 
 export interface ExtractorContext {
   option: Exclude<ExtractOption, 'minimal'>;
@@ -14,6 +14,8 @@ export interface ExtractorContext {
   privacy?: ColumnPrivacy;
   /** Column sketches of every table (ExtractionOptions.sketches). */
   observers?: TableObserverFactory;
+  /** Worker threads for large CSV files (ExtractionOptions.threads). */
+  threads?: CsvThreads;
 }
 
 /** What an extractor adds to the common fields of a result. */

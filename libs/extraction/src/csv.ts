@@ -6,6 +6,7 @@ import Papa from 'papaparse';
 import type { Readable } from 'node:stream';
 import { classify, isMissingText } from './column';
 import type { Extracted, ExtractorContext } from './context';
+import { columnWeights, shareColumns, WEIGHED_RECORDS } from './column-share';
 import { readSimpleRecords } from './csv-records';
 import { CorruptFileError, ExtractionLimitError } from './errors';
 import { EventLoopYield, isBinary, TextChunkDecoder, toBytes } from './io';
@@ -145,7 +146,35 @@ export interface CsvReading {
   records?: 'one-pass' | 'papaparse';
 }
 
+/** A CSV read to its end (or to a limit), its table not built yet. */
+export interface CsvRead {
+  info: CsvInfo;
+  table: TableBuilder;
+  /** Why reading stopped early (a limit), else null. */
+  stopped: string | null;
+  /** Encoding, stop and parse messages, in META's order. */
+  errors: string[];
+  bytes: number;
+}
+
 export async function extractCsv(stream: Readable, ctx: ExtractorContext, reading: CsvReading = {}): Promise<Extracted> {
+  return describeCsv(await readCsv(stream, ctx, reading), ctx);
+}
+
+/** What readCsv reads: a byte stream, or the chunks a worker thread is posted (csv-worker.ts). */
+export type ChunkSource = AsyncIterable<unknown> & { destroy(): unknown };
+
+/** This thread's share of the columns: it is thread `index` of `of` (csv-threads.ts). */
+export interface ColumnShare {
+  index: number;
+  of: number;
+}
+
+/**
+ * Reads the records into a TableBuilder. With a `share`, only this thread's columns are accumulated
+ * (column-share.ts deals them out); everything else is read and counted as usual.
+ */
+export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, reading: CsvReading = {}, share?: ColumnShare): Promise<CsvRead> {
   const onePass = reading.records !== 'papaparse';
   const turns = new EventLoopYield();
   const { limits } = ctx;
@@ -160,6 +189,10 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext, readin
   const parseErrors: string[] = [];
   let parseErrorCount = 0;
 
+  let skipped: boolean[] | undefined;
+  /** With a share: the first records, to weigh the columns by. */
+  let weighed: string[][] = [];
+
   const onRow = (cells: string[]): void => {
     record++;
     if (isBlank(cells)) return;
@@ -167,7 +200,15 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext, readin
       const hasHeader = !looksLikeData(cells);
       (info as CsvInfo).HAS_HEADER = hasHeader;
       const headers = hasHeader ? cells.map(headerName) : cells.map((_, i) => `Column ${i + 1}`);
-      table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';', privacy: ctx.privacy, observers: ctx.observers, tableName: ctx.fileName });
+      let ownsColumn: ((index: number) => boolean) | undefined;
+      if (share) {
+        const owner = shareColumns(columnWeights(weighed, Math.min(headers.length, limits.maxColumns)), share.of);
+        ownsColumn = (i) => owner[i] === share.index;
+      }
+      table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';', privacy: ctx.privacy, observers: ctx.observers, tableName: ctx.fileName, ownsColumn });
+      // Once the header is read, cells of the columns another thread describes need not be sliced
+      // (cells past the described ones are, for the "more values than headers" count).
+      if (ownsColumn) skipped = table.headers.map((_, i) => !ownsColumn(i));
       if (hasHeader) return;
     }
     table.addRow(cells, record);
@@ -196,7 +237,7 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext, readin
     const csv = info as CsvInfo;
     const all = pending + text;
     pending = '';
-    const simple = onePass ? readSimpleRecords(all, csv.DELIMITER, csv.LINE_ENDING, final) : null;
+    const simple = onePass ? readSimpleRecords(all, csv.DELIMITER, csv.LINE_ENDING, final, skipped) : null;
     const { end, longest } = simple ?? scanRecords(all, csv.DELIMITER, csv.LINE_ENDING === '\r' ? '\r' : '\n');
     if (longest > limits.maxLineBytes || all.length - end > limits.maxLineBytes) {
       stopped = `Stopped at record ${record + 1}: a record longer than ${limits.maxLineBytes} characters (maxLineBytes), or an unclosed quote`;
@@ -218,6 +259,7 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext, readin
   let head = '';
   const start = (final: boolean): void => {
     info = { DELIMITER: detectDelimiter(head, ctx.fileName), ENCODING: decoder.encoding, HAS_HEADER: true, LINE_ENDING: detectLineEnding(head) };
+    if (share) weighed = Papa.parse<string[]>(head.slice(0, SAMPLE_CHARS), { delimiter: info.DELIMITER, newline: info.LINE_ENDING, quoteChar: QUOTE, header: false, preview: WEIGHED_RECORDS }).data;
     const text = head;
     head = '';
     feed(text, final);
@@ -257,6 +299,13 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext, readin
     if (stopped) throw new ExtractionLimitError(stopped);
     throw new CorruptFileError(bytes === 0 ? 'The file is empty' : 'The file holds no records');
   }
+  return { info: info as unknown as CsvInfo, table: built, stopped, errors, bytes };
+}
+
+/** META of a CSV read by readCsv (its table holding every column by now). */
+export function describeCsv({ info, table: built, stopped, errors: readErrors, bytes }: CsvRead, ctx: ExtractorContext): Extracted {
+  const { limits } = ctx;
+  const errors = [...readErrors];
   const file = built.build();
   errors.push(...built.errors.list());
   const counter = new TopWords(limits.maxWords * 4);
@@ -264,7 +313,7 @@ export async function extractCsv(stream: Readable, ctx: ExtractorContext, readin
   return {
     STATUS: stopped ? 'partial' : 'complete',
     FILE: file,
-    CSV: info ?? undefined,
+    CSV: info,
     KEYWORDS: keywordsOf(counter, limits.maxKeywords),
     SAMPLES: ctx.option === 'samples' ? 'real' : 'synthetic',
     ...built.shareFormats(),

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { withoutCellValues } from './cell-masking';
 import type { Extracted, ExtractorContext } from './context';
 import { extractCsv } from './csv';
+import { csvThreadsFor, extractCsvInThreads } from './csv-threads';
 import { contentTypeOf, fileKindOf } from './detect';
 import { extractDocx } from './docx';
 import { ExtractionError, UnsupportedFileError } from './errors';
@@ -24,8 +25,10 @@ export function resolveLimits(limits?: Partial<ExtractionLimits>): ExtractionLim
 
 function run(kind: FileKind, stream: Readable, ctx: ExtractorContext): Promise<Extracted> {
   switch (kind) {
-    case 'csv':
-      return extractCsv(stream, ctx);
+    case 'csv': {
+      const threads = csvThreadsFor(ctx);
+      return threads > 1 ? extractCsvInThreads(stream, ctx, threads) : extractCsv(stream, ctx);
+    }
     case 'txt':
       return extractText(stream, ctx);
     case 'hl7':
@@ -113,6 +116,7 @@ async function describeFile(input: ExtractionInput, options: ExtractionOptions):
     allowArchives: true,
     privacy: ColumnPrivacy.isActive(options.privateColumns) ? new ColumnPrivacy(options.privateColumns) : undefined,
     observers: options.sketches,
+    threads: options.threads,
   };
   const { signal } = options;
   if (!signal) return withPrivacyNotes(await describe(input, ctx, options.onInvalid ?? 'report'), ctx);

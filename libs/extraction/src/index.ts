@@ -15,7 +15,9 @@
  * under a size limit (their formats need random access): XLS/XLSX (SheetJS, maxSpreadsheetBytes), PDF
  * and DOCX (maxDocumentBytes). ZIP is spooled to a temporary file and its members are streamed, each
  * described by its own type, under entry, size and ratio limits; unsafe entry names reject the archive.
- * Other types resolve with STATUS 'skipped'.
+ * Other types resolve with STATUS 'skipped'. A CSV of 32 MiB or more is described by worker threads
+ * (options.threads, csv-threads.ts: each reads every record and describes its share of the columns),
+ * with the same META as one thread.
  *
  * Private columns (options.privateColumns, spec: exclude, mask or plain, plus a hash option) apply to
  * every table of the file, picked by position or header name: hashed columns are described from the

@@ -69,7 +69,7 @@ export class ColumnPrivacy {
   private readonly notHashes = new Map<string, number>();
   private readonly clkHeaders = new Set<string>();
 
-  constructor(private readonly choices: PrivateColumns) {
+  constructor(readonly choices: PrivateColumns) {
     const key = choices.linkageKey;
     if ((choices.hash?.length ?? 0) > 0 && !key) throw new Error('Hashed columns need a linkage key');
     this.hashValue = (text) => keyedHash(key as Uint8Array, text);

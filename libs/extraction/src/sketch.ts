@@ -73,7 +73,8 @@ export interface TableObserver {
 
 /** Hands a TableObserver to each table of one file, e.g. a SketchCollector. */
 export interface TableObserverFactory {
-  openTable(name: string, headers: string[], policies: ColumnPolicy[]): TableObserver | undefined;
+  /** `described`: the columns (by source position) this table's builder describes; the others are another thread's. */
+  openTable(name: string, headers: string[], policies: ColumnPolicy[], described?: (sourceIndex: number) => boolean): TableObserver | undefined;
 }
 
 /**
@@ -197,6 +198,8 @@ class ColumnSketcher {
 
   constructor(
     readonly sourceIndex: number,
+    /** Position among the shown (not excluded) columns, as in META's STATS. */
+    readonly shownIndex: number,
     readonly header: string,
     private readonly policy: ColumnPolicy,
   ) {}
@@ -247,12 +250,12 @@ class TableSketcher implements TableObserver {
   }
 
   finish(table: FileTable): void {
-    // Shown columns are the non-excluded ones in order, as are the sketchers (the budget cuts the tail).
     const columns: ColumnSketch[] = [];
-    this.columns.forEach((sketcher, index) => {
+    for (const sketcher of this.columns) {
+      const index = sketcher.shownIndex;
       const stats = table.STATS[String(index)];
       if (stats && table.HEADERS[index] === sketcher.header) columns.push(sketcher.build(index, stats));
-    });
+    }
     this.done({ name: this.name, totalRows: table.TOTAL_ROWS, columns });
   }
 }
@@ -263,16 +266,32 @@ class TableSketcher implements TableObserver {
  */
 export class SketchCollector implements TableObserverFactory {
   readonly tables: TableSketch[] = [];
-  private budget = MAX_SKETCHED_COLUMNS;
 
-  openTable(name: string, headers: string[], policies: ColumnPolicy[]): TableObserver | undefined {
+  /** `budget`: columns still to sketch (a worker thread continues its caller's). */
+  constructor(private budget = MAX_SKETCHED_COLUMNS) {}
+
+  /** Columns still to sketch. */
+  get budgetLeft(): number {
+    return this.budget;
+  }
+
+  openTable(name: string, headers: string[], policies: ColumnPolicy[], described: (sourceIndex: number) => boolean = () => true): TableObserver | undefined {
     if (this.budget <= 0) return undefined;
+    // Shown columns are the non-excluded ones in order; the budget cuts the tail.
     const columns: ColumnSketcher[] = [];
+    let shown = 0;
     headers.forEach((header, i) => {
-      if (policies[i]?.format === 'exclude' || columns.length >= this.budget) return;
-      columns.push(new ColumnSketcher(i, header, policies[i]));
+      if (policies[i]?.format === 'exclude' || shown >= this.budget) return;
+      if (described(i)) columns.push(new ColumnSketcher(i, shown, header, policies[i]));
+      shown++;
     });
-    this.budget -= columns.length;
+    this.budget -= shown;
     return new TableSketcher(name, columns, (table) => this.tables.push(table));
+  }
+
+  /** A table sketched by other collectors (worker threads), with the budget they left. */
+  adopt(table: TableSketch, budgetLeft: number): void {
+    this.tables.push(table);
+    this.budget = budgetLeft;
   }
 }

@@ -2,7 +2,7 @@
 import { type CellValue, ColumnAccumulator, isMissingText } from './column';
 import { type ColumnPolicy, type ColumnPrivacy, PLAIN } from './private-columns';
 import type { TableObserver, TableObserverFactory } from './sketch';
-import type { ExtractionLimits, ExtractOption, FileTable, ShareFormatEntry } from './types';
+import type { ColumnStats, ExtractionLimits, ExtractOption, FileTable, ShareFormatEntry } from './types';
 import { detach, isMeaningful, TopWords, words } from './words';
 
 export interface TableOptions {
@@ -14,6 +14,24 @@ export interface TableOptions {
   /** Sees every row too (column sketches for the relations service); named by tableName. */
   observers?: TableObserverFactory;
   tableName?: string;
+  /**
+   * Columns this builder accumulates (by source position); the others are described elsewhere (another
+   * thread reading the same rows, csv-threads.ts) and handed over with adopt() before build().
+   */
+  ownsColumn?: (index: number) => boolean;
+}
+
+/** What build() needs of a column: its statistics and its words (for KEYWORDS). */
+export interface DescribedColumn {
+  stats(): ColumnStats;
+  wordCounts(): Array<[string, number]>;
+}
+
+/** A column described by another builder (another thread), as plain data. */
+export interface ColumnPart {
+  index: number;
+  stats: ColumnStats;
+  words: Array<[string, number]>;
 }
 
 /** Bounded list of messages: keeps the first maxErrors and counts the rest. */
@@ -48,8 +66,10 @@ export class TableBuilder {
   /** The source's headers (up to maxColumns); excluded columns are among them but not in build(). */
   readonly headers: string[];
   private readonly policies: ColumnPolicy[];
-  /** null for an excluded column: its values are not even looked at. */
+  /** null for an excluded column or one another builder owns: its values are not even looked at. */
   private readonly columns: Array<ColumnAccumulator | null>;
+  /** What build() shows of each column: null for an excluded one, undefined until another builder's part is adopted. */
+  private readonly described: Array<DescribedColumn | null | undefined>;
   private readonly observer?: TableObserver;
   private rows = 0;
   private longRows = 0;
@@ -72,8 +92,10 @@ export class TableBuilder {
       distinctCap: Math.max(1000, Math.floor(limits.maxDistinctTracked / Math.max(1, this.headers.length))),
     };
     this.policies = this.headers.map((header, i) => options.privacy?.policyFor(header, i) ?? PLAIN);
-    this.columns = this.policies.map((policy) => (policy.format === 'exclude' ? null : new ColumnAccumulator(ctx, policy)));
-    this.observer = options.observers?.openTable(options.tableName ?? '', this.headers, this.policies);
+    const owns = options.ownsColumn ?? (() => true);
+    this.columns = this.policies.map((policy, i) => (policy.format === 'exclude' || !owns(i) ? null : new ColumnAccumulator(ctx, policy)));
+    this.described = this.policies.map((policy, i) => (policy.format === 'exclude' ? null : (this.columns[i] ?? undefined)));
+    this.observer = options.observers?.openTable(options.tableName ?? '', this.headers, this.policies, owns);
   }
 
   get rowCount(): number {
@@ -99,6 +121,33 @@ export class TableBuilder {
     }
   }
 
+  /**
+   * The columns this builder owns, described, for the builder that builds the table (instead of
+   * build()); the observer is finished with them.
+   */
+  ownParts(): ColumnPart[] {
+    const parts: ColumnPart[] = [];
+    const headers: string[] = [];
+    const stats: FileTable['STATS'] = {};
+    this.described.forEach((described, index) => {
+      if (described === null) return;
+      const column = this.columns[index];
+      if (column) {
+        const part = { index, stats: column.stats(), words: column.wordCounts() };
+        parts.push(part);
+        stats[String(headers.length)] = part.stats;
+      }
+      headers.push(this.headers[index]);
+    });
+    this.observer?.finish({ HEADERS: headers, TOTAL_ROWS: this.rows, STATS: stats });
+    return parts;
+  }
+
+  /** Takes in columns described by other builders over the same rows. */
+  adopt(parts: ColumnPart[]): void {
+    for (const { index, stats, words } of parts) this.described[index] = { stats: () => stats, wordCounts: () => words };
+  }
+
   build(): FileTable {
     if (this.longRows > 0) {
       this.errors.add(
@@ -107,8 +156,9 @@ export class TableBuilder {
     }
     const headers: string[] = [];
     const stats: FileTable['STATS'] = {};
-    this.columns.forEach((column, i) => {
-      if (!column) return;
+    this.described.forEach((column, i) => {
+      if (column === null) return;
+      if (column === undefined) throw new Error(`Column ${i + 1} was not described (its part was not adopted)`);
       stats[String(headers.length)] = column.stats();
       headers.push(this.headers[i]);
     });
@@ -133,9 +183,9 @@ export class TableBuilder {
   /** Shown headers' and plain text columns' words, for the file's KEYWORDS. */
   addWordsTo(counter: TopWords): void {
     this.headers.forEach((header, i) => {
-      if (!this.columns[i]) return;
+      if (!this.described[i]) return;
       for (const word of words(header)) if (isMeaningful(word)) counter.add(word);
     });
-    for (const column of this.columns) for (const [word, count] of column?.wordCounts() ?? []) counter.add(word, count);
+    for (const column of this.described) for (const [word, count] of column?.wordCounts() ?? []) counter.add(word, count);
   }
 }

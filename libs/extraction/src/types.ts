@@ -246,6 +246,11 @@ export interface ExtractionInput {
   size?: number;
 }
 
+export interface CsvThreads {
+  workers?: number;
+  minBytes?: number;
+}
+
 export interface ExtractionOptions {
   extractOption: ExtractOption;
   limits?: Partial<ExtractionLimits>;
@@ -265,6 +270,14 @@ export interface ExtractionOptions {
    * for this library's own tests and benchmarks; never store or show it.
    */
   cellValues?: 'masked' | 'raw';
+  /**
+   * Worker threads for large CSV files (csv-threads.ts): each thread reads the same bytes and
+   * describes its share of the columns; META is the same as in one thread. `workers` defaults to
+   * min(2, available cores), 1 reads in the calling thread; files under `minBytes` (default 32 MiB),
+   * of unknown size, with observers other than a SketchCollector or with prehashed columns are read
+   * in the calling thread.
+   */
+  threads?: CsvThreads;
   /** Sees every table's rows, e.g. a SketchCollector gathering column sketches in the same pass. */
   sketches?: import('./sketch').TableObserverFactory;
 }

@@ -103,7 +103,12 @@ export async function listen(app: NestExpressApplication, config: AppConfig, por
   const isTrustedProxy = app.getHttpAdapter().getInstance().get('trust proxy fn') as (address: string, hop: number) => boolean;
   limitSlowClients(
     app.getHttpServer(),
-    { headersTimeoutMs: config.HEADERS_TIMEOUT_MS, bodyIdleTimeoutMs: config.BODY_IDLE_TIMEOUT_MS, maxConnectionsPerAddress: publicEntry ? config.MAX_CONNECTIONS_PER_ADDRESS : 0 },
+    {
+      headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+      bodyIdleTimeoutMs: config.BODY_IDLE_TIMEOUT_MS,
+      maxConnectionsPerAddress: publicEntry ? config.MAX_CONNECTIONS_PER_ADDRESS : 0,
+      keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
+    },
     (address) => isTrustedProxy(address, 0),
     logger,
   );

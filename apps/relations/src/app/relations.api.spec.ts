@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { createEvent, RelationTopRelated, type RelatedRecordPayload, RequestUpdated, TOP_RELATED_KEPT } from '@dc/contracts';
 import { normalisedValue, valueHash } from '@dc/extraction';
 import { EventBus } from '@dc/messaging';
@@ -10,7 +11,8 @@ import { caller, type Caller, DATASETS, type IndexedRecord, RelationsTestApp } f
 import { RANGE_ERROR } from './compare/dto';
 import { NO_ACCESS } from './compare/relations.service';
 import { NOT_TABULAR } from './merge/merge-scan.service';
-import { decodeColumn } from './rows/row-index';
+import { decodeColumn, rowIndexKey, rowIndexPrefix } from './rows/row-index';
+import { RowIndexes } from './rows/row-indexes';
 
 const orgA = randomUUID();
 const orgB = randomUUID();
@@ -271,6 +273,26 @@ describeInfra('relations API on the real datasets (PostgreSQL, fs storage)', tru
       // (docs/private-linkage.md): the index holds 32-bit hashes of the stored cells, one per row.
       const cells = column('csv/co2-annmean-mlo.csv', 'Year').map((year) => valueHash(normalisedValue(String(year))!));
       expect(stored).toEqual(cells);
+    });
+
+    it('deletes the objects of a build whose process died mid-build, once it is stale, and leaves running builds alone', async () => {
+      const rowIndexes = relations.app.get(RowIndexes);
+      const record = await relations.index(owner, 'csv/co2-annmean-gl.csv');
+      await readyBuild(record);
+      // A build killed after storing one object (its building row written first, as the builder does).
+      const killed = randomUUID();
+      const running = randomUUID();
+      for (const buildId of [killed, running]) {
+        await relations.sql(`INSERT INTO relations.row_indexes (build_id, file_id, status, built_at) VALUES ($1, $2, 'building', now() - $3::interval)`, [buildId, record.fileId, buildId === killed ? '7 hours' : '1 minute']);
+        await storage().put(rowIndexKey(record.fileId, buildId, 0, 0), Readable.from([Buffer.alloc(8)]));
+      }
+      expect(await rowIndexes.dropStaleBuilds()).toBe(1);
+      await relations.until('SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM relations.row_indexes WHERE build_id = $1)', [killed]);
+      expect(await listAll(storage(), rowIndexPrefix(record.fileId, killed))).toEqual([]);
+      // The one still within its time, and the file's ready build, keep their objects.
+      expect(await listAll(storage(), rowIndexPrefix(record.fileId, running))).toHaveLength(1);
+      expect((await readyBuild(record)).columns).toHaveLength(3);
+      expect(await rowIndexes.dropStaleBuilds()).toBe(0);
     });
 
     it('is dropped with its record: the builds and their objects go', async () => {

@@ -12,6 +12,7 @@ import { MergeScanService } from './merge/merge-scan.service';
 import { RelationsRequestGrants1764300000000 } from './migrations/1764300000000-relations-request-grants';
 import { RelationsInitial1764100000000 } from './migrations/1764100000000-relations-initial';
 import { RelationsRowIndexes1764310000000 } from './migrations/1764310000000-relations-row-indexes';
+import { RelationsRowIndexBuilding1764330000000 } from './migrations/1764330000000-relations-row-index-building';
 import { RelationsTopRelated1764320000000 } from './migrations/1764320000000-relations-top-related';
 import { RecordsConsumer } from './projection/records.consumer';
 import { RecordsRepository } from './projection/records.repository';
@@ -43,7 +44,7 @@ class WordNetLifecycle implements OnModuleDestroy {
  * record.*, file.sketched and request.* only.
  */
 @Module({
-  imports: [ServiceRuntimeModule.forService({ name: 'relations', migrations: [RelationsInitial1764100000000, RelationsRequestGrants1764300000000, RelationsRowIndexes1764310000000, RelationsTopRelated1764320000000] })],
+  imports: [ServiceRuntimeModule.forService({ name: 'relations', migrations: [RelationsInitial1764100000000, RelationsRequestGrants1764300000000, RelationsRowIndexes1764310000000, RelationsTopRelated1764320000000, RelationsRowIndexBuilding1764330000000] })],
   controllers: [RelationsController, MergeScanController, MergeJobsController, RelatedController, DefinitionController],
   providers: [
     RecordsRepository,

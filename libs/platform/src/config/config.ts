@@ -83,6 +83,11 @@ const rawSchema = z.object({
     .refine(isTrustedProxyList, `must be a comma-separated list of IP addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join(', ')}`),
   MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024 * 1024),
   /**
+   * Worker threads that describe a large CSV (32 MiB and more) beside the service's own thread,
+   * which then stays free for API calls; 1 describes it in the service's thread.
+   */
+  EXTRACTION_THREADS: z.coerce.number().int().min(1).max(16).default(2),
+  /**
    * User-supplied endpoints (database hosts of connections, S3 endpoints of cloud accounts) may not
    * be loopback, private or link-local addresses, except those listed here by the operator.
    */
@@ -99,6 +104,12 @@ const rawSchema = z.object({
   /** Slow clients (libs/platform security/http-security.ts). */
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
   BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
+  /**
+   * How long an idle kept-alive connection stays open (Node's default is 5 s). Longer than the
+   * idle timeouts of clients and load balancers in front (60 s is common), so the client always
+   * retires a connection first and never sends a request into one the server is closing.
+   */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(65_000),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(64),
 });
 

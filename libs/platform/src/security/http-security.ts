@@ -79,6 +79,8 @@ export interface SlowClientLimits {
   bodyIdleTimeoutMs: number;
   /** Open connections one address may hold (0: no cap); trusted proxies carry many clients and are exempt. */
   maxConnectionsPerAddress: number;
+  /** How long an idle kept-alive connection stays open; announced to clients in Keep-Alive: timeout=. */
+  keepAliveTimeoutMs?: number;
 }
 
 /**
@@ -92,6 +94,7 @@ export function limitSlowClients(server: Server, limits: SlowClientLimits, isTru
   // Node's own checks run every 30 s: a backstop; the socket timers below act on time.
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = 0;
+  if (limits.keepAliveTimeoutMs) server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   const inFlight = new WeakMap<Socket, IncomingMessage>();
   server.on('connection', (socket: Socket) => socket.setTimeout(limits.headersTimeoutMs));
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {

@@ -140,9 +140,8 @@ export class RowIndexBuilder {
     if (endianness() !== 'LE') throw new Error('row-hash indexes need a little-endian platform');
   }
 
-  /** Reads the file and stores its index; nothing is left behind when it fails. */
-  async build(file: IndexableFile, signal?: AbortSignal): Promise<RowIndexBuild> {
-    const buildId = randomUUID();
+  /** Reads the file and stores its index under `buildId`; nothing is left behind when it fails. */
+  async build(file: IndexableFile, signal?: AbortSignal, buildId: string = randomUUID()): Promise<RowIndexBuild> {
     const planned = plannedColumns(file.tables);
     // Nothing to link on (every column masked or empty): no need to read the file.
     if (planned.length === 0) return { buildId, fileId: file.fileId, columns: [] };

@@ -23,10 +23,14 @@ interface FileRow {
 
 const toFile = (row: FileRow): IndexableFile => ({ fileId: row.file_id, fileName: row.file_name, storageKey: row.storage_key, tables: row.tables, sketchedAt: row.occurred_at });
 
-/** Marks every build of these files dropped (their objects are deleted by the worker); in the caller's transaction. */
+/**
+ * Marks every finished build of these files dropped (their objects are deleted by the worker); in
+ * the caller's transaction. A build still running is left to its own save, which drops it when its
+ * file changed or went away, so no object is deleted under a running build.
+ */
 export async function dropRowIndexes(manager: EntityManager, fileIds: string[]): Promise<void> {
   if (fileIds.length === 0) return;
-  await manager.query(`UPDATE relations.row_indexes SET status = 'dropped' WHERE file_id = ANY($1) AND status <> 'dropped'`, [fileIds]);
+  await manager.query(`UPDATE relations.row_indexes SET status = 'dropped' WHERE file_id = ANY($1) AND status IN ('ready', 'failed')`, [fileIds]);
 }
 
 /** The row-index builds of stored files (relations' own schema). */
@@ -72,11 +76,37 @@ export class RowIndexRepository {
       const stale = !current || current.occurred_at.getTime() !== file.sketchedAt.getTime();
       const status = stale ? 'dropped' : outcome.status;
       if (status === 'ready') await dropRowIndexes(manager, [file.fileId]);
-      await manager.query('INSERT INTO relations.row_indexes (build_id, file_id, status, columns, error) VALUES ($1, $2, $3, $4::jsonb, $5)', [
-        build.buildId, file.fileId, status, JSON.stringify(build.columns), outcome.status === 'failed' ? outcome.error : null,
-      ]);
+      // The building row (begin) becomes the build's outcome.
+      await manager.query(
+        `INSERT INTO relations.row_indexes (build_id, file_id, status, columns, error) VALUES ($1, $2, $3, $4::jsonb, $5)
+         ON CONFLICT (build_id) DO UPDATE SET status = EXCLUDED.status, columns = EXCLUDED.columns, error = EXCLUDED.error, built_at = now()`,
+        [build.buildId, file.fileId, status, JSON.stringify(build.columns), outcome.status === 'failed' ? outcome.error : null],
+      );
       return status;
     });
+  }
+
+  /** Records a build as started, before it stores its first object. */
+  async begin(fileId: string, buildId: string): Promise<void> {
+    await this.db.dataSource.query(`INSERT INTO relations.row_indexes (build_id, file_id, status) VALUES ($1, $2, 'building')`, [buildId, fileId]);
+  }
+
+  /** Marks a build dropped, so the worker deletes whatever objects it stored (a build given up). */
+  async drop(buildId: string): Promise<void> {
+    await this.db.dataSource.query(`UPDATE relations.row_indexes SET status = 'dropped' WHERE build_id = $1 AND status = 'building'`, [buildId]);
+  }
+
+  /**
+   * Builds still building after `staleAfterMs`: their process died mid-build (no build takes that
+   * long), so they are marked dropped and the worker deletes their objects. Returns how many.
+   */
+  async dropStaleBuilds(staleAfterMs: number): Promise<number> {
+    const [{ dropped }] = (await this.db.dataSource.query(
+      `WITH stale AS (UPDATE relations.row_indexes SET status = 'dropped' WHERE status = 'building' AND built_at < now() - make_interval(secs => $1) RETURNING 1)
+       SELECT count(*)::int AS dropped FROM stale`,
+      [staleAfterMs / 1000],
+    )) as Array<{ dropped: number }>;
+    return dropped;
   }
 
   async droppedBuilds(limit: number): Promise<Array<{ buildId: string; fileId: string }>> {

@@ -1,0 +1,39 @@
+// Which thread describes which column (csv-threads.ts). Every thread works it out alike from the
+// same first records, so they agree without talking. Columns differ much in cost (a text column's
+// words and hashes cost several times a number's), so columns are weighed on the first records and
+// dealt out heaviest first, each to the thread with the least weight so far.
+import { classify, isMissingText } from './column';
+
+/** Records weighed; they are at the start of the file, read before any row is described. */
+export const WEIGHED_RECORDS = 200;
+
+/** A rough cost of describing each column, from sample records (the header left out). */
+export function columnWeights(records: string[][], width: number): number[] {
+  const weights = new Array<number>(width).fill(0);
+  for (const cells of records) {
+    for (let i = 0; i < width; i++) {
+      const text = (cells[i] ?? '').trim();
+      if (isMissingText(text)) weights[i] += 0.5;
+      else {
+        const { kind } = classify(text, false);
+        // Texts are hashed and their words counted: more words, more work.
+        weights[i] += kind === 'integer' || kind === 'float' ? 1 : 2 + text.split(/\s+/).length;
+      }
+    }
+  }
+  return weights;
+}
+
+/** The thread of each column: heaviest first, to the lightest thread so far (ties: lower column, lower thread). */
+export function shareColumns(weights: number[], threads: number): number[] {
+  const owner = new Array<number>(weights.length).fill(0);
+  const load = new Array<number>(threads).fill(0);
+  const order = weights.map((weight, index) => ({ weight, index })).sort((a, b) => b.weight - a.weight || a.index - b.index);
+  for (const { weight, index } of order) {
+    let lightest = 0;
+    for (let t = 1; t < threads; t++) if (load[t] < load[lightest]) lightest = t;
+    owner[index] = lightest;
+    load[lightest] += weight + 1; // +1: every column costs something, even an empty one
+  }
+  return owner;
+}
