@@ -1,8 +1,66 @@
 import { createTestDatabase, type TestDatabase } from '@dc/testing';
+import { Pool } from 'pg';
 import { InProcessSearchIndex } from './in-process-search-index';
 import { PostgresSearchIndex } from './postgres-search-index';
-import type { RecordDocument, SearchQuery, SearchViewer } from './search-index';
+import type { RecordDocument, SearchIndex, SearchQuery, SearchViewer } from './search-index';
 import { minutesIn, recordDocument, searchIndexContract } from './search-index.contract';
+
+const viewer: SearchViewer = { userId: 'u-1', organisationId: 'o-1' };
+
+/** Records with few words, out of change order and with ties, of several owners, visibilities and projects. */
+function syntheticDocs(count: number, seed: number, prefix = 'r'): RecordDocument[] {
+  const words = ['river', 'flow', 'data', 'ozone', 'station', 'daily', 'survey', 'water', 'level', 'tide'];
+  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const pick = (n: number) => Array.from({ length: n }, () => words[Math.floor(random() * random() * words.length)]);
+  return Array.from({ length: count }, (_, i) =>
+    recordDocument({
+      id: `${prefix}-${String(i).padStart(4, '0')}`,
+      name: pick(1 + (i % 3)).join(' '),
+      description: pick(4).join(' '),
+      headers: pick(2),
+      words: pick(3),
+      ownerId: `u-${i % 7}`,
+      organisationId: `o-${i % 5}`,
+      visibility: i % 3 === 0 ? 'EV' : i % 11 === 0 ? 'CU' : 'PR',
+      sharedWithUserIds: i % 11 === 0 ? ['u-1'] : [],
+      groupIds: i % 4 === 0 ? ['g'] : [],
+      // Out of change order, with ties, so early termination and tie-breaking are both exercised.
+      changedAt: minutesIn(Math.floor(random() * 400)),
+    }),
+  );
+}
+
+/** Every query of the comparisons, at several pages: ranked, tiered, typo, any word, own, project, anonymous. */
+function comparedQueries(): SearchQuery[] {
+  const queries: Array<Partial<SearchQuery>> = [
+    {},
+    { text: 'river' },
+    { text: 'river flow' },
+    { text: 'data' },
+    { text: 'daily survey water' },
+    { text: 'tide level' },
+    { text: 'river', view: 'own' },
+    { text: 'flow', groupId: 'g' },
+    { view: 'own' },
+    { text: 'ozone', viewer: null },
+    { viewer: null },
+    { text: 'survy' },
+    { text: 'stasion levle' },
+  ];
+  return queries.flatMap((extra) => [[1, 20], [3, 20], [2, 45], [30, 5]].map(([page, pageSize]): SearchQuery => ({ viewer, view: 'all', page, pageSize, ...extra })));
+}
+
+// PostgreSQL's trigram similarity is a float4.
+const rounded = (score: number | undefined) => (score === undefined ? score : Math.round(score * 1e6) / 1e6);
+
+/** Both indexes give every compared query the same page: ids, scores, count and whether more follow. */
+async function expectSameAnswers(mine: SearchIndex, theirs: SearchIndex) {
+  for (const q of comparedQueries()) {
+    const answers = await Promise.all([mine.search(q), theirs.search(q)]);
+    const [a, b] = answers.map((answer) => ({ q, ids: answer.results.map((hit) => [hit.id, rounded(hit.score)]), count: answer.count, capped: answer.countCapped, more: answer.hasMore }));
+    expect(a).toEqual(b);
+  }
+}
 
 describe('InProcessSearchIndex', () => {
   let db: TestDatabase;
@@ -77,40 +135,7 @@ describe('InProcessSearchIndex', () => {
   describe('answers as the PostgreSQL adapter does', () => {
     let memory: InProcessSearchIndex;
     let postgres: PostgresSearchIndex;
-    const viewer: SearchViewer = { userId: 'u-1', organisationId: 'o-1' };
-    const words = ['river', 'flow', 'data', 'ozone', 'station', 'daily', 'survey', 'water', 'level', 'tide'];
-    let seed = 7;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
-    const pick = (n: number) => Array.from({ length: n }, () => words[Math.floor(random() * random() * words.length)]);
-    const docs: RecordDocument[] = Array.from({ length: 1200 }, (_, i) =>
-      recordDocument({
-        id: `r-${String(i).padStart(4, '0')}`,
-        name: pick(1 + (i % 3)).join(' '),
-        description: pick(4).join(' '),
-        headers: pick(2),
-        words: pick(3),
-        ownerId: `u-${i % 7}`,
-        organisationId: `o-${i % 5}`,
-        visibility: i % 3 === 0 ? 'EV' : i % 11 === 0 ? 'CU' : 'PR',
-        sharedWithUserIds: i % 11 === 0 ? ['u-1'] : [],
-        groupIds: i % 4 === 0 ? ['g'] : [],
-        // Out of change order, with ties, so early termination and tie-breaking are both exercised.
-        changedAt: minutesIn(Math.floor(random() * 400)),
-      }),
-    );
-    const queries: Array<Partial<SearchQuery>> = [
-      {},
-      { text: 'river' },
-      { text: 'river flow' },
-      { text: 'data' },
-      { text: 'daily survey water' },
-      { text: 'tide level' },
-      { text: 'river', view: 'own' },
-      { text: 'flow', groupId: 'g' },
-      { view: 'own' },
-      { text: 'ozone', viewer: null },
-      { viewer: null },
-    ];
+    const docs = syntheticDocs(1200, 7);
 
     beforeAll(async () => {
       memory = new InProcessSearchIndex({ connectionString: db.url, schema: 'search_agree', countLimit: 60, rebuildMinOrdinals: 500 });
@@ -125,23 +150,7 @@ describe('InProcessSearchIndex', () => {
       await Promise.all([memory?.close(), postgres?.close()]);
     });
 
-    // PostgreSQL's trigram similarity is a float4.
-    const rounded = (score: number | undefined) => (score === undefined ? score : Math.round(score * 1e6) / 1e6);
-    const compareAll = async () => {
-      for (const extra of queries) {
-        for (const [page, pageSize] of [[1, 20], [3, 20], [2, 45], [30, 5]]) {
-          const q: SearchQuery = { viewer, view: 'all', page, pageSize, ...extra };
-          const [mine, theirs] = await Promise.all([memory.search(q), postgres.search(q)]);
-          expect({ q, ids: mine.results.map((hit) => [hit.id, rounded(hit.score)]), count: mine.count, capped: mine.countCapped, more: mine.hasMore }).toEqual({
-            q,
-            ids: theirs.results.map((hit) => [hit.id, rounded(hit.score)]),
-            count: theirs.count,
-            capped: theirs.countCapped,
-            more: theirs.hasMore,
-          });
-        }
-      }
-    };
+    const compareAll = () => expectSameAnswers(memory, postgres);
 
     it('on an index written out of change order', async () => {
       await compareAll();
@@ -157,6 +166,110 @@ describe('InProcessSearchIndex', () => {
         await memory.search({ viewer, view: 'all', page: 1, pageSize: 1 });
       }
       await compareAll();
+    });
+  });
+
+  /**
+   * A restart from a snapshot answers as a full load of the store does, whatever was written after
+   * the snapshot; a snapshot that cannot be trusted is passed over for the full load.
+   */
+  describe('restarts from a snapshot', () => {
+    const schema = 'search_snapshot';
+    const docs = syntheticDocs(900, 11);
+    const started: InProcessSearchIndex[] = [];
+    let sql: Pool;
+
+    /** An index started on the store, its memory loaded; snapshots written only by the first. */
+    const start = async (snapshotAfterRows = 0) => {
+      const index = new InProcessSearchIndex({ connectionString: db.url, schema, countLimit: 60, snapshotAfterRows });
+      started.push(index);
+      await index.init();
+      await index.search({ viewer, view: 'all', page: 1, pageSize: 1 });
+      return index;
+    };
+    const snapshotSeqs = async () => (await sql.query<{ seq: string }>(`SELECT seq FROM ${schema}.memory_snapshots ORDER BY seq`)).rows.map((row) => Number(row.seq));
+    const generation = async () => Number((await sql.query<{ generation: string }>(`SELECT generation FROM ${schema}.memory_state`)).rows[0].generation);
+    /** A full load of the store, for comparison: its snapshots passed over meanwhile (of another format). */
+    const fullLoad = async () => {
+      await sql.query(`UPDATE ${schema}.memory_snapshots SET format = format + 100`);
+      try {
+        const index = await start();
+        expect(index.memoryOrigin).toBe('store');
+        return index;
+      } finally {
+        await sql.query(`UPDATE ${schema}.memory_snapshots SET format = format - 100`);
+      }
+    };
+
+    beforeAll(async () => {
+      sql = new Pool({ connectionString: db.url });
+      const writer = await start(500);
+      for (let i = 0; i < docs.length; i += 300) await writer.upsert(docs.slice(i, i + 300));
+      await writer.snapshotWritten();
+      expect(writer.memoryOrigin).toBe('store');
+    });
+    afterAll(async () => {
+      await Promise.all(started.map((index) => index.close()));
+      await sql?.end();
+    });
+
+    it('is written in the background once enough rows were applied, tagged with the writes it includes', async () => {
+      // 900 rows in writes of 300: written after the second write (600 rows), not after the third.
+      expect(await snapshotSeqs()).toEqual([(await generation()) - 1]);
+    });
+
+    it('loads the snapshot and applies the upserts, removals and visibility changes after it, page for page as a full load', async () => {
+      const writer = await start();
+      const changed = docs.slice(0, 120).map((doc, i) =>
+        i % 3 === 0 ? { ...doc, visibility: doc.visibility === 'EV' ? ('PR' as const) : ('EV' as const) } : { ...doc, name: `${doc.name} station renamed`, changedAt: minutesIn(500 + i) },
+      );
+      await writer.upsert(changed);
+      await writer.remove(docs.slice(600, 700).map((doc) => doc.id));
+      await writer.upsert(syntheticDocs(50, 5, 'new'));
+      await writer.remove(['new-0003']);
+
+      const restarted = await start();
+      expect(restarted.memoryOrigin).toBe('snapshot');
+      expect(await restarted.count()).toBe(docs.length - 100 + 49);
+      await expectSameAnswers(restarted, await fullLoad());
+      // And keeps applying writes as any index does.
+      await writer.remove(['r-0001']);
+      expect((await restarted.search({ text: docs[1].name, viewer, view: 'all', page: 1, pageSize: 100 })).results.map((hit) => hit.id)).not.toContain('r-0001');
+    });
+
+    it('passes over a snapshot whose bytes were changed', async () => {
+      await sql.query(`UPDATE ${schema}.memory_snapshot_chunks SET data = set_byte(data, 20, (get_byte(data, 20) + 1) % 256) WHERE chunk = 0`);
+      const index = await start();
+      expect(index.memoryOrigin).toBe('store');
+      expect(index.lastSnapshotRejection?.message).toMatch(/checksum|decompress/);
+      await sql.query(`UPDATE ${schema}.memory_snapshot_chunks SET data = set_byte(data, 20, (get_byte(data, 20) + 255) % 256) WHERE chunk = 0`);
+      expect((await start()).memoryOrigin).toBe('snapshot');
+    });
+
+    it('passes over a snapshot of another format (the bytes checking their own format number: ranked-memory.spec.ts)', async () => {
+      await sql.query(`UPDATE ${schema}.memory_snapshots SET format = format + 1`);
+      const index = await start();
+      expect(index.memoryOrigin).toBe('store');
+      expect(index.lastSnapshotRejection).toBeNull();
+      await sql.query(`UPDATE ${schema}.memory_snapshots SET format = format - 1`);
+      expect((await start()).memoryOrigin).toBe('snapshot');
+    });
+
+    it('is deleted by a clear (reindex), and one committed after a clear is never loaded', async () => {
+      const writer = await start(1);
+      await writer.upsert(docs.slice(0, 10));
+      // The snapshot of the load was being written: the next catch-up writes one of the upsert.
+      await writer.snapshotWritten();
+      await writer.search({ viewer, view: 'all', page: 1, pageSize: 1 });
+      await writer.snapshotWritten();
+      expect(await snapshotSeqs()).toEqual([await generation()]);
+      await sql.query(`CREATE TABLE ${schema}.before_clear AS SELECT * FROM ${schema}.memory_snapshots; CREATE TABLE ${schema}.before_clear_chunks AS SELECT * FROM ${schema}.memory_snapshot_chunks`);
+      await writer.clear();
+      expect(await snapshotSeqs()).toEqual([]);
+      await sql.query(`INSERT INTO ${schema}.memory_snapshots SELECT * FROM ${schema}.before_clear; INSERT INTO ${schema}.memory_snapshot_chunks SELECT * FROM ${schema}.before_clear_chunks`);
+      const restarted = await start();
+      expect(restarted.memoryOrigin).toBe('store');
+      expect(await restarted.search({ viewer, view: 'all', page: 1, pageSize: 10 })).toMatchObject({ count: 0 });
     });
   });
 });

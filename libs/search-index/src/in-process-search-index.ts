@@ -1,4 +1,5 @@
 import { Pool, type PoolClient } from 'pg';
+import { MemorySnapshotStore } from './memory-snapshots';
 import { RELATED_CANDIDATES } from './postgres-search-index';
 import { RankedMemory, tokenize, type Filter, type IndexedRecord, type OrdinalStream, type RankedRow, type RowKey } from './ranked-memory';
 import {
@@ -31,7 +32,12 @@ export interface InProcessSearchIndexOptions extends SearchLimits {
   loadOnInit?: boolean;
   /** Rebuild in change order once the memory holds this many ordinals and a quarter are dead or out of order; default 10,000. */
   rebuildMinOrdinals?: number;
+  /** Write a snapshot of the memory after a full load and once this many rows were applied since the last; default 50,000, 0 never. */
+  snapshotAfterRows?: number;
 }
+
+/** Where the memory came from when the index started: a snapshot (and the writes after it) or every row of the store. */
+export type MemoryOrigin = 'snapshot' | 'store';
 
 /** Score of each ranking tier, as the PostgreSQL adapter's, so both rank alike. */
 const SCORE = { exactName: 4, name: 3, description: 2, anywhere: 1, typo: 0.5, anyWord: 0.25 } as const;
@@ -47,6 +53,7 @@ const LOAD_BATCH = 5000;
 /** Rebuilding the memory in change order pays off once this share of its ordinals is dead or out of order. */
 const REBUILD_SHARE = 0.25;
 const REBUILD_MIN_ORDINALS = 10_000;
+const SNAPSHOT_AFTER_ROWS = 50_000;
 
 const LAYOUT = 'in-process search store 1';
 
@@ -91,7 +98,11 @@ const toIndexed = (row: StoreRow): IndexedRecord => ({
  * restart, what `npm run reindex` clears and what another process (or instance) writes. Each write
  * takes the next number of a store-wide sequence under a row lock, so sequence order is commit
  * order. Before each search the index reads the sequence (one tiny query, shared by concurrent
- * searches) and applies the rows written since; at start it loads every row, oldest change first.
+ * searches) and applies the rows written since. At start it loads the newest snapshot of the
+ * memory (memory-snapshots.ts, tagged with the sequence number it includes) and applies the writes
+ * numbered after it; without a usable one (none, corrupt, of another format, older than the last
+ * clear) it loads every row, oldest change first, and writes a snapshot. Snapshots are written again
+ * in the background once enough rows were applied since the last.
  * Documents of a result page come from the store.
  */
 export class InProcessSearchIndex extends SearchIndex {
@@ -107,6 +118,13 @@ export class InProcessSearchIndex extends SearchIndex {
   private closed = false;
   private readonly loadOnInit: boolean;
   private readonly rebuildMinOrdinals: number;
+  private readonly snapshots: MemorySnapshotStore;
+  private readonly snapshotAfterRows: number;
+  /** Rows applied since the memory was last written as a snapshot (or loaded from one). */
+  private rowsSinceSnapshot = 0;
+  private snapshotWrite: Promise<void> | null = null;
+  private origin: MemoryOrigin | null = null;
+  private snapshotRejection: Error | null = null;
 
   constructor(options: InProcessSearchIndexOptions) {
     super();
@@ -118,6 +136,8 @@ export class InProcessSearchIndex extends SearchIndex {
     this.rebuildMinOrdinals = options.rebuildMinOrdinals ?? REBUILD_MIN_ORDINALS;
     this.pool = new Pool({ connectionString: options.connectionString, max: options.max ?? 4 });
     this.pool.on('error', () => undefined);
+    this.snapshots = new MemorySnapshotStore(this.pool, schema);
+    this.snapshotAfterRows = options.snapshotAfterRows ?? SNAPSHOT_AFTER_ROWS;
   }
 
   private get records() {
@@ -135,7 +155,7 @@ export class InProcessSearchIndex extends SearchIndex {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`in-process-search:${this.schema}`]);
       await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
       const { rows } = await client.query<{ layout: string | null }>(`SELECT obj_description(to_regclass($1), 'pg_class') AS layout`, [this.records]);
-      if (rows[0].layout !== LAYOUT) await client.query(`DROP TABLE IF EXISTS ${this.records}, ${this.removed}, ${this.state}`);
+      if (rows[0].layout !== LAYOUT) await client.query(`DROP TABLE IF EXISTS ${[this.records, this.removed, this.state, ...this.snapshots.tables].join(', ')}`);
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${this.records} (
           id text COLLATE "C" PRIMARY KEY,
@@ -158,6 +178,7 @@ export class InProcessSearchIndex extends SearchIndex {
       // One row: the last write's sequence number, and the number of the last clear().
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.state} (one boolean PRIMARY KEY DEFAULT true CHECK (one), generation bigint NOT NULL, cleared bigint NOT NULL)`);
       await client.query(`INSERT INTO ${this.state} (generation, cleared) VALUES (0, 0) ON CONFLICT DO NOTHING`);
+      await this.snapshots.create(client);
     });
     // Loading starts now, so the first search finds the index ready; a failure shows at that search.
     if (this.loadOnInit) this.sync().catch(() => undefined);
@@ -213,6 +234,8 @@ export class InProcessSearchIndex extends SearchIndex {
       const seq = await this.nextSequence(client);
       await client.query(`TRUNCATE ${this.records}, ${this.removed}`);
       await client.query(`UPDATE ${this.state} SET cleared = $1`, [seq]);
+      // A snapshot being written meanwhile commits after this, but is older than the clear: never loaded.
+      await this.snapshots.clear(client);
     });
     await this.syncAfterWrite();
   }
@@ -236,6 +259,7 @@ export class InProcessSearchIndex extends SearchIndex {
   async close(): Promise<void> {
     this.closed = true;
     await this.running?.catch(() => undefined);
+    await this.snapshotWrite;
     await this.pool.end();
   }
 
@@ -308,33 +332,97 @@ export class InProcessSearchIndex extends SearchIndex {
     if (this.replacement) {
       this.memory = this.replacement;
       this.replacement = null;
+      // Rebuilt in change order, without dead entries: worth keeping.
+      this.rowsSinceSnapshot = Infinity;
     }
     if (!this.memory) {
-      this.memory = await this.load();
-      return;
+      const restored = await this.restore();
+      this.origin = restored ? 'snapshot' : 'store';
+      if (!restored) {
+        this.memory = await this.load();
+        this.rowsSinceSnapshot = this.memory.size > 0 ? Infinity : 0;
+        this.snapshotSoon();
+        return;
+      }
+      // Then the writes numbered after it, as any catch-up.
+      this.memory = restored;
     }
     const { rows } = await this.pool.query<{ generation: string; cleared: string }>(`SELECT generation, cleared FROM ${this.state}`);
     const generation = Number(rows[0].generation);
     const cleared = Number(rows[0].cleared);
     let memory = this.memory;
-    if (generation === memory.appliedSeq) return;
+    if (generation === memory.appliedSeq) return this.snapshotSoon();
     if (cleared > memory.appliedSeq) memory = this.memory = new RankedMemory(cleared);
     const from = memory.appliedSeq;
     const removals = await this.pool.query<{ id: string; seq: string }>(`SELECT id, seq FROM ${this.removed} WHERE seq > $1 AND seq <= $2`, [from, generation]);
     let last: [number, string] = [from, ''];
     for (;;) {
       const batch = await this.pool.query<StoreRow>(
-        `SELECT ${STORE_COLUMNS} FROM ${this.records} WHERE (seq, id) > ($1, $2) AND seq <= $3 ORDER BY seq, id LIMIT ${LOAD_BATCH}`,
-        [last[0], last[1], generation],
+        // After the last row read; `seq > from` keeps out the rows of the write applied last (the first batch's (from, '') does not).
+        `SELECT ${STORE_COLUMNS} FROM ${this.records} WHERE seq > $4 AND (seq, id) > ($1, $2) AND seq <= $3 ORDER BY seq, id LIMIT ${LOAD_BATCH}`,
+        [last[0], last[1], generation, from],
       );
       for (const row of batch.rows) memory.add(toIndexed(row));
+      this.rowsSinceSnapshot += batch.rows.length;
       if (batch.rows.length < LOAD_BATCH) break;
       const end = batch.rows[batch.rows.length - 1];
       last = [Number(end.seq), end.id];
     }
     for (const row of removals.rows) memory.remove(row.id, Number(row.seq));
+    this.rowsSinceSnapshot += removals.rows.length;
     memory.appliedSeq = generation;
     if (memory.ordinals >= this.rebuildMinOrdinals && memory.disorder > memory.ordinals * REBUILD_SHARE) this.rebuild();
+    else this.snapshotSoon();
+  }
+
+  /** Where the memory came from at start (for tests and the benchmark); null before it is loaded. */
+  get memoryOrigin(): MemoryOrigin | null {
+    return this.origin;
+  }
+
+  /** Why the last snapshot found at start was not used (for tests). */
+  get lastSnapshotRejection(): Error | null {
+    return this.snapshotRejection;
+  }
+
+  /** Resolves once the snapshot being written, if any, is written or given up (for tests and the benchmark). */
+  async snapshotWritten(): Promise<void> {
+    await this.snapshotWrite;
+  }
+
+  /** The newest usable snapshot as a memory, or null (none, or unusable: the full load follows). */
+  private async restore(): Promise<RankedMemory | null> {
+    try {
+      const stored = await this.snapshots.readNewest();
+      if (!stored) return null;
+      const memory = RankedMemory.restore(stored.bytes);
+      if (memory.appliedSeq !== stored.seq) throw new Error(`snapshot says sequence ${memory.appliedSeq}, its row ${stored.seq}`);
+      return memory;
+    } catch (error) {
+      this.snapshotRejection = error instanceof Error ? error : new Error(String(error));
+      return null;
+    }
+  }
+
+  /**
+   * Writes a snapshot of the memory, as it is at the end of a catch-up, once enough rows were
+   * applied since the last: in the background (a search does not wait for it), taken at once
+   * (a copy of the alive flags; the rest is read while the memory takes further writes).
+   */
+  private snapshotSoon() {
+    const memory = this.memory;
+    if (this.snapshotAfterRows <= 0 || this.snapshotWrite || this.closed || !memory || memory.size === 0) return;
+    if (this.rowsSinceSnapshot < this.snapshotAfterRows) return;
+    const snapshot = memory.snapshot();
+    this.rowsSinceSnapshot = 0;
+    this.snapshotWrite = this.snapshots
+      .write(snapshot, () => this.closed)
+      .then(() => undefined)
+      // Tried again after as many rows more.
+      .catch(() => undefined)
+      .finally(() => {
+        this.snapshotWrite = null;
+      });
   }
 
   /** Loads the memory in the background, in change order, to replace one grown out of order. */

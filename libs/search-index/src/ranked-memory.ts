@@ -1,4 +1,5 @@
 import { relatedTerms, type RecordVisibility } from './search-index';
+import { arrayFrame, bytesOf, frame, FrameReader, SnapshotFormatError, stringFrames } from './snapshot-format';
 
 /**
  * The in-process inverted index behind InProcessSearchIndex: no I/O, only arrays.
@@ -35,11 +36,15 @@ export function tokenize(text: string): string[] {
 }
 
 class IntList {
-  data = new Int32Array(4);
   length = 0;
+  /** Empty, or (from a snapshot) full of the given entries. */
+  constructor(public data: Int32Array = new Int32Array(4), full = false) {
+    if (full) this.length = data.length;
+  }
   push(value: number) {
     if (this.length === this.data.length) {
-      const grown = new Int32Array(this.data.length * 2);
+      // A list read from a snapshot may be empty and exactly full.
+      const grown = new Int32Array(Math.max(4, this.data.length * 2));
       grown.set(this.data);
       this.data = grown;
     }
@@ -91,7 +96,7 @@ class FloatList {
   length = 0;
   push(value: number) {
     if (this.length === this.data.length) {
-      const grown = new Float64Array(this.data.length * 2);
+      const grown = new Float64Array(Math.max(1024, this.data.length * 2));
       grown.set(this.data);
       this.data = grown;
     }
@@ -223,21 +228,153 @@ function trigramsOf(words: string[]): Set<string> {
   return set;
 }
 
-function jaccard(a: Set<string>, b: Set<string>): number {
-  let common = 0;
-  for (const t of a) if (b.has(t)) common++;
-  return common / (a.size + b.size - common);
+/**
+ * The trigrams of name words as small integers, each word's as an array of distinct ids (cached),
+ * so typo similarity counts shared trigrams by marking ids in an array instead of building and
+ * probing sets of strings. The same sets, so the same similarities.
+ */
+class TrigramIds {
+  private readonly ids = new Map<string, number>();
+  private readonly ofWord = new Map<string, Int32Array>();
+  /** marks[id] === stamp: the id belongs to the set being measured. */
+  private marks: Int32Array = new Int32Array(1024);
+  private textMarks: Int32Array = new Int32Array(1024);
+  private stamp = 0;
+
+  of(word: string): Int32Array {
+    let found = this.ofWord.get(word);
+    if (!found) {
+      const set = new Set<string>();
+      wordTrigrams(word, set);
+      found = Int32Array.from(set, (trigram) => this.idOf(trigram));
+      this.ofWord.set(word, found);
+    }
+    return found;
+  }
+
+  private idOf(trigram: string): number {
+    let id = this.ids.get(trigram);
+    if (id === undefined) {
+      id = this.ids.size;
+      this.ids.set(trigram, id);
+      if (id === this.marks.length) {
+        this.marks = grown(this.marks);
+        this.textMarks = grown(this.textMarks);
+      }
+    }
+    return id;
+  }
+
+  /**
+   * The best similarity of the text to a run of the words (trigram ids each): shared trigrams over the union. The
+   * text's trigrams are looked up, not added: a trigram no word has cannot be shared.
+   */
+  similarities(text: Set<string>, words: Int32Array[], textWords: number): number {
+    const stamp = this.nextStamp();
+    for (const trigram of text) {
+      const id = this.ids.get(trigram);
+      if (id !== undefined) this.textMarks[id] = stamp;
+    }
+    let best = 0;
+    // Runs of whole words from each start, longer by one word at a time, up to one word more than the text.
+    for (let start = 0; start < words.length; start++) {
+      const run = this.nextStamp();
+      let size = 0;
+      let common = 0;
+      for (let end = start; end < Math.min(words.length, start + textWords + 1); end++) {
+        for (const id of words[end]) {
+          if (this.marks[id] === run) continue;
+          this.marks[id] = run;
+          size++;
+          if (this.textMarks[id] === stamp) common++;
+        }
+        best = Math.max(best, common / (text.size + size - common));
+      }
+    }
+    return best;
+  }
+
+  /** Ids of the trigrams of the set that some word has (the others are shared by none). */
+  known(trigrams: Set<string>): Set<number> {
+    const known = new Set<number>();
+    for (const trigram of trigrams) {
+      const id = this.ids.get(trigram);
+      if (id !== undefined) known.add(id);
+    }
+    return known;
+  }
+
+  private nextStamp(): number {
+    if (this.stamp === 2 ** 31 - 1) {
+      this.marks.fill(0);
+      this.textMarks.fill(0);
+      this.stamp = 0;
+    }
+    return ++this.stamp;
+  }
+}
+
+/**
+ * Terms by their trigrams (indexed as they come, at the next typo search): the terms close to a
+ * mistyped word are found from the terms sharing a trigram with it (a similarity above zero needs
+ * one), counting shared trigrams per term, instead of measuring every term of the memory.
+ */
+class TermsByTrigram {
+  private readonly terms: string[] = [];
+  private readonly postings: Postings[] = [];
+  private indexed = 0;
+  private readonly byTrigram: IntList[] = [];
+  private readonly sizes = new IntList();
+  private counts: Int32Array = new Int32Array(1024);
+
+  constructor(private readonly trigrams: TrigramIds) {}
+
+  add(term: string, postings: Postings) {
+    this.terms.push(term);
+    this.postings.push(postings);
+  }
+
+  /** Postings of the terms whose trigram similarity to one of the words reaches the threshold. */
+  similar(words: string[], threshold: number): Postings[] {
+    for (; this.indexed < this.terms.length; this.indexed++) {
+      const ids = this.trigrams.of(this.terms[this.indexed]);
+      this.sizes.push(ids.length);
+      for (const id of ids) (this.byTrigram[id] ??= new IntList()).push(this.indexed);
+    }
+    if (this.counts.length < this.terms.length) this.counts = new Int32Array(this.terms.length * 2);
+    const found = new Set<number>();
+    for (const word of words) {
+      const trigrams = trigramsOf([word]);
+      const touched: number[] = [];
+      for (const id of this.trigrams.known(trigrams)) {
+        const list = this.byTrigram[id];
+        for (let i = 0; list && i < list.length; i++) if (this.counts[list.data[i]]++ === 0) touched.push(list.data[i]);
+      }
+      for (const term of touched) {
+        const common = this.counts[term];
+        this.counts[term] = 0;
+        if (common / (trigrams.size + this.sizes.data[term] - common) >= threshold) found.add(term);
+      }
+    }
+    return [...found].map((term) => this.postings[term]);
+  }
+}
+
+function grown(array: Int32Array): Int32Array {
+  const bigger = new Int32Array(array.length * 2);
+  bigger.set(array);
+  return bigger;
 }
 
 export class RankedMemory {
-  private readonly ids: string[] = [];
-  private readonly names: string[] = [];
-  private readonly altNames: (string | null)[] = [];
+  private ids: string[] = [];
+  private names: string[] = [];
+  private altNames: (string | null)[] = [];
   private readonly changed = new FloatList();
   /** The latest change among ordinals 0..o: what makes newest-first reading stop early. */
   private readonly prefixMax = new FloatList();
   private readonly seqs = new FloatList();
-  private alive = new Uint8Array(1024);
+  private alive: Uint8Array = new Uint8Array(1024);
   private readonly owners = new IntList();
   /** Access keys and groups of each ordinal: start offsets into shared pools. */
   private readonly accessStart = new IntList();
@@ -251,7 +388,8 @@ export class RankedMemory {
   /** Ordinals by interned access key, owner and project: what a viewer's filter reads. */
   private readonly keyLists = new Map<number, IntList>();
   private readonly byId = new Map<string, number>();
-  private readonly trigramCache = new Map<string, Set<string>>();
+  private readonly trigrams = new TrigramIds();
+  private readonly termsByTrigram = new TermsByTrigram(this.trigrams);
   /** Ordinals added older than an earlier one, or dead: when many, a rebuild pays off. */
   disorder = 0;
   /** The store's write sequence this memory has applied up to. */
@@ -309,7 +447,7 @@ export class RankedMemory {
     this.prefixMax.push(Math.max(previousMax, record.changedAt));
     this.seqs.push(record.seq);
     if (ordinal === this.alive.length) {
-      const grown = new Uint8Array(this.alive.length * 2);
+      const grown = new Uint8Array(Math.max(1024, this.alive.length * 2));
       grown.set(this.alive);
       this.alive = grown;
     }
@@ -369,6 +507,7 @@ export class RankedMemory {
     if (!found) {
       found = { name: new IntList(), summary: new IntList(), all: new IntList() };
       this.postings.set(word, found);
+      this.termsByTrigram.add(word, found);
     }
     return found;
   }
@@ -564,24 +703,12 @@ export class RankedMemory {
    * close to one of the text's words.
    */
   typoCandidates(words: string[], wordThreshold: number, filter: Filter): OrdinalStream {
-    const wanted = words.map((word) => trigramsOf([word]));
-    const similar: Cursor[] = [];
-    for (const [term, postings] of this.postings) {
-      if (postings.name.length === 0) continue;
-      const trigrams = this.trigramsOfTerm(term);
-      if (wanted.some((set) => jaccard(set, trigrams) >= wordThreshold)) similar.push(listCursor(postings.name));
-    }
+    const similar = this.termsByTrigram
+      .similar(words, wordThreshold)
+      .filter((postings) => postings.name.length > 0)
+      .map((postings) => listCursor(postings.name));
     const visible = this.visibleCursor(filter);
     return similar.length > 0 && visible ? cursorStream(intersectionCursor([visible, unionCursor(similar)])) : EMPTY_STREAM;
-  }
-
-  private trigramsOfTerm(term: string): Set<string> {
-    let found = this.trigramCache.get(term);
-    if (!found) {
-      found = trigramsOf([term]);
-      this.trigramCache.set(term, found);
-    }
-    return found;
   }
 
   /**
@@ -589,17 +716,11 @@ export class RankedMemory {
    * by more than one word only add trigrams the text lacks, so they are not tried.
    */
   nameSimilarity(ordinal: number, textTrigrams: Set<string>, textWords: number): number {
-    const words = tokenize(this.names[ordinal]);
-    let best = 0;
-    for (let start = 0; start < words.length; start++) {
-      let run = this.trigramsOfTerm(words[start]);
-      best = Math.max(best, jaccard(textTrigrams, run));
-      for (let end = start + 2; end <= Math.min(words.length, start + textWords + 1); end++) {
-        run = new Set([...run, ...this.trigramsOfTerm(words[end - 1])]);
-        best = Math.max(best, jaccard(textTrigrams, run));
-      }
-    }
-    return best;
+    return this.trigrams.similarities(
+      textTrigrams,
+      tokenize(this.names[ordinal]).map((word) => this.trigrams.of(word)),
+      textWords,
+    );
   }
 
   trigramsOfText(words: string[]): Set<string> {
@@ -609,6 +730,222 @@ export class RankedMemory {
   changedAt(ordinal: number): number {
     return this.changed.data[ordinal];
   }
+
+  /**
+   * The memory as it stands now, as binary pieces produced when iterated, for a snapshot. Taking
+   * it costs a copy of the alive flags only: everything else is appended to and never changed in
+   * place (lists ascend, so what a list held now is its entries below the current ordinal count),
+   * so writing may go on while the memory takes further writes.
+   */
+  snapshot(): MemorySnapshot {
+    const ordinals = this.ids.length;
+    const appliedSeq = this.appliedSeq;
+    const meta = new Float64Array([
+      SNAPSHOT_FORMAT,
+      ordinals,
+      appliedSeq,
+      this.disorder,
+      this.interned.size,
+      this.keyLists.size,
+      this.exact.size,
+      this.postings.size,
+      this.accessPool.length,
+      this.groupPool.length,
+    ]);
+    const alive = this.alive.slice(0, ordinals);
+    return { appliedSeq, ordinals, pieces: this.snapshotPieces(meta, alive) };
+  }
+
+  /** The bytes of a snapshot whose counts are `meta`: what the memory held when they were taken. */
+  private *snapshotPieces(meta: Float64Array, alive: Uint8Array): Generator<Uint8Array> {
+    const [, ordinals, , , interned, keyLists, exact, terms, accessPool, groupPool] = meta;
+    yield* arrayFrame(new Uint32Array([SNAPSHOT_MAGIC]));
+    yield* arrayFrame(meta);
+    yield* stringFrames(ordinals, this.ids);
+    yield* stringFrames(ordinals, this.names);
+    yield* stringFrames(ordinals, this.altNames);
+    yield* arrayFrame(this.changed.data.subarray(0, ordinals));
+    yield* arrayFrame(this.prefixMax.data.subarray(0, ordinals));
+    yield* arrayFrame(this.seqs.data.subarray(0, ordinals));
+    yield* arrayFrame(alive);
+    yield* arrayFrame(this.owners.data.subarray(0, ordinals));
+    yield* arrayFrame(this.accessStart.data.subarray(0, ordinals));
+    yield* arrayFrame(this.accessPool.data.subarray(0, accessPool));
+    yield* arrayFrame(this.groupStart.data.subarray(0, ordinals));
+    yield* arrayFrame(this.groupPool.data.subarray(0, groupPool));
+    yield* stringFrames(interned, this.interned.keys());
+    yield* arrayFrame(Int32Array.from(first(this.keyLists.keys(), keyLists)));
+    yield* listFrames(() => first(this.keyLists.values(), keyLists), keyLists, ordinals);
+    yield* stringFrames(exact, this.exact.keys());
+    yield* listFrames(() => first(this.exact.values(), exact), exact, ordinals);
+    yield* stringFrames(terms, this.postings.keys());
+    yield* listFrames(() => postingLists(first(this.postings.values(), terms)), terms * 3, ordinals);
+  }
+
+  /** The memory a snapshot holds; SnapshotFormatError when it is not one of this format. */
+  static restore(bytes: Uint8Array): RankedMemory {
+    const reader = new FrameReader(bytes);
+    if (reader.uint32s(1)[0] !== SNAPSHOT_MAGIC) throw new SnapshotFormatError('not a ranked-memory snapshot');
+    const [format, ordinals, appliedSeq, disorder, interned, keyLists, exact, terms, accessPool, groupPool] = reader.float64s(10);
+    if (format !== SNAPSHOT_FORMAT) throw new SnapshotFormatError(`snapshot format ${format}, ${SNAPSHOT_FORMAT} expected`);
+    const memory = new RankedMemory(appliedSeq);
+    memory.disorder = disorder;
+    memory.ids = reader.strings(ordinals) as string[];
+    memory.names = reader.strings(ordinals) as string[];
+    memory.altNames = reader.strings(ordinals);
+    fill(memory.changed, reader.float64s(ordinals));
+    fill(memory.prefixMax, reader.float64s(ordinals));
+    fill(memory.seqs, reader.float64s(ordinals));
+    memory.alive = reader.uint8s(ordinals);
+    fill(memory.owners, reader.int32s(ordinals));
+    fill(memory.accessStart, reader.int32s(ordinals));
+    fill(memory.accessPool, reader.int32s(accessPool));
+    fill(memory.groupStart, reader.int32s(ordinals));
+    fill(memory.groupPool, reader.int32s(groupPool));
+    reader.strings(interned).forEach((key, value) => memory.interned.set(key!, value));
+    const keys = reader.int32s(keyLists);
+    readLists(reader, keyLists, ordinals).forEach((list, i) => memory.keyLists.set(keys[i], list));
+    const exactNames = reader.strings(exact);
+    readLists(reader, exact, ordinals).forEach((list, i) => memory.exact.set(exactNames[i]!, list));
+    const words = reader.strings(terms);
+    const lists = readLists(reader, terms * 3, ordinals);
+    words.forEach((word, i) => {
+      const postings = { name: lists[3 * i], summary: lists[3 * i + 1], all: lists[3 * i + 2] };
+      memory.postings.set(word!, postings);
+      memory.termsByTrigram.add(word!, postings);
+    });
+    if (!reader.done) throw new SnapshotFormatError('snapshot has trailing bytes');
+    for (let ordinal = 0; ordinal < ordinals; ordinal++) if (memory.alive[ordinal] === 1) memory.byId.set(memory.ids[ordinal], ordinal);
+    return memory;
+  }
+}
+
+/** Bump whenever what a snapshot holds, or what add() derives from a record (tokenizing), changes. */
+export const SNAPSHOT_FORMAT = 1;
+/** "DCRM" read as a native uint32: a snapshot from a machine of the other byte order fails this. */
+const SNAPSHOT_MAGIC = 0x4d524344;
+
+export interface MemorySnapshot {
+  /** The store's write sequence the snapshot includes. */
+  appliedSeq: number;
+  ordinals: number;
+  /** The snapshot's bytes, produced as they are read. */
+  pieces: Iterable<Uint8Array>;
+}
+
+/** Lists measured per piece of the lengths frame, so producing it never holds the thread long. */
+const LIST_BLOCK = 16_384;
+/** Entries encoded per frame of list entries: what encoding one frame holds the thread for. */
+const BLOCK_ENTRIES = 262_144;
+
+function* first<T>(values: Iterable<T>, count: number): Generator<T> {
+  if (count === 0) return;
+  let taken = 0;
+  for (const value of values) {
+    yield value;
+    if (++taken === count) return;
+  }
+}
+
+function* postingLists(postings: Iterable<Postings>): Generator<IntList> {
+  for (const { name, summary, all } of postings) yield* [name, summary, all];
+}
+
+/**
+ * Lists as their lengths (entries below `ordinals`), then their entries a block of lists per frame,
+ * each list as the differences between its ascending entries in LEB128 varints (the first from -1):
+ * a third of the bytes of plain int32s, which is what reading a snapshot from the store costs.
+ */
+function* listFrames(lists: () => Iterable<IntList>, count: number, ordinals: number): Generator<Uint8Array> {
+  const lengths = new Int32Array(count);
+  function* lengthBlocks(): Generator<Uint8Array> {
+    let i = 0;
+    let blockStart = 0;
+    for (const list of lists()) {
+      if (i === count) throw new SnapshotFormatError(`${count} lists expected, more found`);
+      lengths[i] = list.floor(ordinals - 1, list.length - 1) + 1;
+      if (++i - blockStart === LIST_BLOCK) {
+        yield bytesOf(lengths.subarray(blockStart, i));
+        blockStart = i;
+      }
+    }
+    if (i !== count) throw new SnapshotFormatError(`${count} lists expected, ${i} found`);
+    if (i > blockStart) yield bytesOf(lengths.subarray(blockStart, i));
+  }
+  yield* frame(count * 4, lengthBlocks());
+  // Blocks of up to BLOCK_ENTRIES entries (or one longer list), each frame led by its number of lists.
+  const iterator = lists()[Symbol.iterator]();
+  for (let blockStart = 0; blockStart < count; ) {
+    let blockEnd = blockStart;
+    let entries = 0;
+    while (blockEnd < count && (blockEnd === blockStart || entries + lengths[blockEnd] <= BLOCK_ENTRIES)) entries += lengths[blockEnd++];
+    const bytes = new Uint8Array(5 + entries * 5);
+    let at = 0;
+    const put = (value: number) => {
+      while (value >= 0x80) {
+        bytes[at++] = (value & 0x7f) | 0x80;
+        value >>>= 7;
+      }
+      bytes[at++] = value;
+    };
+    put(blockEnd - blockStart);
+    for (let i = blockStart; i < blockEnd; i++) {
+      const data = (iterator.next().value as IntList).data;
+      let previous = -1;
+      for (let k = 0; k < lengths[i]; k++) {
+        put(data[k] - previous);
+        previous = data[k];
+      }
+    }
+    yield* frame(at, [bytes.subarray(0, at)]);
+    blockStart = blockEnd;
+  }
+}
+
+function readLists(reader: FrameReader, count: number, ordinals: number): IntList[] {
+  const lengths = reader.int32s(count);
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    if (lengths[i] < 0) throw new SnapshotFormatError('snapshot list length out of range');
+    total += lengths[i];
+  }
+  // All entries in one array, each list a view of its part: no copy, no per-list allocation but the view.
+  const entries = new Int32Array(total);
+  const lists: IntList[] = new Array(count);
+  let at = 0;
+  for (let blockStart = 0; blockStart < count; ) {
+    const bytes = reader.uint8s();
+    let read = 0;
+    const take = () => {
+      let value = 0;
+      let shift = 0;
+      let byte: number;
+      do {
+        if (read >= bytes.length) throw new SnapshotFormatError('snapshot list entries end early');
+        byte = bytes[read++];
+        value += (byte & 0x7f) * 2 ** shift;
+        shift += 7;
+      } while (byte & 0x80);
+      return value;
+    };
+    const blockEnd = blockStart + take();
+    if (blockEnd <= blockStart || blockEnd > count) throw new SnapshotFormatError('snapshot list block out of range');
+    for (let i = blockStart; i < blockEnd; i++) {
+      const start = at;
+      let previous = -1;
+      for (let k = 0; k < lengths[i]; k++) entries[at++] = previous += take();
+      if (previous >= ordinals) throw new SnapshotFormatError('snapshot list entry out of range');
+      lists[i] = new IntList(entries.subarray(start, at), true);
+    }
+    if (read !== bytes.length) throw new SnapshotFormatError('snapshot list entries do not add up');
+    blockStart = blockEnd;
+  }
+  return lists;
+}
+
+function fill<T extends Int32Array | Float64Array>(list: { data: T; length: number }, data: T) {
+  list.data = data;
+  list.length = data.length;
 }
 
 export { relatedTerms };
