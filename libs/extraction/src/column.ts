@@ -1,9 +1,10 @@
 // Running statistics of one column in constant memory: Welford's mean and variance, min and max,
 // missing count, capped distinct values, first rows, a reservoir sample and the column's words.
-import { DistinctCounter, hash53 } from './distinct';
+import { ASK_TEXT, asciiCell, asciiText, classifyAscii, isMissingAscii, trimAscii } from './ascii-cells';
+import { DistinctCounter, hash53, hash53Ascii } from './distinct';
 import { type ColumnPolicy, maskOf, PLAIN } from './private-columns';
 import type { ColumnStats, ColumnType, ExtractionLimits, ExtractOption, ValueKind } from './types';
-import { detach, TopWords, words } from './words';
+import { detach, WordCounts, words } from './words';
 
 /** A cell as read: text from CSV/HL7, typed values from spreadsheets. */
 export type CellValue = string | number | boolean | Date | null | undefined;
@@ -133,7 +134,7 @@ export class ColumnAccumulator {
   private readonly formatted: string[] = [];
   private readonly reservoir: Array<{ row: number; value: string }> = [];
   private readonly random = seededRandom(0x5eed);
-  private readonly words: TopWords;
+  private readonly words: WordCounts;
   private wordMemo: Map<number, string[]> | null = new Map();
   private memoHits = 0;
   private memoMisses = 0;
@@ -143,7 +144,7 @@ export class ColumnAccumulator {
     private readonly policy: ColumnPolicy = PLAIN,
   ) {
     this.distinct = new DistinctCounter(ctx.distinctCap);
-    this.words = new TopWords(Math.max(1000, ctx.limits.maxWords * 4));
+    this.words = new WordCounts(Math.max(1000, ctx.limits.maxWords * 4));
   }
 
   add(value: CellValue, display?: string): void {
@@ -190,6 +191,42 @@ export class ColumnAccumulator {
     if (this.ctx.option === 'samples' && this.policy.format === 'plain') this.sample(row, display ?? text);
   }
 
+  /** Whether addAscii may be given this column's cells: a plain column, not hashed or masked. */
+  get readsBytes(): boolean {
+    return this.policy.format === 'plain' && !this.policy.hash;
+  }
+
+  /**
+   * A cell given as bytes[start, end), all ASCII, of a column that readsBytes: exactly what add()
+   * does with the same text, without making a string of it unless a figure keeps it.
+   */
+  addAscii(bytes: Uint8Array, start: number, end: number): void {
+    const row = this.rows++;
+    trimAscii(bytes, start, end);
+    const from = asciiCell.start;
+    const to = asciiCell.end;
+    if (isMissingAscii(bytes, from, to)) return this.addMissing(row);
+    let kind = classifyAscii(bytes, from, to, this.ctx.decimalComma);
+    let text: string | null = null;
+    if (kind === ASK_TEXT) kind = classifyCode((text = asciiText(bytes, from, to)), this.ctx.decimalComma);
+    this.nonMissing++;
+    this.kindCounts[kind]++;
+    if (kind <= FLT) {
+      const x = asciiCell.number;
+      this.addNumberValue(x, asciiCell.fractionDigits);
+      this.distinct.add(x);
+    } else {
+      if (this.firstNonNumeric === null) this.firstNonNumeric = detach(truncate((text ??= asciiText(bytes, from, to)), 40));
+      this.distinct.addHash(hash53Ascii(bytes, from, to));
+      if (kind === TXT) this.words.addAsciiWords(bytes, from, to);
+    }
+    if (row < 5) this.formatted[row] = detach(truncate(text ?? asciiText(bytes, from, to), this.ctx.limits.maxCellChars));
+    if (this.ctx.option === 'samples') {
+      const slot = this.sampleSlot();
+      if (slot >= 0) this.keepSample(slot, row, text ?? asciiText(bytes, from, to));
+    }
+  }
+
   /** Statistics so far; header index names nothing here, the table keys them. */
   stats(): ColumnStats {
     return statsOf(
@@ -226,14 +263,19 @@ export class ColumnAccumulator {
   }
 
   private addNumber(x: number, text: string): void {
+    const dot = text.indexOf('.');
+    this.addNumberValue(x, dot >= 0 && !/e/i.test(text) ? text.length - dot - 1 : -1);
+  }
+
+  /** `fractionDigits`: digits after the decimal point of a number written without an exponent, else -1. */
+  private addNumberValue(x: number, fractionDigits: number): void {
     this.n++;
     const delta = x - this.mean;
     this.mean += delta / this.n;
     this.m2 += delta * (x - this.mean);
     if (x < this.min) this.min = x;
     if (x > this.max) this.max = x;
-    const dot = text.indexOf('.');
-    if (dot >= 0 && text.length - dot - 1 > this.decimals && !/e/i.test(text)) this.decimals = Math.min(6, text.length - dot - 1);
+    if (fractionDigits > this.decimals) this.decimals = Math.min(6, fractionDigits);
   }
 
   /**
@@ -243,36 +285,40 @@ export class ColumnAccumulator {
    */
   private addWords(text: string, hash: number): void {
     const memo = this.wordMemo;
-    let found = memo?.get(hash);
+    const found = memo?.get(hash);
     if (found) {
       this.memoHits++;
-      for (const word of found) this.words.add(word);
+      this.words.addCounted(found);
       return;
     }
-    found = [];
-    for (const word of words(text)) if (this.words.addIfMeaningful(word)) found.push(word);
+    const counted = this.words.addWords(words(text));
     if (!memo) return;
     if (++this.memoMisses === MEMO_TRIAL && this.memoHits < MEMO_TRIAL / 4) {
       this.wordMemo = null;
       return;
     }
     if (memo.size >= 512) memo.clear();
-    memo.set(hash, found);
+    memo.set(hash, counted);
   }
 
   /** Algorithm R over non-missing values, kept in row order. */
   private sample(row: number, value: string): void {
+    const slot = this.sampleSlot();
+    if (slot >= 0) this.keepSample(slot, row, value);
+  }
+
+  /** Where the reservoir keeps the current value: its length (append), a kept value's index, or -1 (not kept). */
+  private sampleSlot(): number {
     const max = this.ctx.limits.maxSamples;
-    const entry = { row, value: detach(truncate(value, this.ctx.limits.maxCellChars)) };
-    if (this.reservoir.length < max) {
-      this.reservoir.push(entry);
-      return;
-    }
+    if (this.reservoir.length < max) return this.reservoir.length;
     const j = Math.floor(this.random() * this.nonMissing);
-    if (j < max) {
-      this.reservoir.splice(j, 1);
-      this.reservoir.push(entry);
-    }
+    return j < max ? j : -1;
+  }
+
+  private keepSample(slot: number, row: number, value: string): void {
+    const entry = { row, value: detach(truncate(value, this.ctx.limits.maxCellChars)) };
+    if (slot < this.reservoir.length) this.reservoir.splice(slot, 1);
+    this.reservoir.push(entry);
   }
 }
 

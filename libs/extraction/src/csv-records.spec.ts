@@ -1,5 +1,5 @@
-// The one-pass record reader must describe every file exactly as papaparse did: same statistics,
-// dialect, parse errors and stop messages, whatever the chunk boundaries.
+// The byte reader and the one-pass record reader must describe every file exactly as papaparse did:
+// same statistics, dialect, encoding, parse errors and stop messages, whatever the chunk boundaries.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractCsv } from './csv';
@@ -10,11 +10,13 @@ import type { ExtractionLimits } from './types';
 
 async function both(bytes: Buffer | string, fileName: string, chunkSize: number, limits?: Partial<ExtractionLimits>): Promise<void> {
   const ctx = { option: 'samples' as const, limits: resolveLimits(limits), fileName, allowArchives: false };
-  const run = (records: 'one-pass' | 'papaparse') => extractCsv(streamOf(bytes, chunkSize), ctx, { records }).then(
+  const run = (records: 'bytes' | 'one-pass' | 'papaparse') => extractCsv(streamOf(bytes, chunkSize), ctx, { records }).then(
     (result) => result,
     (error: Error) => ({ rejected: `${error.name}: ${error.message}` }),
   );
-  expect(await run('one-pass')).toEqual(await run('papaparse'));
+  const reference = await run('papaparse');
+  expect(await run('one-pass')).toEqual(reference);
+  expect(await run('bytes')).toEqual(reference);
 }
 
 const CSV_DIR = path.join(DATASETS, 'csv');
@@ -47,6 +49,13 @@ describe('one-pass CSV records give what papaparse gave', () => {
     ['Latin-1 bytes', Buffer.from('name;city;value\nJos\xe9;K\xf6ln;1,5\nRen\xe9e;"Z\xfcrich; Altstadt";2,25\n', 'latin1')],
     ['a closing quote at the very end', 'a,b\n1,"x"'],
     ['a delimiter at the very end', 'a,b\n1,'],
+    ['UTF-8 letters, a 4-byte character and a quoted one', 'name,city,n\nJosé,Zürich,1\n"Ŝtefan, Jr.",Köln,2\n😀,"a😀b",3\nplain,ascii,4\n'],
+    ['non-ASCII white space around values', 'a,b\n\u00a01\u00a0,x\n\u3000 2,\u2003y\u2003\n\u00a0,\u00a0\n3,z\n'],
+    ['a UTF-8 byte order mark at the start', '\uFEFFa,b\n1,2\n3,4\n'],
+    ['UTF-16 with its byte order mark', Buffer.from('\uFEFFa,b\n1,2\n3,é\n', 'utf16le')],
+    ['valid UTF-8, then Latin-1 bytes', Buffer.concat([Buffer.from('a;b\nnaïve;1,5\n'), Buffer.from('Jos\xe9;2\n"R\xe9n\xe9e";3,25\n\xe9', 'latin1')])],
+    ['Windows-1252 characters (curly quotes, euro)', Buffer.from([...Buffer.from('a,b\n'), 0x93, 0x78, 0x94, 0x2c, 0x80, 0x0a, 0x31, 0x2c, 0x32, 0x0a])],
+    ['numbers a column reads as text and as dates', 'a,b,c\n12345678901234567,2024-01-31,10:20\n1.5e400,31/01/2024,1:2\n-0,2024-1-1,true\n'],
   ];
 
   it.each(TRICKY)('%s', async (_name, text) => {
@@ -56,6 +65,39 @@ describe('one-pass CSV records give what papaparse gave', () => {
   it('stops at the same record when one is longer than maxLineBytes', async () => {
     const text = `a,b\n1,2\n3,${'x'.repeat(300)}\n4,5\n`;
     for (const chunk of [1 << 20, 64, 7]) await both(text, 'long.csv', chunk, { maxLineBytes: 100 });
+  });
+
+  it('measures records in characters, not bytes, against maxLineBytes', async () => {
+    // 60 characters of 2 bytes each: over a 100-byte limit in bytes, within it in characters.
+    const text = `a,b\n1,${'é'.repeat(60)}\n2,${'é'.repeat(120)}\n3,x\n`;
+    for (const chunk of [1 << 20, 64, 7]) await both(text, 'wide.csv', chunk, { maxLineBytes: 100 });
+    for (const chunk of [1 << 20, 64, 7]) await both(`a,b\n1,${'é'.repeat(60)}\n2,x\n`, 'wide.csv', chunk, { maxLineBytes: 100 });
+  });
+
+  // The first 64 KiB are read to detect the dialect; these files go on well past them, so every
+  // reader also meets its cases in later chunks.
+  const rows = (count: number, row: (i: number) => string): string => Array.from({ length: count }, (_, i) => `${row(i)}\n`).join('');
+
+  it('a Latin-1 file whose first bad byte comes late, in every chunking', async () => {
+    const row = (i: number): string => `${i},"naïve ${i}",${i % 7 === 0 ? 'caf\xe9' : 'plain'}`;
+    const utf8Head = Buffer.from(`id,text,word\n${rows(4000, row)}`);
+    const latin1Tail = Buffer.from(rows(300, (i) => row(i + 4000).replaceAll('ï', 'i')), 'latin1');
+    const bytes = Buffer.concat([utf8Head, latin1Tail]);
+    expect(utf8Head.length).toBeGreaterThan(64 * 1024);
+    for (const chunk of [1 << 20, 4096, 1001, 97]) await both(bytes, 'late.csv', chunk);
+  });
+
+  it.each([
+    ['a quote inside a field', (i: number) => (i === 9000 ? `${i},5'11"` : `${i},x`)],
+    ['mixed line ends', (i: number) => (i === 9000 ? `${i},x\r` : `${i},x`)],
+    ['an unclosed quote', (i: number) => (i === 9000 ? `${i},"open` : `${i},x`)],
+    ['a byte order mark at a record start', (i: number) => (i === 9000 ? `\uFEFF${i},x` : `${i},x`)],
+    ['UTF-8 and quoted line breaks', (i: number) => (i % 10 === 0 ? `${i},"é\nü"` : `${i},"ok, ${i}"`)],
+    ['a record longer than maxLineBytes', (i: number) => (i === 9000 ? `${i},${'x'.repeat(2000)}` : `${i},x`)],
+  ])('%s, after the first 64 KiB', async (_name, row) => {
+    const bytes = Buffer.from(`n,v\n${rows(12000, row)}`);
+    expect(bytes.length).toBeGreaterThan(64 * 1024);
+    for (const chunk of [1 << 20, 4096, 777]) await both(bytes, 'later.csv', chunk, { maxLineBytes: 1000 });
   });
 
   it('stops after maxRowsScanned like before', async () => {

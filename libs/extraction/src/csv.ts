@@ -7,6 +7,7 @@ import type { Readable } from 'node:stream';
 import { classify, isMissingText } from './column';
 import type { Extracted, ExtractorContext } from './context';
 import { columnWeights, shareColumns, WEIGHED_RECORDS } from './column-share';
+import { ByteCells, ByteRecords, readByteRecords } from './csv-bytes';
 import { readSimpleRecords } from './csv-records';
 import { CorruptFileError, ExtractionLimitError } from './errors';
 import { EventLoopYield, isBinary, TextChunkDecoder, toBytes } from './io';
@@ -140,10 +141,13 @@ class StopReading extends Error {}
 
 export interface CsvReading {
   /**
-   * 'one-pass' (default): readSimpleRecords reads each text, and papaparse only texts it declines.
+   * 'bytes' (default): readByteRecords reads the bytes of UTF-8 and Windows-1252 files, ASCII cells
+   * go to the statistics without becoming strings, and anything it declines is read from there on
+   * as 'one-pass' reads it.
+   * 'one-pass': the decoded text, read by readSimpleRecords, and by papaparse the texts it declines.
    * 'papaparse': every text goes through the record scan and papaparse (the reference, for tests).
    */
-  records?: 'one-pass' | 'papaparse';
+  records?: 'bytes' | 'one-pass' | 'papaparse';
 }
 
 /** A CSV read to its end (or to a limit), its table not built yet. */
@@ -178,7 +182,7 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
   const onePass = reading.records !== 'papaparse';
   const turns = new EventLoopYield();
   const { limits } = ctx;
-  const decoder = new TextChunkDecoder();
+  let decoder = new TextChunkDecoder();
   let bytes = 0;
   let pending = '';
   let info: CsvInfo | null = null;
@@ -193,29 +197,42 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
   /** With a share: the first records, to weigh the columns by. */
   let weighed: string[][] = [];
 
+  /** The first record that is not blank: the header, or the first row when it looks like data. True: it was the header. */
+  const begin = (cells: string[]): boolean => {
+    const hasHeader = !looksLikeData(cells);
+    (info as CsvInfo).HAS_HEADER = hasHeader;
+    const headers = hasHeader ? cells.map(headerName) : cells.map((_, i) => `Column ${i + 1}`);
+    let ownsColumn: ((index: number) => boolean) | undefined;
+    if (share) {
+      const owner = shareColumns(columnWeights(weighed, Math.min(headers.length, limits.maxColumns)), share.of);
+      ownsColumn = (i) => owner[i] === share.index;
+    }
+    table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';', privacy: ctx.privacy, observers: ctx.observers, tableName: ctx.fileName, ownsColumn });
+    // Once the header is read, cells of the columns another thread describes need not be sliced
+    // (cells past the described ones are, for the "more values than headers" count).
+    if (ownsColumn) skipped = table.headers.map((_, i) => !ownsColumn(i));
+    return hasHeader;
+  };
+
+  const rowAdded = (built: TableBuilder): void => {
+    if (limits.maxRowsScanned !== undefined && built.rowCount >= limits.maxRowsScanned) {
+      stopped = `Stopped after ${built.rowCount} data rows (maxRowsScanned): statistics describe those rows only`;
+      throw new StopReading();
+    }
+  };
+
   const onRow = (cells: string[]): void => {
     record++;
     if (isBlank(cells)) return;
-    if (!table) {
-      const hasHeader = !looksLikeData(cells);
-      (info as CsvInfo).HAS_HEADER = hasHeader;
-      const headers = hasHeader ? cells.map(headerName) : cells.map((_, i) => `Column ${i + 1}`);
-      let ownsColumn: ((index: number) => boolean) | undefined;
-      if (share) {
-        const owner = shareColumns(columnWeights(weighed, Math.min(headers.length, limits.maxColumns)), share.of);
-        ownsColumn = (i) => owner[i] === share.index;
-      }
-      table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';', privacy: ctx.privacy, observers: ctx.observers, tableName: ctx.fileName, ownsColumn });
-      // Once the header is read, cells of the columns another thread describes need not be sliced
-      // (cells past the described ones are, for the "more values than headers" count).
-      if (ownsColumn) skipped = table.headers.map((_, i) => !ownsColumn(i));
-      if (hasHeader) return;
-    }
-    table.addRow(cells, record);
-    if (limits.maxRowsScanned !== undefined && table.rowCount >= limits.maxRowsScanned) {
-      stopped = `Stopped after ${table.rowCount} data rows (maxRowsScanned): statistics describe those rows only`;
-      throw new StopReading();
-    }
+    if (!table && begin(cells)) return;
+    const built = table as unknown as TableBuilder;
+    built.addRow(cells, record);
+    rowAdded(built);
+  };
+
+  const stopAtLongRecord = (): never => {
+    stopped = `Stopped at record ${record + 1}: a record longer than ${limits.maxLineBytes} characters (maxLineBytes), or an unclosed quote`;
+    throw new StopReading();
   };
 
   const parse = (text: string): void => {
@@ -233,16 +250,14 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
     for (const cells of rows) onRow(cells);
   };
 
+  /** Reads decoded text (the 'one-pass' and 'papaparse' ways). */
   const feed = (text: string, final: boolean): void => {
     const csv = info as CsvInfo;
     const all = pending + text;
     pending = '';
     const simple = onePass ? readSimpleRecords(all, csv.DELIMITER, csv.LINE_ENDING, final, skipped) : null;
     const { end, longest } = simple ?? scanRecords(all, csv.DELIMITER, csv.LINE_ENDING === '\r' ? '\r' : '\n');
-    if (longest > limits.maxLineBytes || all.length - end > limits.maxLineBytes) {
-      stopped = `Stopped at record ${record + 1}: a record longer than ${limits.maxLineBytes} characters (maxLineBytes), or an unclosed quote`;
-      throw new StopReading();
-    }
+    if (longest > limits.maxLineBytes || all.length - end > limits.maxLineBytes) stopAtLongRecord();
     if (simple) {
       for (const cells of simple.rows) onRow(cells);
       if (!final) pending = all.slice(end);
@@ -256,13 +271,71 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
     pending = all.slice(end);
   };
 
+  // Reading bytes: the records of `carry` (an unfinished record, at stream offset carryAt) and each chunk.
+  let asBytes = false;
+  let carry: Buffer = Buffer.alloc(0);
+  let carryAt = 0;
+  const records = new ByteRecords();
+
+  /** From a record that readByteRecords declines on, the text is read as 'one-pass' reads it. */
+  const readAsTextFrom = (piece: Buffer, offset: number, final: boolean): void => {
+    asBytes = false;
+    decoder = TextChunkDecoder.resumeAt(offset, decoder);
+    feed(decoder.decode(piece), false);
+    if (final) feed(decoder.end(), true);
+  };
+
+  const feedBytes = (chunk: Uint8Array, final: boolean): void => {
+    const piece = carry.length === 0 ? bufferOf(chunk) : Buffer.concat([carry, chunk]);
+    const offset = carryAt;
+    const csv = info as CsvInfo;
+    if (!readByteRecords(piece, 0, piece.length, csv.DELIMITER.charCodeAt(0), csv.LINE_ENDING, final, records)) {
+      carry = Buffer.alloc(0);
+      return readAsTextFrom(piece, offset, final);
+    }
+    const cells = new ByteCells(piece, records, offset, decoder.windows1252From);
+    // Limits count characters, as the text reader does; a byte count is an upper bound of them.
+    const max = limits.maxLineBytes;
+    if (records.longest > max) {
+      for (let r = 0; r < records.count; r++) {
+        const start = records.recordStart[r];
+        const end = records.recordEnd[r];
+        if (end - start > max && end <= records.end && cells.textLength(start, end, true) > max) stopAtLongRecord();
+      }
+    }
+    if (piece.length - records.end > max && cells.textLength(records.end, piece.length, final) > max) stopAtLongRecord();
+    for (let r = 0; r < records.count; r++) {
+      record++;
+      if (cells.isBlank(r)) continue;
+      if (table) {
+        table.addByteRow(cells, r, record);
+        rowAdded(table);
+        continue;
+      }
+      const row = cells.row(r);
+      if (begin(row)) continue;
+      const built = table as unknown as TableBuilder;
+      built.addRow(row, record);
+      rowAdded(built);
+    }
+    // A copy: the chunk's memory may be reused once the next one is asked for (csv-worker.ts).
+    carry = final ? Buffer.alloc(0) : Buffer.from(piece.subarray(records.end));
+    carryAt = offset + records.end;
+  };
+
   let head = '';
+  const headBytes: Uint8Array[] = [];
   const start = (final: boolean): void => {
     info = { DELIMITER: detectDelimiter(head, ctx.fileName), ENCODING: decoder.encoding, HAS_HEADER: true, LINE_ENDING: detectLineEnding(head) };
     if (share) weighed = Papa.parse<string[]>(head.slice(0, SAMPLE_CHARS), { delimiter: info.DELIMITER, newline: info.LINE_ENDING, quoteChar: QUOTE, header: false, preview: WEIGHED_RECORDS }).data;
     const text = head;
     head = '';
-    feed(text, final);
+    asBytes = (reading.records ?? 'bytes') === 'bytes' && !decoder.encoding.startsWith('utf-16');
+    if (!asBytes) return feed(text, final);
+    carryAt = decoder.bomLength;
+    const all = Buffer.concat(headBytes);
+    headBytes.length = 0;
+    feedBytes(all.subarray(carryAt), final);
   };
 
   try {
@@ -270,18 +343,23 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
       const data = toBytes(chunk);
       if (bytes === 0 && isBinary(data)) throw new CorruptFileError('The file holds binary data (NUL bytes), not delimited text');
       bytes += data.length;
-      const text = decoder.decode(data);
       if (!info) {
-        head += text;
+        head += decoder.decode(data);
+        headBytes.push(Buffer.from(data)); // a copy, as carry is
         if (head.length >= SAMPLE_CHARS) start(false);
-      } else feed(text, false);
+      } else if (asBytes) {
+        decoder.advance(data);
+        feedBytes(data, false);
+      } else feed(decoder.decode(data), false);
       await turns.maybe();
     }
-    const rest = decoder.end();
     if (!info) {
-      head += rest;
+      head += decoder.end();
       start(true);
-    } else feed(rest, true);
+    } else if (asBytes) {
+      decoder.advanceEnd();
+      feedBytes(new Uint8Array(0), true);
+    } else feed(decoder.end(), true);
   } catch (error) {
     if (!(error instanceof StopReading)) throw error;
     stream.destroy();
@@ -300,6 +378,11 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
     throw new CorruptFileError(bytes === 0 ? 'The file is empty' : 'The file holds no records');
   }
   return { info: info as unknown as CsvInfo, table: built, stopped, errors, bytes };
+}
+
+/** A chunk as a Buffer over the same memory. */
+function bufferOf(chunk: Uint8Array): Buffer {
+  return Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk.buffer, chunk.byteOffset, chunk.byteLength);
 }
 
 /** META of a CSV read by readCsv (its table holding every column by now). */

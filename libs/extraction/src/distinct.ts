@@ -1,20 +1,41 @@
 // Distinct-value counting in bounded memory: an exact set of 53-bit hashes while it is small, then a
 // HyperLogLog estimate (4096 registers, about 1.6 % standard error) once the set reaches its cap.
 
-/** cyrb53: a fast 53-bit string hash (public domain, bryc); collisions are negligible at our set sizes. */
-export function hash53(text: string, seed = 0): number {
-  let h1 = 0xdeadbeef ^ seed;
-  let h2 = 0x41c6ce57 ^ seed;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    h1 = Math.imul(h1 ^ ch, 2654435761);
-    h2 = Math.imul(h2 ^ ch, 1597334677);
-  }
+/** cyrb53's starting states. */
+export const HASH53_SEED_1 = 0xdeadbeef;
+export const HASH53_SEED_2 = 0x41c6ce57;
+
+/** cyrb53's final mix of its two running 32-bit states (hash53, and hashes of words computed as they are scanned). */
+export function finishHash53(h1: number, h2: number): number {
   h1 = Math.imul(h1 ^ (h1 >>> 16), 2246822507);
   h1 ^= Math.imul(h2 ^ (h2 >>> 13), 3266489909);
   h2 = Math.imul(h2 ^ (h2 >>> 16), 2246822507);
   h2 ^= Math.imul(h1 ^ (h1 >>> 13), 3266489909);
   return 4294967296 * (2097151 & h2) + (h1 >>> 0);
+}
+
+/** cyrb53: a fast 53-bit string hash (public domain, bryc); collisions are negligible at our set sizes. */
+export function hash53(text: string, seed = 0): number {
+  let h1 = HASH53_SEED_1 ^ seed;
+  let h2 = HASH53_SEED_2 ^ seed;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  return finishHash53(h1, h2);
+}
+
+/** hash53 of the text of bytes[start, end) when they are all ASCII (a byte is then its character's code). */
+export function hash53Ascii(bytes: Uint8Array, start: number, end: number): number {
+  let h1 = HASH53_SEED_1;
+  let h2 = HASH53_SEED_2;
+  for (let i = start; i < end; i++) {
+    const ch = bytes[i];
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  return finishHash53(h1, h2);
 }
 
 const float = new Float64Array(1);
@@ -49,7 +70,7 @@ class HashSet {
   add(hash: number): boolean {
     const h = hash === 0 ? 1 : hash; // 0 marks an empty slot
     const keys = this.keys;
-    let i = (h % 4294967296) & this.mask;
+    let i = h & this.mask; // the low 32 bits (ToInt32), well mixed
     while (keys[i] !== 0) {
       if (keys[i] === h) return false;
       i = (i + 1) & this.mask;
@@ -59,16 +80,24 @@ class HashSet {
     return true;
   }
 
-  *values(): Generator<number> {
-    for (const key of this.keys) if (key !== 0) yield key;
+  /** The slots' array: a hash wherever it is not 0. */
+  get slots(): Float64Array {
+    return this.keys;
   }
 
   private grow(): void {
     const old = this.keys;
-    this.keys = new Float64Array(old.length * 2);
-    this.mask = this.keys.length - 1;
-    this.size = 0;
-    for (const key of old) if (key !== 0) this.add(key);
+    const keys = new Float64Array(old.length * 2);
+    const mask = keys.length - 1;
+    for (let j = 0; j < old.length; j++) {
+      const h = old[j];
+      if (h === 0) continue;
+      let i = h & mask;
+      while (keys[i] !== 0) i = (i + 1) & mask;
+      keys[i] = h;
+    }
+    this.keys = keys;
+    this.mask = mask;
   }
 }
 
@@ -107,12 +136,13 @@ export class DistinctCounter {
 
   private switchToEstimate(): void {
     this.registers = new Uint8Array(M);
-    for (const h of this.exact?.values() ?? []) this.addToRegisters(h);
+    const slots = (this.exact as HashSet).slots;
+    for (let i = 0; i < slots.length; i++) if (slots[i] !== 0) this.addToRegisters(slots[i]);
     this.exact = null;
   }
 
   private addToRegisters(h: number): void {
-    const low = h % 4294967296; // the 32 low bits, well mixed
+    const low = h >>> 0; // the 32 low bits (ToUint32), well mixed
     const index = low >>> (32 - P);
     const rest = (low << P) >>> 0;
     const rank = rest === 0 ? 32 - P + 1 : Math.clz32(rest) + 1;

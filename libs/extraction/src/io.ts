@@ -1,10 +1,11 @@
 // Reading input streams: text decoding with a Windows-1252 fallback for bytes that are not UTF-8,
 // byte counting, and whole-buffer reads bounded by a limit (for formats that need random access).
+import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
 import { ExtractionLimitError } from './errors';
 
 /** Length of the prefix of `bytes` that does not end inside a UTF-8 sequence. */
-function completeUtf8Length(bytes: Uint8Array): number {
+export function completeUtf8Length(bytes: Uint8Array): number {
   let i = bytes.length - 1;
   let back = 0;
   while (i >= 0 && back < 3 && (bytes[i] & 0xc0) === 0x80) {
@@ -51,6 +52,7 @@ export class TextChunkDecoder {
   private pending: Uint8Array = new Uint8Array(0);
   private offset = 0;
   private started = false;
+  private bomSkipped = 0;
 
   decode(chunk: Uint8Array): string {
     let bytes = chunk;
@@ -77,6 +79,71 @@ export class TextChunkDecoder {
     return rest.length ? this.decodeUtf8(rest) : '';
   }
 
+  /**
+   * What decode() does to its state, without making the text when the bytes are valid UTF-8 (for a
+   * reader that reads the bytes themselves): the offset moves on, and at the first byte that is not
+   * UTF-8 the decoder switches to Windows-1252 exactly as decode() would.
+   */
+  advance(chunk: Uint8Array): void {
+    if (!this.started) {
+      this.decode(chunk);
+      return;
+    }
+    if (this.encoding !== 'utf-8') return; // Windows-1252 keeps no state; UTF-16 is never read as bytes
+    let bytes = chunk;
+    if (this.pending.length) {
+      const joined = new Uint8Array(this.pending.length + bytes.length);
+      joined.set(this.pending);
+      joined.set(bytes, this.pending.length);
+      bytes = joined;
+    }
+    const complete = completeUtf8Length(bytes);
+    this.pending = bytes.slice(complete);
+    const whole = bytes.subarray(0, complete);
+    if (isUtf8(whole)) this.offset += whole.length;
+    else this.decodeUtf8(whole);
+  }
+
+  /** end(), as advance() is to decode(). */
+  advanceEnd(): void {
+    if (this.encoding !== 'utf-8' || this.pending.length === 0) {
+      this.end();
+      return;
+    }
+    const rest = this.pending;
+    this.pending = new Uint8Array(0);
+    if (isUtf8(rest)) this.offset += rest.length;
+    else this.decodeUtf8(rest);
+  }
+
+  /** The stream offset from which the text is read as Windows-1252 (Infinity while it is UTF-8). */
+  get windows1252From(): number {
+    return this.encoding === 'windows-1252' && this.invalidAt !== null ? this.invalidAt : Infinity;
+  }
+
+  /** Bytes of a UTF-8 byte order mark skipped at the start (0 or 3). */
+  get bomLength(): number {
+    return this.bomSkipped;
+  }
+
+  /**
+   * A decoder that goes on from stream offset `offset` (a record start) where `from` has been: in
+   * UTF-8 if that offset comes before `from` found invalid bytes (it will find them again), else in
+   * Windows-1252.
+   */
+  static resumeAt(offset: number, from: TextChunkDecoder): TextChunkDecoder {
+    const decoder = new TextChunkDecoder();
+    decoder.started = true;
+    decoder.offset = offset;
+    decoder.bomSkipped = from.bomSkipped;
+    if (offset >= from.windows1252From) {
+      decoder.encoding = 'windows-1252';
+      decoder.invalidAt = from.invalidAt;
+      decoder.decoder = new TextDecoder('windows-1252');
+    }
+    return decoder;
+  }
+
   /** A sentence for ERRORS when the text was not valid UTF-8, else null. */
   problem(): string | null {
     return this.invalidAt === null
@@ -96,13 +163,16 @@ export class TextChunkDecoder {
       this.invalidAt = this.offset + good;
       this.encoding = 'windows-1252';
       this.decoder = new TextDecoder('windows-1252');
-      return prefix + this.decoder.decode(bytes.subarray(good), { stream: true });
+      // The bytes held back as an unfinished UTF-8 sequence are Windows-1252 characters now.
+      const held = this.pending;
+      this.pending = new Uint8Array(0);
+      return prefix + this.decoder.decode(bytes.subarray(good), { stream: true }) + this.decoder.decode(held, { stream: true });
     }
   }
 
   private sniffBom(bytes: Uint8Array): Uint8Array {
     if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
-      this.offset = 3;
+      this.offset = this.bomSkipped = 3;
       return bytes.subarray(3);
     }
     if (bytes[0] === 0xff && bytes[1] === 0xfe) return this.useUtf16('utf-16le', bytes);

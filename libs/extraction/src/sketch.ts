@@ -103,7 +103,7 @@ export function normalisedValue(value: CellValue, policy?: ColumnPolicy): string
 
 /** The 32-bit hash values are sketched by (the low bits of hash53, well mixed). */
 export function valueHash(normalised: string): number {
-  return hash53(normalised) % 4294967296;
+  return hash53(normalised) >>> 0; // the low 32 bits (ToUint32)
 }
 
 /** Keeps the k smallest distinct hashes. */

@@ -1,5 +1,6 @@
 // A table being described: headers, one accumulator per column, row count and table-level errors.
 import { type CellValue, ColumnAccumulator, isMissingText } from './column';
+import type { ByteCells } from './csv-bytes';
 import { type ColumnPolicy, type ColumnPrivacy, PLAIN } from './private-columns';
 import type { TableObserver, TableObserverFactory } from './sketch';
 import type { ColumnStats, ExtractionLimits, ExtractOption, FileTable, ShareFormatEntry } from './types';
@@ -118,6 +119,29 @@ export class TableBuilder {
         if (this.longRows === 0) this.firstLongRow = rowNumber;
         this.longRows++;
       }
+    }
+  }
+
+  /**
+   * Adds record r of a CSV read as bytes (csv-bytes.ts): as addRow(cells.row(r)) would, but an
+   * ASCII cell of a plain column goes to its accumulator as bytes, never made into a string.
+   */
+  addByteRow(cells: ByteCells, r: number, rowNumber: number): void {
+    const { records, bytes } = cells;
+    const first = records.firstCell[r];
+    const count = records.firstCell[r + 1] - first;
+    const width = this.columns.length;
+    if (this.observer || count > width) {
+      this.addRow(cells.row(r), rowNumber);
+      return;
+    }
+    this.rows++;
+    for (let i = 0; i < width; i++) {
+      const column = this.columns[i];
+      if (!column) continue;
+      if (i >= count) column.add(null);
+      else if (records.cellFlags[first + i] === 0 && column.readsBytes) column.addAscii(bytes, records.cellStart[first + i], records.cellEnd[first + i]);
+      else column.add(cells.text(first + i));
     }
   }
 

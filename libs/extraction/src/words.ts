@@ -1,5 +1,6 @@
 // Words for WORDSET and KEYWORDS: Unicode letters and digits (with inner apostrophes and hyphens),
 // lower-cased; counted by a top-k counter that keeps memory bounded however much text flows through.
+import { finishHash53, hash53, HASH53_SEED_1, HASH53_SEED_2 } from './distinct';
 
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 const DIGITS = /^[\p{N}.,'’-]+$/u;
@@ -141,4 +142,158 @@ export class TopWords {
 /** Keywords: frequent words of at least 3 characters. */
 export function keywordsOf(counter: TopWords, limit: number): string[] {
   return counter.top(limit, (word) => word.length >= 3);
+}
+
+/** For each byte: its lower-case form when it is an ASCII letter or digit (a word character of words()), else 0. */
+const ASCII_WORD_BYTE = new Uint8Array(256);
+for (let c = 48; c <= 57; c++) ASCII_WORD_BYTE[c] = c;
+for (let c = 97; c <= 122; c++) ASCII_WORD_BYTE[c] = ASCII_WORD_BYTE[c - 32] = c;
+
+/** Words found not meaningful, remembered by hash so they are not made into strings again; bounded. */
+const MAX_REMEMBERED_MEANINGLESS = 4096;
+
+/**
+ * A column's word counts: what TopWords counts, with the same pruning (at twice the capacity, down
+ * to the `capacity` most frequent), kept in a table keyed by each word's 53-bit hash. So a word seen
+ * before is counted without being made into a string, which lets the CSV byte reader count the words
+ * of ASCII cells straight from the file's bytes (addAsciiWords); strings are counted too (add).
+ */
+export class WordCounts {
+  /** Open addressing: slot -> entry + 1 (0 = empty). */
+  private slots: Int32Array;
+  private mask: number;
+  private hashes: Float64Array;
+  private counts: Float64Array;
+  private texts: string[] = [];
+  private size = 0;
+  private readonly meaningless = new Set<number>();
+
+  constructor(private readonly capacity: number) {
+    const entries = capacity * 2 + 1;
+    this.hashes = new Float64Array(entries);
+    this.counts = new Float64Array(entries);
+    let tableSize = 16;
+    while (tableSize < entries * 2) tableSize *= 2;
+    this.slots = new Int32Array(tableSize);
+    this.mask = tableSize - 1;
+  }
+
+  /** Counts the meaningful words of a text (words(), isMeaningful()). */
+  addText(text: string): void {
+    for (const word of words(text)) this.countWord(hash53(word), word, null, 0, 0);
+  }
+
+  /** The found words of a text, counted once each if meaningful; returns those counted (for a memo). */
+  addWords(found: readonly string[]): string[] {
+    const counted: string[] = [];
+    for (const word of found) if (this.countWord(hash53(word), word, null, 0, 0)) counted.push(word);
+    return counted;
+  }
+
+  /** Counts words known to be meaningful (a memo of addWords' answer). */
+  addCounted(counted: readonly string[]): void {
+    for (const word of counted) this.countWord(hash53(word), word, null, 0, 0);
+  }
+
+  /**
+   * The words of bytes[start, end), which are all ASCII, as words() finds them in the same text:
+   * runs of letters and digits joined across a single inner ' or -, lower-cased.
+   */
+  addAsciiWords(bytes: Uint8Array, start: number, end: number): void {
+    let i = start;
+    while (i < end) {
+      let c = ASCII_WORD_BYTE[bytes[i]];
+      if (c === 0) {
+        i++;
+        continue;
+      }
+      const from = i;
+      let h1 = HASH53_SEED_1;
+      let h2 = HASH53_SEED_2;
+      for (;;) {
+        h1 = Math.imul(h1 ^ c, 2654435761);
+        h2 = Math.imul(h2 ^ c, 1597334677);
+        if (++i === end) break;
+        c = ASCII_WORD_BYTE[bytes[i]];
+        if (c !== 0) continue;
+        // A single ' or - between word characters joins them.
+        const joiner = bytes[i];
+        if ((joiner !== 39 && joiner !== 45) || i + 1 === end || ASCII_WORD_BYTE[bytes[i + 1]] === 0) break;
+        c = joiner;
+      }
+      this.countWord(finishHash53(h1, h2), null, bytes, from, i);
+    }
+  }
+
+  get length(): number {
+    return this.size;
+  }
+
+  /** Every counted word, most frequent first (ties by word), as TopWords.entries(). */
+  entries(): Array<[string, number]> {
+    const out: Array<[string, number]> = [];
+    for (let e = 0; e < this.size; e++) out.push([this.texts[e], this.counts[e]]);
+    return out.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  }
+
+  top(limit: number): string[] {
+    return this.entries()
+      .slice(0, limit)
+      .map(([word]) => word);
+  }
+
+  /** Counts one word (given as text, or as ASCII bytes to lower-case); true when it is meaningful. */
+  private countWord(hash: number, text: string | null, bytes: Uint8Array | null, from: number, to: number): boolean {
+    const slots = this.slots;
+    const mask = this.mask;
+    let slot = hash & mask; // the hash's low bits (ToInt32)
+    for (let entry = slots[slot]; entry !== 0; entry = slots[slot]) {
+      if (this.hashes[entry - 1] === hash) {
+        this.counts[entry - 1]++;
+        return true;
+      }
+      slot = (slot + 1) & mask;
+    }
+    if (this.meaningless.has(hash)) return false;
+    const word = text ?? Buffer.from(bytes!.buffer, bytes!.byteOffset + from, to - from).toString('latin1').toLowerCase();
+    if (!isMeaningful(word)) {
+      if (this.meaningless.size >= MAX_REMEMBERED_MEANINGLESS) this.meaningless.clear();
+      this.meaningless.add(hash);
+      return false;
+    }
+    const entry = this.size++;
+    this.hashes[entry] = hash;
+    this.counts[entry] = 1;
+    this.texts[entry] = detach(word);
+    slots[slot] = entry + 1;
+    if (this.size >= this.capacity * 2) this.prune();
+    return true;
+  }
+
+  /** Keeps the `capacity` most frequent words, as TopWords does. */
+  private prune(): void {
+    const order = Array.from({ length: this.size }, (_, e) => e).sort((a, b) => {
+      const byCount = this.counts[b] - this.counts[a];
+      if (byCount !== 0) return byCount;
+      const x = this.texts[a];
+      const y = this.texts[b];
+      return x < y ? -1 : x > y ? 1 : 0;
+    });
+    const keep = order.slice(0, this.capacity);
+    const hashes = keep.map((e) => this.hashes[e]);
+    const counts = keep.map((e) => this.counts[e]);
+    const texts = keep.map((e) => this.texts[e]);
+    this.slots.fill(0);
+    this.size = 0;
+    this.texts = [];
+    for (let k = 0; k < keep.length; k++) {
+      const entry = this.size++;
+      this.hashes[entry] = hashes[k];
+      this.counts[entry] = counts[k];
+      this.texts[entry] = texts[k];
+      let slot = hashes[k] & this.mask;
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = entry + 1;
+    }
+  }
 }
