@@ -5,6 +5,7 @@ import path from 'node:path';
 import { extractCsv } from './csv';
 import { readSimpleRecords } from './csv-records';
 import { resolveLimits } from './extract';
+import { TextChunkDecoder } from './io';
 import { DATASETS, streamOf } from './spec-support';
 import type { ExtractionLimits } from './types';
 
@@ -103,6 +104,34 @@ describe('one-pass CSV records give what papaparse gave', () => {
   it('stops after maxRowsScanned like before', async () => {
     const text = `a,b\n${Array.from({ length: 50 }, (_, i) => `${i},"v ${i}"`).join('\n')}\n`;
     for (const chunk of [1 << 20, 13]) await both(text, 'rows.csv', chunk, { maxRowsScanned: 17 });
+  });
+});
+
+describe('TextChunkDecoder', () => {
+  it('keeps a byte held back at a chunk end when the text turns out to be Windows-1252', () => {
+    const decoder = new TextChunkDecoder();
+    // The chunk ends with \xe9, which could start a UTF-8 sequence, so it is held back; the \xe9 before it is not UTF-8.
+    const text = decoder.decode(Buffer.from('x\xe9y\xe9', 'latin1')) + decoder.decode(Buffer.from('z')) + decoder.end();
+    expect(text).toBe('xéyéz');
+    expect(decoder.problem()).toBe('Invalid UTF-8 at byte 1: the text from there on was read as Windows-1252 (Latin-1)');
+  });
+
+  it('advance() moves on as decode() does, and resumes at a record start in the right encoding', () => {
+    const bytes = Buffer.concat([Buffer.from('\uFEFFab,ü\n'), Buffer.from('c\xe9,d\n\xe9', 'latin1')]);
+    const decoding = new TextChunkDecoder();
+    const advancing = new TextChunkDecoder();
+    for (let i = 0; i < bytes.length; i += 3) {
+      decoding.decode(bytes.subarray(i, i + 3));
+      advancing.advance(bytes.subarray(i, i + 3));
+    }
+    decoding.end();
+    advancing.advanceEnd();
+    expect([advancing.problem(), advancing.encoding, advancing.bomLength]).toEqual([decoding.problem(), decoding.encoding, 3]);
+    expect(advancing.windows1252From).toBe(10);
+    expect(TextChunkDecoder.resumeAt(10, advancing).decode(bytes.subarray(10))).toBe('é,d\né');
+    const early = TextChunkDecoder.resumeAt(3, advancing);
+    expect(early.decode(bytes.subarray(3)) + early.end()).toBe('ab,ü\ncé,d\né');
+    expect(early.problem()).toBe(advancing.problem());
   });
 });
 
