@@ -3,12 +3,12 @@
 // workbook never sits in memory as cells. Every value, display text and sheet range comes out as
 // SheetJS (@e965/xlsx, with extraction's read options) made it: the rules are ported from it
 // (xlsx-text.ts), and any form this reader does not read the way SheetJS does (namespace prefixes, .xlsb,
-// ISO date cells, rows out of order, a missing part...) makes it decline, and the caller hands the
+// rows out of order, a missing part...) makes it decline, and the caller hands the
 // workbook to SheetJS. xlsx-reader.spec.ts compares both on every workbook it can find or make.
 import type { Readable } from 'node:stream';
 import yauzl from 'yauzl';
 import { entryName, nextEntry, openEntry, openZip } from './zip';
-import { localTag, matchElement, stringItemText, TAG, unescapeXml, utf8Read, xmlAttributes, xmlBool } from './xlsx-text';
+import { dateSerial, isoCellDate, localTag, matchElement, stringItemText, TAG, unescapeXml, utf8Read, xmlAttributes, xmlBool } from './xlsx-text';
 
 /** This reader leaves the workbook to SheetJS. */
 export class Declined extends Error {}
@@ -371,7 +371,7 @@ function quickCellAttributes(text: string): CellAttributes | null {
     const eq = text.indexOf('=', i);
     if (eq < 0) return null;
     const name = text.slice(i, eq);
-    if (!/^[a-zA-Z][a-zA-Z0-9]*$/.test(name)) return null;
+    if (!/^[a-zA-Z][\w.-]*(?::[a-zA-Z][\w.-]*)?$/.test(name)) return null;
     const quote = text[eq + 1];
     if (quote !== '"' && quote !== "'") return null;
     const end = text.indexOf(quote, eq + 2);
@@ -380,7 +380,9 @@ function quickCellAttributes(text: string): CellAttributes | null {
     if (name === 'r') out.r = value;
     else if (name === 't') out.t = value;
     else if (name === 's') out.s = value;
-    else if (name.endsWith('r') || name.length === 1) return null; // another "r=" before r (SheetJS's column), or R/T/S
+    // Others are ignored, unless SheetJS would read them as r, t or s (x:r, R, t_x) or find its
+    // column in them (SheetJS takes the first "r=" of the cell: an attribute ending in r).
+    else if (name.endsWith('r') || /^(?:\w+:)?[rts](?:_|$)/i.test(name)) return null;
     i = end + 1;
   }
 }
@@ -622,6 +624,13 @@ class XlsxSheetScan implements SheetScan {
         if (!wanted) return { column, placed: true };
         cell = { t: 'b', v: xmlBool(value), format };
         break;
+      case 'd': {
+        if (value === undefined) throw new Declined('a date cell without a date'); // SheetJS fails on the sheet
+        if (!wanted) return { column, placed: true };
+        const date = isoCellDate(value, date1904);
+        cell = { t: 'd', v: date, format, serial: dateSerial(date, date1904) };
+        break;
+      }
       case 'e':
         if (!wanted) return { column, placed: true };
         cell = { t: 'e', v: value === undefined ? undefined : ERROR_CODES[value], w: value, format, formatted: true };

@@ -131,3 +131,32 @@ export function stringItemText(x: string): string | undefined {
   }
   return undefined;
 }
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const EPOCH_1900 = Date.UTC(1899, 11, 30);
+const EPOCH_1900_TIMES = Date.UTC(1899, 11, 31);
+const EPOCH_1904 = Date.UTC(1904, 0, 1);
+const TIME_ONLY = /^(\d+):(\d+)(:\d+)?(\.\d+)?$/;
+const DATE_ONLY = /^(\d+)-(\d+)-(\d+)$/;
+const DATE_TIME = /^(\d+)-(\d+)-(\d+)[T ](\d+):(\d+)(:\d+)?(\.\d+)?$/;
+
+/** parseDate: the text of an ISO date cell (t="d") as a UTC date. */
+export function isoCellDate(text: string, date1904: boolean): Date {
+  let m = TIME_ONLY.exec(text);
+  if (m) {
+    const seconds = (parseInt(m[1], 10) * 60 + parseInt(m[2], 10)) * 60 + (m[3] ? parseInt(m[3].slice(1), 10) : 0);
+    return new Date((date1904 ? EPOCH_1904 : EPOCH_1900_TIMES) + seconds * 1000 + (m[4] ? parseInt(`${m[4]}000`.slice(1, 4), 10) : 0));
+  }
+  m = DATE_ONLY.exec(text);
+  if (m) return new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], 0, 0, 0, 0));
+  m = DATE_TIME.exec(text);
+  if (m) return new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], (m[6] && parseInt(m[6].slice(1), 10)) || 0, (m[7] && parseInt(`${m[7]}0000`.slice(1, 4), 10)) || 0));
+  return new Date(text);
+}
+
+/** datenum: a date as an Excel serial (1900 or 1904 system). */
+export function dateSerial(date: Date, date1904: boolean): number {
+  const days = (date.getTime() - EPOCH_1900) / DAY_MS;
+  if (date1904) return days - 1462 < -1402 ? days - 1463 : days - 1462;
+  return days < 60 ? days - 1 : days;
+}
