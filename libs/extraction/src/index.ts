@@ -12,7 +12,8 @@
  * - samples: SAMPLE_VALS are real values, a reservoir sample over the whole column.
  *
  * Streamed in flat memory: CSV/TSV (papaparse on quote-aware record slices), TXT and HL7. Read in memory
- * under a size limit (their formats need random access): XLS/XLSX (SheetJS, maxSpreadsheetBytes), PDF
+ * under a size limit (their formats need random access): XLS/XLSX (maxSpreadsheetBytes; an .xlsx's sheets
+ * are then inflated and scanned one row at a time, xlsx-reader.ts; an .xls is parsed whole by SheetJS), PDF
  * and DOCX (maxDocumentBytes). ZIP is spooled to a temporary file and its members are streamed, each
  * described by its own type, under entry, size and ratio limits; unsafe entry names reject the archive.
  * Other types resolve with STATUS 'skipped'. A CSV of 32 MiB or more is described by worker threads

@@ -1,6 +1,8 @@
-// .xls and .xlsx with SheetJS (@e965/xlsx): every sheet becomes a table. SheetJS parses a workbook
-// in memory, so these files are not streamed: they are refused above maxSpreadsheetBytes, and an
-// .xlsx container is checked against zip bombs before SheetJS inflates it.
+// .xls and .xlsx: every sheet becomes a table. The file is read into memory (refused above
+// maxSpreadsheetBytes; an .xlsx container is checked against zip bombs first). An .xlsx is then read
+// by xlsx-reader.ts, which inflates and scans one sheet at a time, row by row, into the table; SheetJS
+// (@e965/xlsx) parses what that reader declines, and every .xls, whole in memory. Both give the same
+// cells, so the same META (xlsx-reader.spec.ts).
 import type { Readable } from 'node:stream';
 import type * as XLSX from '@e965/xlsx';
 import type { CellValue } from './column';
@@ -8,17 +10,20 @@ import type { Extracted, ExtractorContext } from './context';
 import { CorruptFileError, ExtractionLimitError } from './errors';
 import { readAll } from './io';
 import { headerName, TableBuilder } from './table';
-import type { SheetTable } from './types';
+import type { FileTable, SheetTable } from './types';
 import { keywordsOf, TopWords } from './words';
+import { type ScannedRow, type SheetCell, type SheetScan, XlsxWorkbook } from './xlsx-reader';
 import { checkZipDocument } from './zip';
 
 const HEADER_SCAN_ROWS = 20;
 /** XML inflates about ten times; more than this many times the size limit is refused. */
 const EXPANSION = 10;
 
-type Row = Array<XLSX.CellObject | null | undefined> | undefined;
+/** A cell of either reader: SheetJS's CellObject or xlsx-reader's SheetCell. */
+type Cell = Pick<XLSX.CellObject, 't' | 'v' | 'w'> | SheetCell;
+type Row = Array<Cell | null | undefined> | undefined | null;
 
-function filled(cell: XLSX.CellObject | null | undefined): cell is XLSX.CellObject {
+function filled(cell: Cell | null | undefined): cell is Cell {
   return !!cell && cell.t !== 'z' && cell.t !== 'e' && cell.v !== undefined && cell.v !== null && !(cell.t === 's' && String(cell.v).trim() === '');
 }
 
@@ -63,7 +68,7 @@ function rangeWidth(ref: unknown): number {
   return n;
 }
 
-function cellValue(cell: XLSX.CellObject | null | undefined): CellValue {
+function cellValue(cell: Cell | null | undefined): CellValue {
   if (!filled(cell)) return null;
   return cell.v as CellValue;
 }
@@ -77,27 +82,111 @@ function looksLikeSpreadsheet(buffer: Buffer, kind: 'xls' | 'xlsx'): boolean {
   return zip || cfb || markup;
 }
 
-export async function extractSpreadsheet(stream: Readable, ctx: ExtractorContext, kind: 'xls' | 'xlsx'): Promise<Extracted> {
+/** A sheet of SheetJS's workbook, read as xlsx-reader's sheets are. */
+class ParsedSheetScan implements SheetScan {
+  readonly declaredColumns: number;
+  readonly refColumns: number;
+  readonly clipped: boolean;
+
+  constructor(private readonly sheet: XLSX.WorkSheet | undefined) {
+    this.declaredColumns = this.refColumns = rangeWidth(sheet?.['!ref']);
+    this.clipped = !!sheet?.['!fullref'] && sheet['!fullref'] !== sheet['!ref'];
+  }
+
+  lengthsOnly(): void {}
+
+  async *[Symbol.asyncIterator](): AsyncIterator<ScannedRow> {
+    const rows = (this.sheet?.['!data'] as SheetCell[][] | undefined) ?? [];
+    for (let index = 0; index < rows.length; index++) if (rows[index]) yield { index, cells: rows[index], length: rows[index].length };
+  }
+}
+
+interface SheetSource {
+  name: string;
+  scan(): SheetScan;
+  displayOf(cell: Cell): string | undefined;
+}
+
+interface DescribedSheet {
+  sheet: SheetTable;
+  table: TableBuilder;
+  built: FileTable;
+  partial: boolean;
+}
+
+/**
+ * Describes one sheet from its rows in order: the header is found among the first rows, then every
+ * row goes into the table as it comes. The table's width (its column count, which names columns and
+ * shares the distinct-value budget) must be known first: `width` when measured, else guessed from the
+ * sheet's declared range and first rows. A guess the rows prove wrong returns the right width instead
+ * (the caller reads the sheet again); `measure` returns the width without describing anything.
+ */
+async function describeSheet(source: SheetSource, ctx: ExtractorContext, plan: { width?: number; measure?: boolean }): Promise<DescribedSheet | number> {
   const { limits } = ctx;
-  if (ctx.size !== undefined && ctx.size > limits.maxSpreadsheetBytes) {
-    stream.destroy();
-    throw new ExtractionLimitError(`Spreadsheets are read in memory and this one is larger than ${limits.maxSpreadsheetBytes} bytes (maxSpreadsheetBytes): not extracted`);
+  const scan = source.scan();
+  const rows = scan[Symbol.asyncIterator]();
+  const head: Row[] = [];
+  const headRows: ScannedRow[] = [];
+  for (let nonEmpty = 0; nonEmpty < HEADER_SCAN_ROWS; ) {
+    const next = await rows.next();
+    if (next.done) break;
+    head[next.value.index] = next.value.cells;
+    headRows.push(next.value);
+    if (filledCount(next.value.cells) > 0) nonEmpty++;
   }
-  const buffer = await readAll(stream, limits.maxSpreadsheetBytes, 'maxSpreadsheetBytes: spreadsheets are read in memory');
-  if (buffer.length === 0) throw new CorruptFileError('The file is empty');
-  if (!looksLikeSpreadsheet(buffer, kind)) throw new CorruptFileError(`Not an ${kind === 'xlsx' ? 'Office Open XML (.xlsx)' : 'Excel (.xls)'} workbook`);
-  if (buffer[0] === 0x50) await checkZipDocument(buffer, limits, EXPANSION * limits.maxSpreadsheetBytes);
-
-  let workbook: XLSX.WorkBook;
-  try {
-    const sheetRows = limits.maxRowsScanned !== undefined ? limits.maxRowsScanned + HEADER_SCAN_ROWS : 0;
-    const { read } = await import('@e965/xlsx'); // loaded on first use: a large module
-    workbook = read(buffer, { type: 'buffer', dense: true, cellDates: true, cellHTML: false, cellFormula: false, sheetRows });
-  } catch (error) {
-    throw new CorruptFileError(`Damaged workbook: ${(error as Error).message}`, { cause: error });
+  const { header, firstData } = findHeaderRow(head);
+  const headerLength = header === null ? 0 : (head[header]?.length ?? 0);
+  let longest = 0;
+  for (const row of headRows) if (row.index >= firstData) longest = Math.max(longest, row.length);
+  const widthAtEnd = (): number => (header === null ? longest : Math.max(headerLength, scan.refColumns, longest));
+  if (plan.measure) {
+    scan.lengthsOnly();
+    for (let next = await rows.next(); !next.done; next = await rows.next()) longest = Math.max(longest, next.value.length);
+    return widthAtEnd();
   }
-  if (!workbook.SheetNames?.length) throw new CorruptFileError('The workbook has no sheets');
 
+  const width = plan.width ?? Math.max(header === null ? 0 : headerLength, scan.declaredColumns, longest);
+  const headerCells = header === null ? [] : (head[header] ?? []);
+  const headers = Array.from({ length: width }, (_, i) => {
+    const cell = headerCells[i];
+    return header === null ? `Column ${i + 1}` : headerName(cell ? (source.displayOf(cell) ?? cell.v) : undefined, i);
+  });
+  const table = new TableBuilder(headers, { option: ctx.option, limits, privacy: ctx.privacy, observers: ctx.observers, tableName: source.name });
+  let limitHit = false;
+  const add = ({ index, cells, length }: ScannedRow): void => {
+    if (index < firstData) return;
+    longest = Math.max(longest, length);
+    if (limitHit || !cells || filledCount(cells) === 0) return;
+    if (limits.maxRowsScanned !== undefined && table.rowCount >= limits.maxRowsScanned) {
+      limitHit = true;
+      scan.lengthsOnly(); // the rest of the sheet only counts for the width
+      return;
+    }
+    // Display texts show in the first rows' FORMATTED_VALS and in samples only: formatted only for those.
+    const displayed = ctx.option === 'samples' || table.rowCount < 5;
+    table.addRow(cells.map(cellValue), index + 1, displayed ? cells.map((c) => (filled(c) ? source.displayOf(c) : undefined)) : undefined);
+  };
+  for (const row of headRows) add(row);
+  for (let next = await rows.next(); !next.done; next = await rows.next()) add(next.value);
+  if (widthAtEnd() !== width) {
+    if (plan.width !== undefined) throw new Error(`Sheet "${source.name}": ${widthAtEnd()} columns read again, ${width} measured`);
+    return widthAtEnd();
+  }
+  const built = table.build();
+  const privateColumns = table.shareFormats();
+  const sheet = { NAME: source.name, HEADER_ROW: header === null ? null : header + 1, ...built, ...(privateColumns && { SHARE_FORMATS: privateColumns.SHARE_FORMATS }) };
+  return { sheet, table, built, partial: limitHit || scan.clipped };
+}
+
+/**
+ * Describes every sheet. With column sketches (observers, which count every table they see), every
+ * width is measured before the first table opens, so that no table is opened twice and a workbook
+ * the xlsx reader declines has opened none.
+ */
+async function describeWorkbook(sources: SheetSource[], ctx: ExtractorContext, bytesRead: number): Promise<Extracted> {
+  const { limits } = ctx;
+  const widths: Array<number | undefined> = [];
+  if (ctx.observers) for (const source of sources) widths.push((await describeSheet(source, ctx, { measure: true })) as number);
   const sheets: SheetTable[] = [];
   const keywords = new TopWords(limits.maxWords * 4);
   const errors: string[] = [];
@@ -105,37 +194,21 @@ export async function extractSpreadsheet(stream: Readable, ctx: ExtractorContext
   let partial = false;
   let main = -1;
   let mainCells = -1;
-  for (const name of workbook.SheetNames) {
-    const sheet = workbook.Sheets[name];
-    const rows: Row[] = (sheet?.['!data'] as Row[] | undefined) ?? [];
-    const { header, firstData } = findHeaderRow(rows);
-    let width = header === null ? 0 : Math.max(rows[header]?.length ?? 0, rangeWidth(sheet?.['!ref']));
-    for (let r = firstData; r < rows.length; r++) width = Math.max(width, rows[r]?.length ?? 0);
-    const headers = Array.from({ length: width }, (_, i) => (header === null ? `Column ${i + 1}` : headerName(rows[header]?.[i]?.w ?? rows[header]?.[i]?.v, i)));
-    const table = new TableBuilder(headers, { option: ctx.option, limits, privacy: ctx.privacy, observers: ctx.observers, tableName: name });
-    let limitHit = false;
-    for (let r = firstData; r < rows.length; r++) {
-      const row = rows[r];
-      if (filledCount(row) === 0) continue;
-      if (limits.maxRowsScanned !== undefined && table.rowCount >= limits.maxRowsScanned) {
-        limitHit = true;
-        break;
-      }
-      const cells = row ?? [];
-      table.addRow(cells.map(cellValue), r + 1, cells.map((c) => (filled(c) ? c.w : undefined)));
-    }
-    if (limitHit || (sheet?.['!fullref'] && sheet['!fullref'] !== sheet['!ref'])) {
+  for (const [i, source] of sources.entries()) {
+    let described = await describeSheet(source, ctx, { width: widths[i] });
+    if (typeof described === 'number') described = await describeSheet(source, ctx, { width: described });
+    if (typeof described === 'number') throw new Error(`Sheet "${source.name}": no stable width`);
+    const { sheet, table, built } = described;
+    if (described.partial) {
       partial = true;
-      errors.push(`Sheet "${name}": stopped after ${table.rowCount} data rows (maxRowsScanned)`);
+      errors.push(`Sheet "${source.name}": stopped after ${table.rowCount} data rows (maxRowsScanned)`);
     }
-    const built = table.build();
-    errors.push(...table.errors.list().map((e) => `Sheet "${name}": ${e}`));
+    errors.push(...table.errors.list().map((e) => `Sheet "${source.name}": ${e}`));
     table.addWordsTo(keywords);
     const cellsFilled = Object.values(built.STATS).reduce((n, s) => n + s.DICT.count, 0);
     if (cellsFilled > mainCells) [main, mainCells] = [sheets.length, cellsFilled];
-    const privateColumns = table.shareFormats();
-    privateColumns?.ENCRYPTED_COLS.forEach((h) => hashed.add(h));
-    sheets.push({ NAME: name, HEADER_ROW: header === null ? null : header + 1, ...built, ...(privateColumns && { SHARE_FORMATS: privateColumns.SHARE_FORMATS }) });
+    table.shareFormats()?.ENCRYPTED_COLS.forEach((h) => hashed.add(h));
+    sheets.push(sheet);
   }
   const { NAME: _name, HEADER_ROW: _row, SHARE_FORMATS: mainFormats, ...mainTable } = sheets[main];
   return {
@@ -146,6 +219,70 @@ export async function extractSpreadsheet(stream: Readable, ctx: ExtractorContext
     SAMPLES: ctx.option === 'samples' ? 'real' : 'synthetic',
     ...(ctx.privacy && { ENCRYPTED_COLS: [...hashed], SHARE_FORMATS: mainFormats ?? [] }),
     ERRORS: errors,
-    bytesRead: buffer.length,
+    bytesRead,
   };
+}
+
+/**
+ * The .xlsx through xlsx-reader.ts; null when it declines the workbook (or fails on it): SheetJS reads
+ * it then. `strict` (tests) throws instead.
+ */
+async function extractStreamed(buffer: Buffer, ctx: ExtractorContext, sheetRows: number, strict: boolean): Promise<Extracted | null> {
+  const { SSF } = await import('@e965/xlsx'); // its number formats give the display texts
+  let book: XlsxWorkbook;
+  try {
+    book = await XlsxWorkbook.open(buffer, sheetRows, SSF);
+  } catch (error) {
+    if (strict) throw error;
+    return null;
+  }
+  try {
+    const display = (cell: Cell): string | undefined => book.displayOf(cell as SheetCell);
+    return await describeWorkbook(
+      book.sheets.map((sheet) => ({ name: sheet.name, scan: () => sheet.scan(), displayOf: display })),
+      ctx,
+      buffer.length,
+    );
+  } catch (error) {
+    if (strict || error instanceof ExtractionLimitError) throw error;
+    return null;
+  } finally {
+    book.close();
+  }
+}
+
+/** Which reader reads a workbook: 'auto' (the xlsx reader, else SheetJS); tests pin either. */
+export type WorkbookReader = 'auto' | 'sheetjs' | 'xlsx-reader';
+
+export async function extractSpreadsheet(stream: Readable, ctx: ExtractorContext, kind: 'xls' | 'xlsx', reader: WorkbookReader = 'auto'): Promise<Extracted> {
+  const { limits } = ctx;
+  if (ctx.size !== undefined && ctx.size > limits.maxSpreadsheetBytes) {
+    stream.destroy();
+    throw new ExtractionLimitError(`Spreadsheets are read in memory and this one is larger than ${limits.maxSpreadsheetBytes} bytes (maxSpreadsheetBytes): not extracted`);
+  }
+  const buffer = await readAll(stream, limits.maxSpreadsheetBytes, 'maxSpreadsheetBytes: spreadsheets are read in memory');
+  if (buffer.length === 0) throw new CorruptFileError('The file is empty');
+  if (!looksLikeSpreadsheet(buffer, kind)) throw new CorruptFileError(`Not an ${kind === 'xlsx' ? 'Office Open XML (.xlsx)' : 'Excel (.xls)'} workbook`);
+  if (buffer[0] === 0x50) await checkZipDocument(buffer, limits, EXPANSION * limits.maxSpreadsheetBytes);
+
+  const sheetRows = limits.maxRowsScanned !== undefined ? limits.maxRowsScanned + HEADER_SCAN_ROWS : 0;
+  if (buffer[0] === 0x50 && reader !== 'sheetjs') {
+    const streamed = await extractStreamed(buffer, ctx, sheetRows, reader === 'xlsx-reader');
+    if (streamed) return streamed;
+  }
+  if (reader === 'xlsx-reader') throw new Error('not a zip: the xlsx reader reads only .xlsx');
+  let workbook: XLSX.WorkBook;
+  try {
+    const { read } = await import('@e965/xlsx'); // loaded on first use: a large module
+    workbook = read(buffer, { type: 'buffer', dense: true, cellDates: true, cellHTML: false, cellFormula: false, sheetRows });
+  } catch (error) {
+    throw new CorruptFileError(`Damaged workbook: ${(error as Error).message}`, { cause: error });
+  }
+  if (!workbook.SheetNames?.length) throw new CorruptFileError('The workbook has no sheets');
+  const display = (cell: Cell): string | undefined => cell.w;
+  return describeWorkbook(
+    workbook.SheetNames.map((name) => ({ name, scan: () => new ParsedSheetScan(workbook.Sheets[name]), displayOf: display })),
+    ctx,
+    buffer.length,
+  );
 }

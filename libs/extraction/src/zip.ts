@@ -29,14 +29,14 @@ export function unsafeEntryName(name: string): string | null {
   return null;
 }
 
-function entryName(entry: yauzl.Entry): string {
+export function entryName(entry: yauzl.Entry): string {
   const raw = entry.fileName as unknown as Buffer | string;
   if (typeof raw === 'string') return raw;
   // Bit 11: the name is UTF-8; otherwise CP437, read here as Latin-1 (same for ASCII names).
   return (entry.generalPurposeBitFlag & 0x800) !== 0 ? raw.toString('utf8') : raw.toString('latin1');
 }
 
-function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
+export function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
   return new Promise((resolve, reject) => {
     const done = (): void => {
       zip.off('entry', onEntry);
@@ -53,7 +53,7 @@ function nextEntry(zip: yauzl.ZipFile): Promise<yauzl.Entry | null> {
   });
 }
 
-function openZip(open: (callback: (error: Error | null, zip?: yauzl.ZipFile) => void) => void): Promise<yauzl.ZipFile> {
+export function openZip(open: (callback: (error: Error | null, zip?: yauzl.ZipFile) => void) => void): Promise<yauzl.ZipFile> {
   return new Promise((resolve, reject) =>
     open((error, zip) => {
       if (error || !zip) return reject(new CorruptFileError(`Not a readable zip archive: ${error?.message ?? 'unknown error'}`, { cause: error }));
@@ -63,7 +63,7 @@ function openZip(open: (callback: (error: Error | null, zip?: yauzl.ZipFile) => 
   );
 }
 
-function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
+export function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
   return new Promise((resolve, reject) => zip.openReadStream(entry, (error, stream) => (error || !stream ? reject(error ?? new Error('no stream')) : resolve(stream))));
 }
 

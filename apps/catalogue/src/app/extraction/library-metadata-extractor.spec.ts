@@ -60,6 +60,23 @@ describe('LibraryMetadataExtractor in a worker thread', () => {
     expect(threaded.stream.destroyed).toBe(true);
   });
 
+  it('an .xlsx (streamed sheet by sheet by the library) gives the META and sketches of the same workbook described in this thread', async () => {
+    const workbook = path.join(DATASETS, 'excel/off-year-turnout-2023.xlsx');
+    const describeBook = async (chosen: LibraryMetadataExtractor) => {
+      const sketches = new SketchCollector();
+      const input = { stream: createReadStream(workbook, { highWaterMark: 4096 }), fileName: 'turnout.xlsx', size: statSync(workbook).size };
+      const { DATE: _date, ...meta } = await chosen.extract(input, { extractOption: 'samples', privateColumns: { hash: ['NAME'], linkageKey: new Uint8Array(32).fill(5) }, sketches });
+      return { meta, sketches: sketches.tables };
+    };
+    const here = await describeBook(extractor(Infinity));
+    const threaded = await describeBook(extractor(0));
+    expect(threaded.meta.STATUS).toBe('complete');
+    expect((threaded.meta.SHEETS as unknown[]).length).toBe(6);
+    expect(threaded.sketches.length).toBeGreaterThan(1); // as many sheets as the file's column budget reaches
+    expect(threaded.meta).toEqual(here.meta);
+    expect(threaded.sketches).toEqual(here.sketches);
+  });
+
   it('rejects with the reason when aborted, without waiting for the file to end', async () => {
     const stream = new Readable({ read() {} });
     stream.push('a,b\n1,2\n');
