@@ -40,7 +40,7 @@ const EDGE_CASES = [
 
 function randomCell(random: () => number): string {
   const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
-  const digits = (n: number): string => Array.from({ length: n }, () => pick('0123456789')).join('');
+  const digits = (n: number): string => Array.from({ length: n }, () => pick([...'0123456789'])).join('');
   const parts = [
     () => pick(['', '+', '-']) + digits(Math.floor(random() * 20)),
     () => pick(['', '-']) + digits(Math.floor(random() * 8)) + '.' + digits(Math.floor(random() * 12)),
@@ -48,7 +48,7 @@ function randomCell(random: () => number): string {
     () => digits(1 + Math.floor(random() * 6)) + ',' + digits(Math.floor(random() * 4)),
     () => `${digits(4)}-${digits(2)}-${digits(2)}`,
     () => pick([' ', '\t', '']) + digits(3) + pick([' ', '']),
-    () => Array.from({ length: Math.floor(random() * 6) }, () => pick('0123456789.,-+eE: aZ')).join(''),
+    () => Array.from({ length: Math.floor(random() * 6) }, () => pick([...'0123456789.,-+eE: aZ'])).join(''),
   ];
   return pick(parts)();
 }

@@ -144,6 +144,7 @@ export class ColumnAccumulator {
     private readonly policy: ColumnPolicy = PLAIN,
   ) {
     this.distinct = new DistinctCounter(ctx.distinctCap);
+    this.readsBytes = policy.format === 'plain' && !policy.hash;
     this.words = new WordCounts(Math.max(1000, ctx.limits.maxWords * 4));
   }
 
@@ -192,9 +193,7 @@ export class ColumnAccumulator {
   }
 
   /** Whether addAscii may be given this column's cells: a plain column, not hashed or masked. */
-  get readsBytes(): boolean {
-    return this.policy.format === 'plain' && !this.policy.hash;
-  }
+  readonly readsBytes: boolean;
 
   /**
    * A cell given as bytes[start, end), all ASCII, of a column that readsBytes: exactly what add()

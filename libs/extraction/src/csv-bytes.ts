@@ -78,6 +78,15 @@ function grown<T extends Int32Array | Uint8Array>(array: T): T {
   return bigger;
 }
 
+/** For each delimiter: 1 for the bytes that end an unquoted field's scan (it, CR, LF and the quote). */
+const FIELD_STOPS: Array<Uint8Array | undefined> = [];
+
+function fieldStops(delimiter: number): Uint8Array {
+  const stops = new Uint8Array(256);
+  for (const c of [delimiter, CR, LF, QUOTE]) stops[c] = 1;
+  return (FIELD_STOPS[delimiter] = stops);
+}
+
 /**
  * Reads the records of bytes[from, to), which starts at a record start, into `out` as
  * readSimpleRecords reads the same text: without `final` it stops before an unfinished last
@@ -90,6 +99,7 @@ export function readByteRecords(bytes: Uint8Array, from: number, to: number, del
   if (to - from >= 3 && bytes[from] === 0xef && bytes[from + 1] === 0xbb && bytes[from + 2] === 0xbf) return false;
   const crlf = newline === '\r\n';
   const lineCode = newline === '\r' ? CR : LF;
+  const stops = FIELD_STOPS[delimiter] ?? fieldStops(delimiter);
   let pos = from;
   records: while (pos < to) {
     const recordStart = pos;
@@ -124,7 +134,7 @@ export function readByteRecords(bytes: Uint8Array, from: number, to: number, del
         let c = 0;
         while (q < to) {
           c = bytes[q];
-          if (c === delimiter || c === LF || c === CR || c === QUOTE) break;
+          if (stops[c] !== 0) break;
           seen |= c;
           q++;
         }

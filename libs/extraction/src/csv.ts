@@ -276,6 +276,15 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
   let carry: Buffer = Buffer.alloc(0);
   let carryAt = 0;
   const records = new ByteRecords();
+  // The carried record and the next chunk are read from one buffer, reused (allocating one per chunk costs more than reading it).
+  let work = Buffer.alloc(0);
+  const joined = (first: Uint8Array, second: Uint8Array): Buffer => {
+    const length = first.length + second.length;
+    if (work.length < length) work = Buffer.allocUnsafe(Math.max(length, 2 * work.length));
+    work.set(first, 0);
+    work.set(second, first.length);
+    return work.subarray(0, length);
+  };
 
   /** From a record that readByteRecords declines on, the text is read as 'one-pass' reads it. */
   const readAsTextFrom = (piece: Buffer, offset: number, final: boolean): void => {
@@ -286,7 +295,7 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
   };
 
   const feedBytes = (chunk: Uint8Array, final: boolean): void => {
-    const piece = carry.length === 0 ? bufferOf(chunk) : Buffer.concat([carry, chunk]);
+    const piece = carry.length === 0 ? bufferOf(chunk) : joined(carry, chunk);
     const offset = carryAt;
     const csv = info as CsvInfo;
     if (!readByteRecords(piece, 0, piece.length, csv.DELIMITER.charCodeAt(0), csv.LINE_ENDING, final, records)) {

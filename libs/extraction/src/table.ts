@@ -72,6 +72,9 @@ export class TableBuilder {
   /** What build() shows of each column: null for an excluded one, undefined until another builder's part is adopted. */
   private readonly described: Array<DescribedColumn | null | undefined>;
   private readonly observer?: TableObserver;
+  /** Described columns whose ASCII cells addByteRow hands over as bytes, and the others. */
+  private readonly byBytes: number[] = [];
+  private readonly byText: number[] = [];
   private rows = 0;
   private longRows = 0;
   private firstLongRow = 0;
@@ -96,6 +99,7 @@ export class TableBuilder {
     const owns = options.ownsColumn ?? (() => true);
     this.columns = this.policies.map((policy, i) => (policy.format === 'exclude' || !owns(i) ? null : new ColumnAccumulator(ctx, policy)));
     this.described = this.policies.map((policy, i) => (policy.format === 'exclude' ? null : (this.columns[i] ?? undefined)));
+    this.columns.forEach((column, i) => column && (column.readsBytes ? this.byBytes : this.byText).push(i));
     this.observer = options.observers?.openTable(options.tableName ?? '', this.headers, this.policies, owns);
   }
 
@@ -136,13 +140,16 @@ export class TableBuilder {
       return;
     }
     this.rows++;
-    for (let i = 0; i < width; i++) {
-      const column = this.columns[i];
-      if (!column) continue;
+    const { byBytes } = this;
+    for (let k = 0; k < byBytes.length; k++) {
+      const i = byBytes[k];
+      const column = this.columns[i] as ColumnAccumulator;
+      const cell = first + i;
       if (i >= count) column.add(null);
-      else if (records.cellFlags[first + i] === 0 && column.readsBytes) column.addAscii(bytes, records.cellStart[first + i], records.cellEnd[first + i]);
-      else column.add(cells.text(first + i));
+      else if (records.cellFlags[cell] === 0) column.addAscii(bytes, records.cellStart[cell], records.cellEnd[cell]);
+      else column.add(cells.text(cell));
     }
+    for (const i of this.byText) this.columns[i]?.add(i < count ? cells.text(first + i) : null);
   }
 
   /**
