@@ -22,7 +22,17 @@ export const asciiCell = {
   number: 0,
   /** Digits after the decimal point of a number written with '.' and no exponent, else -1. */
   fractionDigits: -1,
+  /** The number was written with a decimal comma. */
+  decimalComma: false,
+  // Set by ColumnAccumulator.addAscii, for the column's sketch (sketch.ts) that reads the same cell next:
+  /** The cell's kind code, or MISSING_KIND. */
+  kind: 0,
+  /** hash53 of the trimmed text, when the column's statistics hashed it (not a number), else NaN. */
+  textHash: NaN,
 };
+
+/** asciiCell.kind of a missing cell. */
+export const MISSING_KIND = -2;
 
 /** Exact powers of ten (10^22 is the largest one a double holds exactly). */
 const POWERS_OF_TEN = Array.from({ length: 23 }, (_, i) => 10 ** i);
@@ -164,6 +174,7 @@ function numberKindAscii(bytes: Uint8Array, start: number, end: number): number 
     if (intDigits === 0 || intDigits > 15) return -1;
     asciiCell.number = negative ? -mantissa : mantissa; // at most 15 digits: exact
     asciiCell.fractionDigits = -1;
+    asciiCell.decimalComma = false;
     return INT;
   }
   let point = -1;
@@ -208,6 +219,7 @@ function numberKindAscii(bytes: Uint8Array, start: number, end: number): number 
     asciiCell.number = negative ? -magnitude : magnitude;
   } else asciiCell.number = Number(asciiText(bytes, start, end));
   asciiCell.fractionDigits = point >= 0 && !hasExponent ? end - point - 1 : -1;
+  asciiCell.decimalComma = false;
   return FLT;
 }
 
@@ -235,9 +247,58 @@ export function classifyAscii(bytes: Uint8Array, start: number, end: number, dec
     if (decimalComma && isDecimalCommaAscii(bytes, start, end)) {
       asciiCell.number = numberOf(bytes, start, end, 44);
       asciiCell.fractionDigits = -1; // column.ts counts decimals after a '.', which this text has not
+      asciiCell.decimalComma = true;
       return FLT;
     }
     return isIsoDate(bytes, start, end) ? DAT : ASK_TEXT;
   }
   return isBooleanAscii(bytes, start, end) ? BOOL : TXT;
+}
+
+/** Whether the trimmed cell is a number as column.ts reads one without decimal commas (asciiCell.number set). */
+export function isNumberAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  return start < end && numberKindAscii(bytes, start, end) >= 0;
+}
+
+/**
+ * Whether String(Number(text)) gives the text back, for a cell isNumberAscii accepted: no sign but
+ * a minus, no leading zero but the one before a point, a fraction without trailing zeros, no
+ * exponent, at most 15 significant digits (so the text is the shortest that reads back as its
+ * number, which is what String() writes), and not so small that String() would use an exponent.
+ */
+export function isCanonicalNumberAscii(bytes: Uint8Array, start: number, end: number): boolean {
+  let i = start;
+  if (bytes[i] === 45) i++;
+  const intStart = i;
+  while (i < end && isDigit(bytes[i])) i++;
+  const intDigits = i - intStart;
+  if (intDigits === 0 || (intDigits > 1 && bytes[intStart] === 48)) return false;
+  let significant = bytes[intStart] === 48 ? 0 : intDigits;
+  if (i === end) return significant <= EXACT_DIGITS && !(bytes[start] === 45 && significant === 0); // "-0" reads back as "0"
+  if (bytes[i] !== 46 || i + 1 === end || bytes[end - 1] === 48) return false;
+  let leadingZeros = 0;
+  for (i++; i < end; i++) {
+    const c = bytes[i];
+    if (!isDigit(c)) return false; // an exponent
+    if (significant === 0 && c === 48) leadingZeros++;
+    else significant++;
+  }
+  // 0.000000x is 1e-7 or less: String() writes those with an exponent.
+  return significant <= EXACT_DIGITS && !(intDigits === 1 && bytes[intStart] === 48 && leadingZeros >= 6);
+}
+
+/**
+ * Number(text) of a trimmed cell that is not a number by column.ts's rules: NaN unless the text is
+ * one of the other forms Number() accepts (an integer of more than 15 digits, 0x/0o/0b literals).
+ */
+export function otherNumberOfAscii(bytes: Uint8Array, start: number, end: number): number {
+  const first = bytes[start];
+  if (!isDigit(first) && first !== 43 && first !== 45) return NaN;
+  let i = first === 43 || first === 45 ? start + 1 : start;
+  const digitsFrom = i;
+  while (i < end && isDigit(bytes[i])) i++;
+  const longInteger = i === end && i > digitsFrom;
+  const prefix = bytes[start + 1] | 0x20;
+  const radix = first === 48 && end - start > 2 && (prefix === 0x78 || prefix === 0x6f || prefix === 0x62); // 0x, 0o, 0b
+  return longInteger || radix ? Number(asciiText(bytes, start, end).toLowerCase()) : NaN;
 }

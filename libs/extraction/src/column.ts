@@ -1,6 +1,6 @@
 // Running statistics of one column in constant memory: Welford's mean and variance, min and max,
 // missing count, capped distinct values, first rows, a reservoir sample and the column's words.
-import { ASK_TEXT, asciiCell, asciiText, classifyAscii, isMissingAscii, trimAscii } from './ascii-cells';
+import { ASK_TEXT, asciiCell, asciiText, classifyAscii, isMissingAscii, MISSING_KIND, trimAscii } from './ascii-cells';
 import { DistinctCounter, hash53, hash53Ascii } from './distinct';
 import { type ColumnPolicy, maskOf, PLAIN } from './private-columns';
 import type { ColumnStats, ColumnType, ExtractionLimits, ExtractOption, ValueKind } from './types';
@@ -204,10 +204,15 @@ export class ColumnAccumulator {
     trimAscii(bytes, start, end);
     const from = asciiCell.start;
     const to = asciiCell.end;
-    if (isMissingAscii(bytes, from, to)) return this.addMissing(row);
+    if (isMissingAscii(bytes, from, to)) {
+      asciiCell.kind = MISSING_KIND;
+      return this.addMissing(row);
+    }
     let kind = classifyAscii(bytes, from, to, this.ctx.decimalComma);
     let text: string | null = null;
     if (kind === ASK_TEXT) kind = classifyCode((text = asciiText(bytes, from, to)), this.ctx.decimalComma);
+    asciiCell.kind = kind;
+    asciiCell.textHash = NaN;
     this.nonMissing++;
     this.kindCounts[kind]++;
     if (kind <= FLT) {
@@ -216,7 +221,7 @@ export class ColumnAccumulator {
       this.distinct.add(x);
     } else {
       if (this.firstNonNumeric === null) this.firstNonNumeric = detach(truncate((text ??= asciiText(bytes, from, to)), 40));
-      this.distinct.addHash(hash53Ascii(bytes, from, to));
+      this.distinct.addHash((asciiCell.textHash = hash53Ascii(bytes, from, to)));
       if (kind === TXT) this.words.addAsciiWords(bytes, from, to);
     }
     if (row < 5) this.formatted[row] = detach(truncate(text ?? asciiText(bytes, from, to), this.ctx.limits.maxCellChars));

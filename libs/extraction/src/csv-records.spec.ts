@@ -6,15 +6,21 @@ import { extractCsv } from './csv';
 import { readSimpleRecords } from './csv-records';
 import { resolveLimits } from './extract';
 import { TextChunkDecoder } from './io';
+import { seededRandom } from './column';
+import { SketchCollector } from './sketch';
 import { DATASETS, streamOf } from './spec-support';
 import type { ExtractionLimits } from './types';
 
 async function both(bytes: Buffer | string, fileName: string, chunkSize: number, limits?: Partial<ExtractionLimits>): Promise<void> {
   const ctx = { option: 'samples' as const, limits: resolveLimits(limits), fileName, allowArchives: false };
-  const run = (records: 'bytes' | 'one-pass' | 'papaparse') => extractCsv(streamOf(bytes, chunkSize), ctx, { records }).then(
-    (result) => result,
-    (error: Error) => ({ rejected: `${error.name}: ${error.message}` }),
-  );
+  // META and the column sketches made in the same pass.
+  const run = (records: 'bytes' | 'one-pass' | 'papaparse') => {
+    const sketches = new SketchCollector();
+    return extractCsv(streamOf(bytes, chunkSize), { ...ctx, observers: sketches }, { records }).then(
+      (result) => ({ result, sketches: sketches.tables }),
+      (error: Error) => ({ rejected: `${error.name}: ${error.message}` }),
+    );
+  };
   const reference = await run('papaparse');
   expect(await run('one-pass')).toEqual(reference);
   expect(await run('bytes')).toEqual(reference);
@@ -86,6 +92,24 @@ describe('one-pass CSV records give what papaparse gave', () => {
     const bytes = Buffer.concat([utf8Head, latin1Tail]);
     expect(utf8Head.length).toBeGreaterThan(64 * 1024);
     for (const chunk of [1 << 20, 4096, 1001, 97]) await both(bytes, 'late.csv', chunk);
+  });
+
+  it('numbers written every way, with their sketches (hashed by their canonical text)', async () => {
+    const random = seededRandom(21);
+    const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)];
+    const digits = (n: number): string => Array.from({ length: n }, () => pick([...'0123456789'])).join('');
+    const forms = [
+      () => digits(1 + Math.floor(random() * 15)),
+      () => `-${digits(1 + Math.floor(random() * 6))}.${digits(1 + Math.floor(random() * 6))}`,
+      () => `${pick(['', '+', '-', '0', '00'])}${digits(Math.floor(random() * 4))}.${digits(Math.floor(random() * 9))}`,
+      () => `0.${'0'.repeat(Math.floor(random() * 9))}${digits(1 + Math.floor(random() * 3))}`,
+      () => `${digits(1 + Math.floor(random() * 3))}${pick(['e', 'E'])}${pick(['', '-', '+'])}${digits(1 + Math.floor(random() * 3))}`,
+      () => pick(['-0', '0', '-0.0', '0.10', '1.50', '100', '1e21', '1e400', '0x1F', '0B101', '0o17', '+0x10', '12345678901234567890', '-98765432109876543', 'Infinity', 'NaN', 'N/A']),
+      () => `${digits(4)}-${digits(2)}-${digits(2)}`,
+      () => pick(['River', 'RIVER', 'river flow', 'Flow', 'true', 'YES', 'x1', ' padded ', '']),
+    ];
+    const text = `a,b,c\n${rows(12_000, () => `${pick(forms)()},${pick(forms)()},${pick(forms)()}`)}`;
+    for (const chunk of [1 << 20, 5003]) await both(text, 'numbers.csv', chunk);
   });
 
   it.each([

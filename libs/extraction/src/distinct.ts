@@ -38,6 +38,19 @@ export function hash53Ascii(bytes: Uint8Array, start: number, end: number): numb
   return finishHash53(h1, h2);
 }
 
+/** hash53 of the lower-cased text of bytes[start, end) when they are all ASCII. */
+export function hash53AsciiLower(bytes: Uint8Array, start: number, end: number): number {
+  let h1 = HASH53_SEED_1;
+  let h2 = HASH53_SEED_2;
+  for (let i = start; i < end; i++) {
+    let ch = bytes[i];
+    if (ch >= 65 && ch <= 90) ch |= 0x20;
+    h1 = Math.imul(h1 ^ ch, 2654435761);
+    h2 = Math.imul(h2 ^ ch, 1597334677);
+  }
+  return finishHash53(h1, h2);
+}
+
 const float = new Float64Array(1);
 const words32 = new Uint32Array(float.buffer);
 

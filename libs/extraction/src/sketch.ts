@@ -6,8 +6,9 @@
 //  - the column's words (already in META) and its type and counts.
 // Privacy: a masked or excluded column gets no value sketch at all; a hashed column is sketched from
 // its keyed hashes only, so its raw values never reach a sketch.
+import { asciiCell, FLT, isCanonicalNumberAscii, MISSING_KIND, otherNumberOfAscii } from './ascii-cells';
 import { type CellValue, classify, isMissingText, seededRandom } from './column';
-import { hash53 } from './distinct';
+import { hash53, hash53Ascii, hash53AsciiLower } from './distinct';
 import type { ColumnPolicy } from './private-columns';
 
 export type { ColumnPolicy } from './private-columns';
@@ -67,8 +68,25 @@ export interface TableSketch {
 /** Sees each data row of a table as extraction reads it (the hook TableBuilder calls). */
 export interface TableObserver {
   addRow(cells: ArrayLike<CellValue>): void;
+  /**
+   * Optional, instead of addRow: what sees the cells of one column (by source position), one at a
+   * time, as its statistics read them (the CSV byte reader, TableBuilder.addByteRow); undefined
+   * for a column it does not look at.
+   */
+  cellObserver?(sourceIndex: number): CellObserver | undefined;
   /** The table is complete; `table` is what META shows of it. */
   finish(table: FileTable): void;
+}
+
+/** Sees one column's cells (TableObserver.cellObserver). */
+export interface CellObserver {
+  /** A cell as its text (or typed value, or null when missing). */
+  add(value: CellValue): void;
+  /**
+   * An ASCII cell of a plain column, given as bytes, that ColumnAccumulator.addAscii has just read:
+   * asciiCell holds what it found (trimmed range, kind, number, text hash).
+   */
+  addReadAscii(bytes: Uint8Array): void;
 }
 
 /** Hands a TableObserver to each table of one file, e.g. a SketchCollector. */
@@ -114,8 +132,10 @@ class BottomK {
   constructor(private readonly k: number) {}
 
   add(h: number): void {
-    if (this.kept.has(h)) return;
     const heap = this.heap;
+    // Full, and not below the largest kept: kept already or not kept at all (most values, once full).
+    if (heap.length === this.k && h >= heap[0]) return;
+    if (this.kept.has(h)) return;
     if (heap.length < this.k) {
       heap.push(h);
       this.kept.add(h);
@@ -192,9 +212,16 @@ class NumberReservoir {
   }
 }
 
-class ColumnSketcher {
+function hasCapital(bytes: Uint8Array, start: number, end: number): boolean {
+  for (let i = start; i < end; i++) if (bytes[i] >= 65 && bytes[i] <= 90) return true;
+  return false;
+}
+
+class ColumnSketcher implements CellObserver {
   private readonly bottom = new BottomK(SKETCH_K);
   private readonly numbers = new NumberReservoir();
+
+  readonly privacy: ColumnPrivacyKind;
 
   constructor(
     readonly sourceIndex: number,
@@ -202,10 +229,8 @@ class ColumnSketcher {
     readonly shownIndex: number,
     readonly header: string,
     private readonly policy: ColumnPolicy,
-  ) {}
-
-  get privacy(): ColumnPrivacyKind {
-    return this.policy.hash ? 'hashed' : this.policy.format === 'mask' ? 'masked' : 'plain';
+  ) {
+    this.privacy = policy.hash ? 'hashed' : policy.format === 'mask' ? 'masked' : 'plain';
   }
 
   add(value: CellValue): void {
@@ -216,6 +241,28 @@ class ColumnSketcher {
     if (this.privacy !== 'plain') return;
     const x = typeof value === 'number' ? value : Number(text);
     if (text !== '' && Number.isFinite(x)) this.numbers.add(x);
+  }
+
+  /**
+   * What add() does with the cell's text, from what the column's statistics found in its bytes. A
+   * number's canonical text (String(number)) is most often the cell's own, hashed in place; a text
+   * is hashed lower-cased, which is the statistics' hash when it has no capital letter.
+   */
+  addReadAscii(bytes: Uint8Array): void {
+    if (this.privacy !== 'plain' || asciiCell.kind === MISSING_KIND) return;
+    const from = asciiCell.start;
+    const to = asciiCell.end;
+    // Numbers as classify() reads them without decimal commas.
+    if (asciiCell.kind <= FLT && !asciiCell.decimalComma) {
+      const x = asciiCell.number;
+      this.bottom.add((isCanonicalNumberAscii(bytes, from, to) ? hash53Ascii(bytes, from, to) : hash53(String(x))) >>> 0);
+      if (Number.isFinite(x)) this.numbers.add(x);
+      return;
+    }
+    const hash = Number.isNaN(asciiCell.textHash) || hasCapital(bytes, from, to) ? hash53AsciiLower(bytes, from, to) : asciiCell.textHash;
+    this.bottom.add(hash >>> 0);
+    const x = otherNumberOfAscii(bytes, from, to);
+    if (Number.isFinite(x)) this.numbers.add(x);
   }
 
   build(index: number, stats: ColumnStats): ColumnSketch {
@@ -247,6 +294,10 @@ class TableSketcher implements TableObserver {
 
   addRow(cells: ArrayLike<CellValue>): void {
     for (const column of this.columns) column.add(column.sourceIndex < cells.length ? cells[column.sourceIndex] : null);
+  }
+
+  cellObserver(sourceIndex: number): CellObserver | undefined {
+    return this.columns.find((column) => column.sourceIndex === sourceIndex);
   }
 
   finish(table: FileTable): void {

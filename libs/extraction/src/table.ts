@@ -2,7 +2,7 @@
 import { type CellValue, ColumnAccumulator, isMissingText } from './column';
 import type { ByteCells } from './csv-bytes';
 import { type ColumnPolicy, type ColumnPrivacy, PLAIN } from './private-columns';
-import type { TableObserver, TableObserverFactory } from './sketch';
+import type { CellObserver, TableObserver, TableObserverFactory } from './sketch';
 import type { ColumnStats, ExtractionLimits, ExtractOption, FileTable, ShareFormatEntry } from './types';
 import { detach, isMeaningful, TopWords, words } from './words';
 
@@ -72,6 +72,8 @@ export class TableBuilder {
   /** What build() shows of each column: null for an excluded one, undefined until another builder's part is adopted. */
   private readonly described: Array<DescribedColumn | null | undefined>;
   private readonly observer?: TableObserver;
+  /** The observer's cell observers by column, when it has them (addByteRow then feeds them cell by cell). */
+  private readonly cellObservers?: Array<CellObserver | undefined>;
   /** Described columns whose ASCII cells addByteRow hands over as bytes, and the others. */
   private readonly byBytes: number[] = [];
   private readonly byText: number[] = [];
@@ -101,6 +103,10 @@ export class TableBuilder {
     this.described = this.policies.map((policy, i) => (policy.format === 'exclude' ? null : (this.columns[i] ?? undefined)));
     this.columns.forEach((column, i) => column && (column.readsBytes ? this.byBytes : this.byText).push(i));
     this.observer = options.observers?.openTable(options.tableName ?? '', this.headers, this.policies, owns);
+    if (this.observer?.cellObserver) {
+      const observer = this.observer;
+      this.cellObservers = this.headers.map((_, i) => observer.cellObserver?.(i));
+    }
   }
 
   get rowCount(): number {
@@ -135,7 +141,8 @@ export class TableBuilder {
     const first = records.firstCell[r];
     const count = records.firstCell[r + 1] - first;
     const width = this.columns.length;
-    if (this.observer || count > width) {
+    const watchers = this.cellObservers;
+    if (count > width || (this.observer && !watchers)) {
       this.addRow(cells.row(r), rowNumber);
       return;
     }
@@ -145,11 +152,21 @@ export class TableBuilder {
       const i = byBytes[k];
       const column = this.columns[i] as ColumnAccumulator;
       const cell = first + i;
-      if (i >= count) column.add(null);
-      else if (records.cellFlags[cell] === 0) column.addAscii(bytes, records.cellStart[cell], records.cellEnd[cell]);
-      else column.add(cells.text(cell));
+      if (i >= count) column.add(null); // its sketch has nothing to see either
+      else if (records.cellFlags[cell] === 0) {
+        column.addAscii(bytes, records.cellStart[cell], records.cellEnd[cell]);
+        watchers?.[i]?.addReadAscii(bytes);
+      } else {
+        const text = cells.text(cell);
+        column.add(text);
+        watchers?.[i]?.add(text);
+      }
     }
-    for (const i of this.byText) this.columns[i]?.add(i < count ? cells.text(first + i) : null);
+    for (const i of this.byText) {
+      const text = i < count ? cells.text(first + i) : null;
+      this.columns[i]?.add(text);
+      watchers?.[i]?.add(text);
+    }
   }
 
   /**
