@@ -1,15 +1,16 @@
 // Benchmark of CSV metadata extraction against DuckDB on the same generated files.
 // Each measurement runs in its own child process so that its peak RSS (getrusage maxrss) is its own.
 // Workbooks and real CSV dialects: sheets.bench-part.ts.
+// The CSV part measures the built library (dist/, as the product runs it: its worker threads load
+// compiled JavaScript, not the TypeScript sources), rebuilt first unless --no-build.
 // Run: node_modules/.bin/node tools/bench/extraction/run.cjs [--sizes=10,100,1000] [--dir=DIR] [--no-write]
-//   [--parts=csv,sheets] [--write=csv,sheets] [--repetitions=7]
-import { spawnSync } from 'node:child_process';
+//   [--parts=csv,sheets] [--write=csv,sheets] [--repetitions=7] [--rounds=3] [--no-build]
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { createReadStream, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { extractMetadata } from '@dc/extraction';
 import { sectionMarkers, writeBenchmarkSection } from '../bench-support';
 import { GENERATED_CSV_DIR, generatedCsv } from '../generated-csv';
 import { childAnswer, type ColumnFigures, NUMERIC, worstDifference } from './bench-figures';
@@ -51,7 +52,14 @@ function peakRssMb(): number {
 // ---------------------------------------------------------------------------------------------
 // Children: one measurement each, printed as JSON on stdout.
 
+/** The extraction library as the product runs it (built by the parent: npm run build's output). */
+function builtExtraction(): typeof import('@dc/extraction') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require(path.join(ROOT, 'dist/libs/extraction/src/index.js'));
+}
+
 async function childExtract(file: string, workers: number): Promise<Measurement> {
+  const { extractMetadata } = builtExtraction();
   const rssBeforeMb = process.memoryUsage().rss / MB;
   const cpu = process.cpuUsage();
   // What a server sharing the thread would see: the delay of its timers while the file is profiled.
@@ -142,17 +150,32 @@ const ENGINES: Array<{ mode: Mode; label: string }> = [
   { mode: 'duckdb', label: 'DuckDB `read_csv` aggregate (count, min, max, avg, stddev_samp of the 4 numeric columns)' },
 ];
 
+const SHORT_NAMES: Record<Mode, string> = {
+  extract: 'one thread',
+  'extract-threads': 'two threads',
+  summarize: 'SUMMARIZE',
+  'summarize-1': 'SUMMARIZE (1 thread)',
+  duckdb: 'DuckDB aggregate',
+};
+
 interface SizeRow {
   sizeMb: number;
   bytes: number;
+  /** Each engine's run of median wall time. */
   runs: Partial<Record<Mode, Measurement>>;
+  /** Each engine's wall times, round by round (ms). */
+  walls: Partial<Record<Mode, number[]>>;
+}
+
+function medianByWall(measurements: Measurement[]): Measurement {
+  return [...measurements].sort((a, b) => a.ms - b.ms)[Math.floor((measurements.length - 1) / 2)];
 }
 
 function delays(runs: SizeRow['runs'], key: 'p99' | 'max'): string {
   return (['extract', 'extract-threads'] as const).map((mode) => fmt(runs[mode]?.loopDelay?.[key] ?? NaN)).join(' / ');
 }
 
-function section(rows: SizeRow[], command: string, load: string): string {
+function section(rows: SizeRow[], command: string, load: string, rounds: number): string {
   const duckVersion = JSON.parse(readFileSync(path.join(ROOT, 'node_modules/@duckdb/node-api/package.json'), 'utf8')).version as string;
   const lines = [
     START,
@@ -164,9 +187,11 @@ function section(rows: SizeRow[], command: string, load: string): string {
     'are noisy; CPU times are closer to the cost of the work itself.',
     '',
     'Generated CSVs (`id,amount,quantity,score,category,comment,created`: 4 numeric columns, 2 % of `score` empty, 5 % of comments',
-    'quoted with a comma, a text and a date column). Each figure comes from its own child process, one after the other: time is the',
-    'call (`extractMetadata` with extractOption metadata / a DuckDB instance and one query), peak RSS is the',
-    "child's getrusage maxrss (Node and the swc loader included; \"RSS before\" is the child just before the work). CPU is user + system",
+    `quoted with a comma, a text and a date column). Each measurement is a child process of its own; the engines run in turn, ${rounds} rounds,`,
+    'and the table shows each engine\'s run of median wall time (every round\'s wall time is listed below it). Time is the',
+    'call (`extractMetadata` of the built library in dist/, as the product runs it, with extractOption metadata / a DuckDB instance',
+    "and one query), peak RSS is the child's getrusage maxrss (Node and the bench script's swc loader included; \"RSS before\" is",
+    'the child just before the work). CPU is user + system',
     "time of the whole process during the call, helper threads included (V8's garbage collector, DuckDB's readers), so it can exceed the wall time.",
     '`extractMetadata` computes every figure of META for all 7 columns (types, distinct counts, duplicates, missing values, first',
     'rows, word sets, keywords); `SUMMARIZE` gives per column min, max, approximate distinct count, mean, std, quartiles, count',
@@ -193,6 +218,14 @@ function section(rows: SizeRow[], command: string, load: string): string {
       lines.push(`| ${sizeMb} MB (${bytes} bytes) | ${m.rows} | ${label} | ${fmt(m.ms / 1000, 2)} s (${fmt(m.cpuMs / 1000, 2)} s) | ${mbps} | ${fmt(m.rssBeforeMb, 0)} → ${fmt(m.peakRssMb, 0)} MB | ${diff} |`);
     }
   }
+  lines.push(
+    '',
+    'Wall time of every round, in seconds: ' +
+      rows
+        .map(({ sizeMb, walls }) => `${sizeMb} MB: ${ENGINES.map(({ mode }) => `${SHORT_NAMES[mode]} ${(walls[mode] ?? []).map((ms) => fmt(ms / 1000, 2)).join(', ')}`).join('; ')}`)
+        .join('. ') +
+      '.',
+  );
   lines.push(
     '',
     'Event loop during `extractMetadata` (how late a 5 ms timer of a server in the same thread would run), one thread / 2 worker threads: ' +
@@ -277,6 +310,11 @@ async function main(): Promise<void> {
   const parts = (arg('parts') ?? 'csv,sheets').split(',');
   const toWrite = process.argv.includes('--no-write') ? [] : (arg('write') ?? parts.join(',')).split(',');
   const sizes = parts.includes('csv') ? (arg('sizes') ?? '10,100,1000').split(',').map(Number) : [];
+  const rounds = Number(arg('rounds') ?? 3);
+  if (sizes.length > 0 && !process.argv.includes('--no-build')) {
+    console.log('building dist/ (the CSV part measures the built library)');
+    execFileSync(process.execPath, [path.join(ROOT, 'tools/scripts/build.mjs'), '--server-only'], { cwd: ROOT, stdio: 'inherit' });
+  }
   const dir = arg('dir') ?? GENERATED_CSV_DIR;
   mkdirSync(dir, { recursive: true });
   const loadAt = (): string => loadavg().map((x) => x.toFixed(1)).join(', ');
@@ -285,17 +323,22 @@ async function main(): Promise<void> {
   for (const sizeMb of sizes) {
     const file = await generatedCsv(sizeMb, dir);
     const bytes = statSync(file).size;
-    const runs: SizeRow['runs'] = {};
-    for (const { mode } of ENGINES) {
-      const m = measure(mode, file);
-      runs[mode] = m;
-      console.log(`${sizeMb} MB ${mode}: ${fmt(m.ms / 1000, 2)} s (CPU ${fmt(m.cpuMs / 1000, 2)} s), peak RSS ${fmt(m.peakRssMb, 0)} MB`);
+    // Rounds of every engine in turn, so a change in the machine's load falls on all of them alike.
+    const all: Partial<Record<Mode, Measurement[]>> = {};
+    for (let round = 0; round < rounds; round++) {
+      for (const { mode } of ENGINES) {
+        const m = measure(mode, file);
+        (all[mode] ??= []).push(m);
+        console.log(`${sizeMb} MB ${mode} (round ${round + 1}): ${fmt(m.ms / 1000, 2)} s (CPU ${fmt(m.cpuMs / 1000, 2)} s), peak RSS ${fmt(m.peakRssMb, 0)} MB`);
+      }
     }
-    rows.push({ sizeMb, bytes, runs });
+    const runs: SizeRow['runs'] = {};
+    for (const { mode } of ENGINES) runs[mode] = medianByWall(all[mode] as Measurement[]);
+    rows.push({ sizeMb, bytes, runs, walls: Object.fromEntries(ENGINES.map(({ mode }) => [mode, (all[mode] as Measurement[]).map((m) => m.ms)])) });
   }
   const command = `node_modules/.bin/node tools/bench/extraction/run.cjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
   if (rows.length > 0) {
-    const text = section(rows, command, `${loadStart} / ${loadAt()}`);
+    const text = section(rows, command, `${loadStart} / ${loadAt()}`, rounds);
     console.log(text);
     if (toWrite.includes('csv')) writeBenchmarkSection(SECTION, text);
   }
