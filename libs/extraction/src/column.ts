@@ -1,7 +1,7 @@
 // Running statistics of one column in constant memory: Welford's mean and variance, min and max,
 // missing count, capped distinct values, first rows, a reservoir sample and the column's words.
 import { ASK_TEXT, asciiCell, asciiText, classifyAscii, isMissingAscii, MISSING_KIND, trimAscii } from './ascii-cells';
-import { DistinctCounter, hash53, hash53Ascii } from './distinct';
+import { DistinctCounter, type DistinctState, hash53, hash53Ascii } from './distinct';
 import { type ColumnPolicy, maskOf, PLAIN } from './private-columns';
 import type { ColumnStats, ColumnType, ExtractionLimits, ExtractOption, ValueKind } from './types';
 import { detach, WordCounts, words } from './words';
@@ -142,8 +142,10 @@ export class ColumnAccumulator {
   constructor(
     private readonly ctx: ColumnContext,
     private readonly policy: ColumnPolicy = PLAIN,
+    /** Block mode: the counter of distinct values goes on from one block's accumulator to the next. */
+    distinct?: DistinctCounter,
   ) {
-    this.distinct = new DistinctCounter(ctx.distinctCap);
+    this.distinct = distinct ?? new DistinctCounter(ctx.distinctCap);
     this.readsBytes = policy.format === 'plain' && !policy.hash;
     this.words = new WordCounts(Math.max(1000, ctx.limits.maxWords * 4));
   }
@@ -261,6 +263,35 @@ export class ColumnAccumulator {
     return this.words.entries();
   }
 
+  /**
+   * Block mode (csv-threads.ts): what this accumulator gathered, as plain data for the thread that
+   * merges the blocks in order (ColumnMerger), and an accumulator for the next block, which goes on
+   * with the same distinct-value counter (whose result does not depend on the order of the values).
+   */
+  finishBlock(): { block: ColumnBlock; next: ColumnAccumulator } {
+    const block: ColumnBlock = {
+      rows: this.rows,
+      missing: this.missing,
+      nonMissing: this.nonMissing,
+      kindCounts: Array.from(this.kindCounts),
+      n: this.n,
+      mean: this.mean,
+      m2: this.m2,
+      min: this.min,
+      max: this.max,
+      decimals: this.decimals,
+      firstNonNumeric: this.firstNonNumeric,
+      formatted: Array.from({ length: Math.min(5, this.rows) }, (_, i) => this.formatted[i] ?? ''),
+      samples: this.reservoir,
+      words: this.words.entries(),
+    };
+    return { block, next: new ColumnAccumulator(this.ctx, this.policy, this.distinct) };
+  }
+
+  distinctState(): DistinctState {
+    return this.distinct.state();
+  }
+
   private addMissing(row: number): void {
     this.missing++;
     if (row < 5) this.formatted[row] = '';
@@ -323,6 +354,141 @@ export class ColumnAccumulator {
     const entry = { row, value: detach(truncate(value, this.ctx.limits.maxCellChars)) };
     if (slot < this.reservoir.length) this.reservoir.splice(slot, 1);
     this.reservoir.push(entry);
+  }
+}
+
+/** A ColumnAccumulator's figures over one block of rows, as plain data (its distinct values are counted apart). */
+export interface ColumnBlock {
+  rows: number;
+  missing: number;
+  nonMissing: number;
+  kindCounts: number[];
+  n: number;
+  mean: number;
+  m2: number;
+  min: number;
+  max: number;
+  decimals: number;
+  firstNonNumeric: string | null;
+  formatted: string[];
+  /** The block's reservoir sample (extractOption samples), rows counted from the block's start. */
+  samples: Array<{ row: number; value: string }>;
+  words: Array<[string, number]>;
+}
+
+/**
+ * A column's figures from blocks of rows taken in file order: counts add up, means and variances
+ * combine exactly as Chan et al. combine two Welford summaries, the first rows and first non-number
+ * come from the earliest blocks, word counts are added and pruned as counting prunes them, and the
+ * samples are a uniform draw from the blocks' samples weighted by their sizes (seeded, so the same
+ * blocks give the same answer).
+ */
+export class ColumnMerger implements Pick<ColumnAccumulator, 'stats' | 'wordCounts'> {
+  private rows = 0;
+  private missing = 0;
+  private nonMissing = 0;
+  private readonly kindCounts = new Float64Array(KINDS.length);
+  private n = 0;
+  private mean = 0;
+  private m2 = 0;
+  private min = Infinity;
+  private max = -Infinity;
+  private decimals = 0;
+  private firstNonNumeric: string | null = null;
+  private readonly formatted: string[] = [];
+  private samples: Array<{ row: number; value: string }> = [];
+  private readonly random = seededRandom(0x5eed);
+  private readonly words: WordCounts;
+  private readonly distinct: DistinctCounter;
+
+  constructor(
+    private readonly ctx: ColumnContext,
+    private readonly policy: ColumnPolicy = PLAIN,
+  ) {
+    this.words = new WordCounts(Math.max(1000, ctx.limits.maxWords * 4));
+    this.distinct = new DistinctCounter(ctx.distinctCap);
+  }
+
+  /** The next block, in file order. */
+  add(block: ColumnBlock): void {
+    const rowsBefore = this.rows;
+    this.samples = this.mergedSamples(block, rowsBefore);
+    this.rows += block.rows;
+    this.missing += block.missing;
+    this.nonMissing += block.nonMissing;
+    block.kindCounts.forEach((count, kind) => (this.kindCounts[kind] += count));
+    if (this.n === 0) [this.n, this.mean, this.m2] = [block.n, block.mean, block.m2];
+    else if (block.n > 0) {
+      const n = this.n + block.n;
+      const delta = block.mean - this.mean;
+      this.m2 += block.m2 + (delta * delta * this.n * block.n) / n;
+      this.mean += (delta * block.n) / n;
+      this.n = n;
+    }
+    if (block.min < this.min) this.min = block.min;
+    if (block.max > this.max) this.max = block.max;
+    if (block.decimals > this.decimals) this.decimals = block.decimals;
+    this.firstNonNumeric ??= block.firstNonNumeric;
+    block.formatted.forEach((text, i) => {
+      if (rowsBefore + i < 5) this.formatted[rowsBefore + i] = text;
+    });
+    this.words.addEntries(block.words);
+  }
+
+  /** Distinct values counted by a thread over the blocks it read (in any order). */
+  addDistinct(state: DistinctState): void {
+    this.distinct.mergeFrom(state);
+  }
+
+  stats(): ColumnStats {
+    return statsOf(
+      {
+        rows: this.rows,
+        missing: this.missing,
+        kindCounts: this.kindCounts,
+        n: this.n,
+        min: this.min,
+        max: this.max,
+        mean: this.mean,
+        std: this.n > 1 ? Math.sqrt(this.m2 / (this.n - 1)) : 0,
+        decimals: this.decimals,
+        firstNonNumeric: this.firstNonNumeric,
+        distinct: this.distinct.count(),
+        distinctExact: this.distinct.isExact,
+        formatted: Array.from({ length: Math.min(5, this.rows) }, (_, i) => this.formatted[i] ?? ''),
+        samples: this.samples.map((s) => s.value),
+        words: this.words.top(this.ctx.limits.maxWords),
+      },
+      this.ctx,
+      this.policy,
+    );
+  }
+
+  wordCounts(): Array<[string, number]> {
+    return this.words.entries();
+  }
+
+  /**
+   * maxSamples values drawn from the union of the samples so far (of this.nonMissing values) and the
+   * block's (of block.nonMissing): each pick comes from one side with the chance of its values left
+   * undrawn, and is a random one of that side's sample; kept in row order.
+   */
+  private mergedSamples(block: ColumnBlock, rowsBefore: number): Array<{ row: number; value: string }> {
+    const later = block.samples.map(({ row, value }) => ({ row: row + rowsBefore, value }));
+    const max = this.ctx.limits.maxSamples;
+    if (this.samples.length + later.length <= max) return [...this.samples, ...later];
+    const sides = [
+      { pool: [...this.samples], left: this.nonMissing },
+      { pool: later, left: block.nonMissing },
+    ];
+    const picked: Array<{ row: number; value: string }> = [];
+    while (picked.length < max) {
+      const side = this.random() * (sides[0].left + sides[1].left) < sides[0].left ? sides[0] : sides[1];
+      const [value] = side.pool.splice(Math.floor(this.random() * side.pool.length), 1);
+      picked.push(value);
+      side.left--;
+    }
+    return picked.sort((a, b) => a.row - b.row);
   }
 }
 

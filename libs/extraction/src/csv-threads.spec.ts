@@ -1,5 +1,7 @@
-// Worker threads must describe a CSV exactly as one thread does: same META, same errors, same
-// private-column notes, whatever the chunks; and no thread may outlive its extraction.
+// Worker threads must describe a CSV as one thread does: the same META byte for byte when the file
+// is one block (the default block is larger than these files), and in blocks the same META but for
+// MEAN and STD combined from the blocks (equal to 12 digits here); the same answer whatever the
+// chunks and however many threads; and no thread may outlive its extraction.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
@@ -13,6 +15,7 @@ import type { ExtractionLimits, ExtractionOptions, ExtractOption, PrivateColumns
 interface Run {
   workers: number;
   chunkSize?: number;
+  blockBytes?: number;
   extractOption?: Exclude<ExtractOption, 'minimal'>;
   limits?: Partial<ExtractionLimits>;
   privateColumns?: PrivateColumns;
@@ -20,10 +23,10 @@ interface Run {
 }
 
 function describeWith(bytes: Buffer, fileName: string, run: Run): Promise<unknown> {
-  const { workers, chunkSize = 64 * 1024, extractOption = 'samples', ...options } = run;
+  const { workers, chunkSize = 64 * 1024, blockBytes, extractOption = 'samples', ...options } = run;
   return extractMetadata(
     { stream: streamOf(bytes, chunkSize), fileName, size: bytes.length },
-    { ...options, extractOption, cellValues: 'raw', threads: { workers, minBytes: 0 } },
+    { ...options, extractOption, cellValues: 'raw', threads: { workers, minBytes: 0, blockBytes } },
   ).then(
     ({ DATE: _date, ...meta }) => meta,
     (error: Error) => ({ rejected: `${error.constructor.name} ${error.name}: ${error.message}` }),
@@ -180,5 +183,110 @@ describe('CSV statistics in worker threads', () => {
     expect(csvThreadsFor({ ...ctx, size: big, threads: { workers: 2 }, observers: { openTable: () => undefined } })).toBe(1);
     const prehashed = new ColumnPrivacy({ prehashed: ['id'], linkageKeyId: 'abc' });
     expect(csvThreadsFor({ ...ctx, size: big, threads: { workers: 2 }, privacy: prehashed })).toBe(1);
+  });
+});
+
+/** `value` with every MEAN, STD, mean and std number cut to 12 significant digits (block figures combine those). */
+function roundedMeans(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(roundedMeans);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([key, v]) => [key, typeof v === 'number' && ['MEAN', 'STD', 'mean', 'std'].includes(key) ? Number(v.toPrecision(12)) : roundedMeans(v)]),
+  );
+}
+
+describe('CSV statistics in blocks', () => {
+  afterEach(() => expect(csvThreadsRunning()).toBe(0));
+  const SMALL_BLOCKS = 16 * 1024;
+
+  it.each(FILES)('%s in blocks of 16 KiB: the same META but for the last digits of MEAN and STD', async (name) => {
+    const bytes = readFileSync(path.join(CSV_DIR, name));
+    const one = await describeWith(bytes, name, { workers: 1, extractOption: 'metadata' });
+    const blocks = await describeWith(bytes, name, { workers: 2, extractOption: 'metadata', blockBytes: SMALL_BLOCKS });
+    expect(roundedMeans(blocks)).toEqual(roundedMeans(one));
+  });
+
+  it('the same answer whatever the chunks and however many threads', async () => {
+    const bytes = Buffer.from(generatedCsv(20_000));
+    const runs = await Promise.all([
+      describeWith(bytes, 'generated.csv', { workers: 2, blockBytes: SMALL_BLOCKS }),
+      describeWith(bytes, 'generated.csv', { workers: 3, blockBytes: SMALL_BLOCKS, chunkSize: 4099 }),
+      describeWith(bytes, 'generated.csv', { workers: 2, blockBytes: SMALL_BLOCKS, chunkSize: 777 }),
+    ]);
+    expect(JSON.stringify(runs[1])).toBe(JSON.stringify(runs[0]));
+    expect(JSON.stringify(runs[2])).toBe(JSON.stringify(runs[0]));
+    const one = await describeWith(bytes, 'generated.csv', { workers: 1 });
+    // Samples are drawn per block: real values of the column, as many, in row order.
+    const samples = (meta: unknown) => Object.values((meta as { FILE: { STATS: Record<string, { SAMPLE_VALS: string[] }> } }).FILE.STATS).map((s) => s.SAMPLE_VALS);
+    const withoutSamples = (meta: unknown) => roundedMeans(JSON.parse(JSON.stringify(meta, (key, v) => (key === 'SAMPLE_VALS' ? undefined : v))));
+    expect(withoutSamples(runs[0])).toEqual(withoutSamples(one));
+    samples(runs[0]).forEach((values, i) => expect(values.length).toBe(samples(one)[i].length));
+    const ids = samples(runs[0])[0].map(Number);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+  });
+
+  it.each([
+    ['a quote inside a field', (i: number) => (i === 9000 ? `${i},5'11",x` : `${i},${i % 7},word${i % 13}`)],
+    ['mixed line ends', (i: number) => (i === 9000 ? `${i},1,x\r` : `${i},${i % 7},word${i % 13}`)],
+    ['a byte order mark at a record start', (i: number) => (i === 9000 ? `\uFEFF${i},1,x` : `${i},${i % 7},word${i % 13}`)],
+    ['an unclosed quote', (i: number) => (i === 9000 ? `${i},1,"open` : `${i},${i % 7},word${i % 13}`)],
+  ])('%s far into the file: read from its block on as in one thread', async (_name, row) => {
+    const bytes = Buffer.from(`id,n,word\n${Array.from({ length: 12_000 }, (_, i) => `${row(i)}\n`).join('')}`);
+    for (const chunkSize of [64 * 1024, 5000]) {
+      const one = await describeWith(bytes, 'odd.csv', { workers: 1, extractOption: 'metadata', chunkSize });
+      const blocks = await describeWith(bytes, 'odd.csv', { workers: 2, extractOption: 'metadata', blockBytes: SMALL_BLOCKS, chunkSize });
+      expect(roundedMeans(blocks)).toEqual(roundedMeans(one));
+    }
+  });
+
+  it('Latin-1 bytes far into the file: the same encoding note and figures', async () => {
+    const head = Buffer.from(`name,n\n${Array.from({ length: 6000 }, (_, i) => `naïve ${i},${i}\n`).join('')}`);
+    const tail = Buffer.from(Array.from({ length: 6000 }, (_, i) => `caf\xe9 ${i},${i}\n`).join(''), 'latin1');
+    const bytes = Buffer.concat([head, tail]);
+    const one = await describeWith(bytes, 'latin.csv', { workers: 1, extractOption: 'metadata' });
+    const blocks = await describeWith(bytes, 'latin.csv', { workers: 2, extractOption: 'metadata', blockBytes: SMALL_BLOCKS });
+    expect((one as { ERRORS: string[] }).ERRORS[0]).toMatch(/^Invalid UTF-8 at byte \d+/);
+    expect(roundedMeans(blocks)).toEqual(roundedMeans(one));
+  });
+
+  it('a block that never ends (an unclosed quote) is read as text from its start, and stops there', async () => {
+    // One thread reads the first 64 KiB as one piece and so stops before any row; blocks keep the rows before the quote's block.
+    const rows = Array.from({ length: 12_000 }, (_, i) => (i === 3000 ? `${i},"open` : `${i},word`));
+    const bytes = Buffer.from(`id,text\n${rows.join('\n')}\n`);
+    const blocks = (await describeWith(bytes, 'open.csv', { workers: 2, extractOption: 'metadata', blockBytes: SMALL_BLOCKS, limits: { maxLineBytes: 1000 } })) as {
+      STATUS: string;
+      ERRORS: string[];
+      FILE: { TOTAL_ROWS: number };
+    };
+    expect(blocks.STATUS).toBe('partial');
+    const stoppedAt = Number(/^Stopped at record (\d+): a record longer than 1000 characters \(maxLineBytes\), or an unclosed quote$/.exec(blocks.ERRORS[0])?.[1]);
+    expect(blocks.FILE.TOTAL_ROWS).toBe(stoppedAt - 2);
+    expect(stoppedAt).toBeLessThanOrEqual(3002);
+  });
+
+  it('a record longer than maxLineBytes stops reading before its block', async () => {
+    const rows = Array.from({ length: 12_000 }, (_, i) => (i === 9000 ? `${i},${'x'.repeat(500)}` : `${i},word`));
+    const bytes = Buffer.from(`id,text\n${rows.join('\n')}\n`);
+    const blocks = (await describeWith(bytes, 'long.csv', { workers: 2, extractOption: 'metadata', blockBytes: SMALL_BLOCKS, limits: { maxLineBytes: 200 } })) as {
+      STATUS: string;
+      ERRORS: string[];
+      FILE: { TOTAL_ROWS: number };
+    };
+    expect(blocks.STATUS).toBe('partial');
+    const stoppedAt = Number(/^Stopped at record (\d+): a record longer than 200 characters/.exec(blocks.ERRORS[0])?.[1]);
+    // The rows of the blocks before the long record's, whole: record numbers count the header.
+    expect(blocks.FILE.TOTAL_ROWS).toBe(stoppedAt - 2);
+    expect(stoppedAt).toBeLessThanOrEqual(9002);
+    expect(stoppedAt).toBeGreaterThan(9002 - SMALL_BLOCKS / 5);
+  });
+
+  it('sketches in blocks as one thread does (fewer numbers than a sketch keeps)', async () => {
+    const bytes = Buffer.from(generatedCsv(8_000));
+    const sketched = async (workers: number) => {
+      const sketches = new SketchCollector();
+      await extractMetadata({ stream: streamOf(bytes), fileName: 's.csv', size: bytes.length }, { extractOption: 'metadata', sketches, threads: { workers, minBytes: 0, blockBytes: SMALL_BLOCKS } });
+      return sketches.tables;
+    };
+    expect(roundedMeans(await sketched(2))).toEqual(roundedMeans(await sketched(1)));
   });
 });

@@ -3,7 +3,6 @@
 // parsed by papaparse. Only one unfinished record is ever held, and it is bounded by maxLineBytes,
 // so memory stays flat however large the file is.
 import Papa from 'papaparse';
-import type { Readable } from 'node:stream';
 import { classify, isMissingText } from './column';
 import type { Extracted, ExtractorContext } from './context';
 import { columnWeights, shareColumns, WEIGHED_RECORDS } from './column-share';
@@ -18,7 +17,8 @@ import { keywordsOf, TopWords } from './words';
 type Delimiter = CsvInfo['DELIMITER'];
 const DELIMITERS: Delimiter[] = [',', ';', '\t', '|'];
 const QUOTE = '"';
-const SAMPLE_CHARS = 64 * 1024;
+/** Characters read before the dialect is decided (the delimiter and line end found in them). */
+export const SAMPLE_CHARS = 64 * 1024;
 const SAMPLE_LINES = 7;
 
 /** Splits the start of a file into up to `max` records, honouring quotes. */
@@ -72,7 +72,7 @@ export function detectDelimiter(sample: string, fileName = ''): Delimiter {
   return bestScore[0] <= 0 && /\.tsv$/i.test(fileName) ? '\t' : best;
 }
 
-function detectLineEnding(sample: string): CsvInfo['LINE_ENDING'] {
+export function detectLineEnding(sample: string): CsvInfo['LINE_ENDING'] {
   const lf = sample.indexOf('\n');
   if (lf > 0 && sample[lf - 1] === '\r') return '\r\n';
   if (lf >= 0) return '\n';
@@ -129,6 +129,12 @@ function isBlank(cells: string[]): boolean {
   return true;
 }
 
+/** The first record that is not blank: a header, unless it looks like data; the table's column names either way. */
+export function headerOf(cells: string[]): { hasHeader: boolean; headers: string[] } {
+  const hasHeader = !looksLikeData(cells);
+  return { hasHeader, headers: hasHeader ? cells.map(headerName) : cells.map((_, i) => `Column ${i + 1}`) };
+}
+
 function looksLikeData(cells: string[]): boolean {
   const filled = cells.map((c) => c.trim()).filter((c) => !isMissingText(c));
   return filled.length > 0 && filled.every((c) => {
@@ -150,6 +156,19 @@ export interface CsvReading {
   records?: 'bytes' | 'one-pass' | 'papaparse';
 }
 
+/** Where readCsv goes on from, instead of the start of a file (csv-threads.ts, when its blocks cannot be read as bytes). */
+export interface CsvResume {
+  info: CsvInfo;
+  /** Takes the rows (its header known). */
+  table: TableBuilder;
+  /** Records before the first one read (blank ones and the header included). */
+  record: number;
+  /** Stream offset of the first byte read: a record start. */
+  offset: number;
+  /** The decoder of the whole stream so far (where it turned Windows-1252, if it did). */
+  decoder: TextChunkDecoder;
+}
+
 /** A CSV read to its end (or to a limit), its table not built yet. */
 export interface CsvRead {
   info: CsvInfo;
@@ -161,7 +180,7 @@ export interface CsvRead {
   bytes: number;
 }
 
-export async function extractCsv(stream: Readable, ctx: ExtractorContext, reading: CsvReading = {}): Promise<Extracted> {
+export async function extractCsv(stream: ChunkSource, ctx: ExtractorContext, reading: CsvReading = {}): Promise<Extracted> {
   return describeCsv(await readCsv(stream, ctx, reading), ctx);
 }
 
@@ -178,16 +197,16 @@ export interface ColumnShare {
  * Reads the records into a TableBuilder. With a `share`, only this thread's columns are accumulated
  * (column-share.ts deals them out); everything else is read and counted as usual.
  */
-export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, reading: CsvReading = {}, share?: ColumnShare): Promise<CsvRead> {
+export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, reading: CsvReading = {}, share?: ColumnShare, resume?: CsvResume): Promise<CsvRead> {
   const onePass = reading.records !== 'papaparse';
   const turns = new EventLoopYield();
   const { limits } = ctx;
-  let decoder = new TextChunkDecoder();
+  let decoder = resume ? TextChunkDecoder.resumeAt(resume.offset, resume.decoder) : new TextChunkDecoder();
   let bytes = 0;
   let pending = '';
-  let info: CsvInfo | null = null;
-  let table: TableBuilder | null = null;
-  let record = 0; // 1-based record number in the file, header included
+  let info: CsvInfo | null = resume ? { ...resume.info } : null;
+  let table: TableBuilder | null = resume?.table ?? null;
+  let record = resume?.record ?? 0; // 1-based record number in the file, header included
   let stopped: string | null = null;
   const errors: string[] = [];
   const parseErrors: string[] = [];
@@ -199,9 +218,8 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
 
   /** The first record that is not blank: the header, or the first row when it looks like data. True: it was the header. */
   const begin = (cells: string[]): boolean => {
-    const hasHeader = !looksLikeData(cells);
+    const { hasHeader, headers } = headerOf(cells);
     (info as CsvInfo).HAS_HEADER = hasHeader;
-    const headers = hasHeader ? cells.map(headerName) : cells.map((_, i) => `Column ${i + 1}`);
     let ownsColumn: ((index: number) => boolean) | undefined;
     if (share) {
       const owner = shareColumns(columnWeights(weighed, Math.min(headers.length, limits.maxColumns)), share.of);
@@ -272,9 +290,9 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
   };
 
   // Reading bytes: the records of `carry` (an unfinished record, at stream offset carryAt) and each chunk.
-  let asBytes = false;
+  let asBytes = resume !== undefined && (reading.records ?? 'bytes') === 'bytes';
   let carry: Buffer = Buffer.alloc(0);
-  let carryAt = 0;
+  let carryAt = resume?.offset ?? 0;
   const records = new ByteRecords();
   // The carried record and the next chunk are read from one buffer, reused (allocating one per chunk costs more than reading it).
   let work = Buffer.alloc(0);
@@ -350,7 +368,7 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
   try {
     for await (const chunk of stream) {
       const data = toBytes(chunk);
-      if (bytes === 0 && isBinary(data)) throw new CorruptFileError('The file holds binary data (NUL bytes), not delimited text');
+      if (bytes === 0 && !resume && isBinary(data)) throw new CorruptFileError('The file holds binary data (NUL bytes), not delimited text');
       bytes += data.length;
       if (!info) {
         head += decoder.decode(data);

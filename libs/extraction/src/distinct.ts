@@ -114,12 +114,38 @@ class HashSet {
   }
 }
 
+/** A DistinctCounter as plain data (for another thread): its exact hashes, or its registers. */
+export interface DistinctState {
+  seen: number;
+  hashes: Float64Array | null;
+  registers: Uint8Array | null;
+}
+
 export class DistinctCounter {
   private exact: HashSet | null = new HashSet();
   private registers: Uint8Array | null = null;
   private seen = 0;
 
   constructor(private readonly cap: number) {}
+
+  state(): DistinctState {
+    if (!this.exact) return { seen: this.seen, hashes: null, registers: this.registers };
+    return { seen: this.seen, hashes: this.exact.slots.filter((h) => h !== 0), registers: null };
+  }
+
+  /**
+   * Takes in the values another counter saw. The result does not depend on the order: the union of
+   * two exact sets, or registers holding the largest rank any value gave them.
+   */
+  mergeFrom(other: DistinctState): void {
+    this.seen += other.seen;
+    if (other.hashes) for (const h of other.hashes) this.include(h);
+    if (other.registers) {
+      if (this.exact) this.switchToEstimate();
+      const registers = this.registers as Uint8Array;
+      for (let i = 0; i < M; i++) if (other.registers[i] > registers[i]) registers[i] = other.registers[i];
+    }
+  }
 
   /** Adds a value (numbers count by value, so 1 and 1.0 are one); true when certainly seen before. */
   add(value: string | number): boolean {
@@ -129,6 +155,10 @@ export class DistinctCounter {
   /** Adds a value by its hash53/hashNumber. */
   addHash(h: number): boolean {
     this.seen++;
+    return this.include(h);
+  }
+
+  private include(h: number): boolean {
     if (this.exact) {
       if (!this.exact.add(h)) return true;
       if (this.exact.size > this.cap) this.switchToEstimate();

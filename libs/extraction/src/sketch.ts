@@ -74,9 +74,18 @@ export interface TableObserver {
    * for a column it does not look at.
    */
   cellObserver?(sourceIndex: number): CellObserver | undefined;
+  /** Block mode (csv-threads.ts): the blocks' rows come next, numbered `index` in the file. */
+  startBlock?(index: number): void;
+  /** Block mode: what was observed so far, as plain data for the thread that merges. */
+  blockState?(): TableSketchState;
+  /** Block mode: takes in another thread's blockState() of the same table. */
+  mergeFrom?(state: TableSketchState): void;
   /** The table is complete; `table` is what META shows of it. */
   finish(table: FileTable): void;
 }
+
+/** The sketched columns' states of a table, in its column order (block mode). */
+export type TableSketchState = ColumnSketchState[];
 
 /** Sees one column's cells (TableObserver.cellObserver). */
 export interface CellObserver {
@@ -212,6 +221,104 @@ class NumberReservoir {
   }
 }
 
+/** A PriorityReservoir as plain data. */
+export interface ReservoirState {
+  seen: number;
+  values: Float64Array;
+  priorities: Float64Array;
+}
+
+function mix32(x: number): number {
+  let h = x >>> 0;
+  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
+  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
+  return (h ^ (h >>> 16)) >>> 0;
+}
+
+/**
+ * Block mode (csv-threads.ts): keeps the SKETCH_RESERVOIR numbers of the smallest priorities, a
+ * priority being a 53-bit hash of the number's place in the file (its block, its position there).
+ * So whichever thread reads which block, the union of the threads' reservoirs keeps the same numbers.
+ */
+class PriorityReservoir {
+  /** Max-heap by priority. */
+  private readonly priorities: number[] = [];
+  private readonly values: number[] = [];
+  private seen = 0;
+  private block = 0;
+  private position = 0;
+
+  startBlock(index: number): void {
+    this.block = mix32(index ^ 0x9e3779b9);
+    this.position = 0;
+  }
+
+  add(x: number): void {
+    const low = mix32(this.block ^ mix32(this.position));
+    const high = mix32(low ^ this.position++ ^ 0x5bd1e995);
+    this.seen++;
+    this.offer((high & 0x1fffff) * 4294967296 + low, x);
+  }
+
+  state(): ReservoirState {
+    return { seen: this.seen, values: Float64Array.from(this.values), priorities: Float64Array.from(this.priorities) };
+  }
+
+  mergeFrom(state: ReservoirState): void {
+    this.seen += state.seen;
+    state.values.forEach((x, i) => this.offer(state.priorities[i], x));
+  }
+
+  sketch(stats: ColumnStats): NumericSketch | null {
+    const kept = this.values.length;
+    if (kept === 0 || stats.MIN === null || stats.MAX === null || stats.MEAN === null || stats.STD === null) return null;
+    const sorted = Float64Array.from(this.values).sort();
+    return { min: stats.MIN, max: stats.MAX, mean: stats.MEAN, std: stats.STD, quantiles: quantilesOf(sorted), sampled: kept, exact: this.seen <= SKETCH_RESERVOIR };
+  }
+
+  private offer(priority: number, x: number): void {
+    const { priorities, values } = this;
+    let i: number;
+    if (priorities.length < SKETCH_RESERVOIR) {
+      i = priorities.push(priority) - 1;
+      values.push(x);
+      while (i > 0) {
+        const parent = (i - 1) >> 1;
+        if (priorities[parent] >= priorities[i]) break;
+        this.swap(i, parent);
+        i = parent;
+      }
+      return;
+    }
+    if (priority >= priorities[0]) return;
+    priorities[0] = priority;
+    values[0] = x;
+    i = 0;
+    for (;;) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let largest = i;
+      if (l < priorities.length && priorities[l] > priorities[largest]) largest = l;
+      if (r < priorities.length && priorities[r] > priorities[largest]) largest = r;
+      if (largest === i) return;
+      this.swap(i, largest);
+      i = largest;
+    }
+  }
+
+  private swap(a: number, b: number): void {
+    const { priorities, values } = this;
+    [priorities[a], priorities[b]] = [priorities[b], priorities[a]];
+    [values[a], values[b]] = [values[b], values[a]];
+  }
+}
+
+/** A column sketcher's values as plain data (block mode). */
+export interface ColumnSketchState {
+  bottom: number[];
+  numbers: ReservoirState | null;
+}
+
 function hasCapital(bytes: Uint8Array, start: number, end: number): boolean {
   for (let i = start; i < end; i++) if (bytes[i] >= 65 && bytes[i] <= 90) return true;
   return false;
@@ -219,7 +326,7 @@ function hasCapital(bytes: Uint8Array, start: number, end: number): boolean {
 
 class ColumnSketcher implements CellObserver {
   private readonly bottom = new BottomK(SKETCH_K);
-  private readonly numbers = new NumberReservoir();
+  private readonly numbers: NumberReservoir | PriorityReservoir;
 
   readonly privacy: ColumnPrivacyKind;
 
@@ -229,8 +336,24 @@ class ColumnSketcher implements CellObserver {
     readonly shownIndex: number,
     readonly header: string,
     private readonly policy: ColumnPolicy,
+    blocks = false,
   ) {
     this.privacy = policy.hash ? 'hashed' : policy.format === 'mask' ? 'masked' : 'plain';
+    this.numbers = blocks ? new PriorityReservoir() : new NumberReservoir();
+  }
+
+  startBlock(index: number): void {
+    if (this.numbers instanceof PriorityReservoir) this.numbers.startBlock(index);
+  }
+
+  state(): ColumnSketchState {
+    return { bottom: this.bottom.values(), numbers: this.numbers instanceof PriorityReservoir ? this.numbers.state() : null };
+  }
+
+  /** Takes in what another sketcher of the same column saw (block mode: the union does not depend on the order). */
+  mergeFrom(state: ColumnSketchState): void {
+    for (const h of state.bottom) this.bottom.add(h);
+    if (state.numbers && this.numbers instanceof PriorityReservoir) this.numbers.mergeFrom(state.numbers);
   }
 
   add(value: CellValue): void {
@@ -300,6 +423,18 @@ class TableSketcher implements TableObserver {
     return this.columns.find((column) => column.sourceIndex === sourceIndex);
   }
 
+  startBlock(index: number): void {
+    for (const column of this.columns) column.startBlock(index);
+  }
+
+  blockState(): TableSketchState {
+    return this.columns.map((column) => column.state());
+  }
+
+  mergeFrom(state: TableSketchState): void {
+    this.columns.forEach((column, i) => column.mergeFrom(state[i]));
+  }
+
   finish(table: FileTable): void {
     const columns: ColumnSketch[] = [];
     for (const sketcher of this.columns) {
@@ -318,8 +453,14 @@ class TableSketcher implements TableObserver {
 export class SketchCollector implements TableObserverFactory {
   readonly tables: TableSketch[] = [];
 
-  /** `budget`: columns still to sketch (a worker thread continues its caller's). */
-  constructor(private budget = MAX_SKETCHED_COLUMNS) {}
+  /**
+   * `budget`: columns still to sketch (a worker thread continues its caller's). `blocks`: the rows
+   * come in blocks read by several threads, and the sketchers' states are merged (csv-threads.ts).
+   */
+  constructor(
+    private budget = MAX_SKETCHED_COLUMNS,
+    private readonly blocks = false,
+  ) {}
 
   /** Columns still to sketch. */
   get budgetLeft(): number {
@@ -333,7 +474,7 @@ export class SketchCollector implements TableObserverFactory {
     let shown = 0;
     headers.forEach((header, i) => {
       if (policies[i]?.format === 'exclude' || shown >= this.budget) return;
-      if (described(i)) columns.push(new ColumnSketcher(i, shown, header, policies[i]));
+      if (described(i)) columns.push(new ColumnSketcher(i, shown, header, policies[i], this.blocks));
       shown++;
     });
     this.budget -= shown;

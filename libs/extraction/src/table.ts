@@ -1,8 +1,9 @@
 // A table being described: headers, one accumulator per column, row count and table-level errors.
-import { type CellValue, ColumnAccumulator, isMissingText } from './column';
+import { type CellValue, ColumnAccumulator, type ColumnBlock, type ColumnContext, ColumnMerger, isMissingText } from './column';
+import type { DistinctState } from './distinct';
 import type { ByteCells } from './csv-bytes';
 import { type ColumnPolicy, type ColumnPrivacy, PLAIN } from './private-columns';
-import type { CellObserver, TableObserver, TableObserverFactory } from './sketch';
+import type { CellObserver, TableObserver, TableObserverFactory, TableSketchState } from './sketch';
 import type { ColumnStats, ExtractionLimits, ExtractOption, FileTable, ShareFormatEntry } from './types';
 import { detach, isMeaningful, TopWords, words } from './words';
 
@@ -69,6 +70,7 @@ export class TableBuilder {
   private readonly policies: ColumnPolicy[];
   /** null for an excluded column or one another builder owns: its values are not even looked at. */
   private readonly columns: Array<ColumnAccumulator | null>;
+  private readonly columnContext: ColumnContext;
   /** What build() shows of each column: null for an excluded one, undefined until another builder's part is adopted. */
   private readonly described: Array<DescribedColumn | null | undefined>;
   private readonly observer?: TableObserver;
@@ -97,6 +99,7 @@ export class TableBuilder {
       decimalComma: options.decimalComma ?? false,
       distinctCap: Math.max(1000, Math.floor(limits.maxDistinctTracked / Math.max(1, this.headers.length))),
     };
+    this.columnContext = ctx;
     this.policies = this.headers.map((header, i) => options.privacy?.policyFor(header, i) ?? PLAIN);
     const owns = options.ownsColumn ?? (() => true);
     this.columns = this.policies.map((policy, i) => (policy.format === 'exclude' || !owns(i) ? null : new ColumnAccumulator(ctx, policy)));
@@ -191,6 +194,59 @@ export class TableBuilder {
     return parts;
   }
 
+  /**
+   * Block mode (csv-threads.ts): what the rows added since the last call gathered, as plain data,
+   * and a fresh start for the next block (distinct values and sketches go on across blocks).
+   * Row numbers given to addRow count from the block's start.
+   */
+  takeBlock(): TableBlock {
+    const columns = this.columns.map((column, i) => {
+      if (!column) return null;
+      const { block, next } = column.finishBlock();
+      this.columns[i] = next;
+      if (this.described[i]) this.described[i] = next;
+      return block;
+    });
+    const block = { rows: this.rows, longRows: this.longRows, firstLongRow: this.firstLongRow, columns };
+    this.rows = this.longRows = this.firstLongRow = 0;
+    return block;
+  }
+
+  /** Block mode: the next rows are block `index` of the file (its sketches number their values by it). */
+  startBlock(index: number): void {
+    this.observer?.startBlock?.(index);
+  }
+
+  /** Block mode: the sketches' states over every block this builder read. */
+  sketchState(): TableSketchState | undefined {
+    return this.observer?.blockState?.();
+  }
+
+  /** Block mode: takes in another thread's sketch state of this table. */
+  mergeSketches(state: TableSketchState): void {
+    this.observer?.mergeFrom?.(state);
+  }
+
+  /** Block mode: the distinct values each column counted, over every block this builder read. */
+  distinctStates(): Array<DistinctState | null> {
+    return this.columns.map((column) => column?.distinctState() ?? null);
+  }
+
+  /** Block mode: a merger of this table's blocks (read here or elsewhere with the same headers and options). */
+  merger(): TableMerger {
+    return new TableMerger(this.policies.map((policy) => (policy.format === 'exclude' ? null : new ColumnMerger(this.columnContext, policy))));
+  }
+
+  /** Block mode: the table as merged from blocks; build() then describes it. */
+  adoptMerged(merged: TableMerger): void {
+    this.rows = merged.rows;
+    this.longRows = merged.longRows;
+    this.firstLongRow = merged.firstLongRow;
+    merged.columns.forEach((column, i) => {
+      if (this.described[i] !== null) this.described[i] = column;
+    });
+  }
+
   /** Takes in columns described by other builders over the same rows. */
   adopt(parts: ColumnPart[]): void {
     for (const { index, stats, words } of parts) this.described[index] = { stats: () => stats, wordCounts: () => words };
@@ -235,5 +291,41 @@ export class TableBuilder {
       for (const word of words(header)) if (isMeaningful(word)) counter.add(word);
     });
     for (const column of this.described) for (const [word, count] of column?.wordCounts() ?? []) counter.add(word, count);
+  }
+}
+
+/** A TableBuilder's figures over one block of rows (TableBuilder.takeBlock). */
+export interface TableBlock {
+  rows: number;
+  longRows: number;
+  /** Counted from the block's first record (1). */
+  firstLongRow: number;
+  columns: Array<ColumnBlock | null>;
+}
+
+/** Merges a table's blocks in file order (TableBuilder.merger, adoptMerged). */
+export class TableMerger {
+  rows = 0;
+  longRows = 0;
+  firstLongRow = 0;
+  /** Records before the next block (blank ones and the header included). */
+  records = 0;
+
+  constructor(readonly columns: Array<ColumnMerger | null>) {}
+
+  /** The next block, which holds `records` records. */
+  add(block: TableBlock, records: number): void {
+    this.rows += block.rows;
+    if (block.longRows > 0) {
+      if (this.longRows === 0) this.firstLongRow = this.records + block.firstLongRow;
+      this.longRows += block.longRows;
+    }
+    block.columns.forEach((column, i) => column && this.columns[i]?.add(column));
+    this.records += records;
+  }
+
+  /** Distinct values a thread counted over its blocks. */
+  addDistinct(states: Array<DistinctState | null>): void {
+    states.forEach((state, i) => state && this.columns[i]?.addDistinct(state));
   }
 }

@@ -247,8 +247,12 @@ export interface ExtractionInput {
 }
 
 export interface CsvThreads {
+  /** Worker threads for a large CSV (1: read in the calling thread). */
   workers?: number;
+  /** Smaller files are read in the calling thread. */
   minBytes?: number;
+  /** Bytes of a block of records a thread is handed (the default suits files; tests make blocks small). */
+  blockBytes?: number;
 }
 
 export interface ExtractionOptions {

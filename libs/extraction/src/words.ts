@@ -195,6 +195,11 @@ export class WordCounts {
     for (const word of counted) this.countWord(hash53(word), word, null, 0, 0);
   }
 
+  /** Adds another count's entries (a block of rows counted elsewhere), pruning as counting does. */
+  addEntries(entries: ReadonlyArray<readonly [string, number]>): void {
+    for (const [word, times] of entries) this.countWord(hash53(word), word, null, 0, 0, times);
+  }
+
   /**
    * The words of bytes[start, end), which are all ASCII, as words() finds them in the same text:
    * runs of letters and digits joined across a single inner ' or -, lower-cased.
@@ -243,13 +248,13 @@ export class WordCounts {
   }
 
   /** Counts one word (given as text, or as ASCII bytes to lower-case); true when it is meaningful. */
-  private countWord(hash: number, text: string | null, bytes: Uint8Array | null, from: number, to: number): boolean {
+  private countWord(hash: number, text: string | null, bytes: Uint8Array | null, from: number, to: number, times = 1): boolean {
     const slots = this.slots;
     const mask = this.mask;
     let slot = hash & mask; // the hash's low bits (ToInt32)
     for (let entry = slots[slot]; entry !== 0; entry = slots[slot]) {
       if (this.hashes[entry - 1] === hash) {
-        this.counts[entry - 1]++;
+        this.counts[entry - 1] += times;
         return true;
       }
       slot = (slot + 1) & mask;
@@ -263,7 +268,7 @@ export class WordCounts {
     }
     const entry = this.size++;
     this.hashes[entry] = hash;
-    this.counts[entry] = 1;
+    this.counts[entry] = times;
     this.texts[entry] = detach(word);
     slots[slot] = entry + 1;
     if (this.size >= this.capacity * 2) this.prune();
