@@ -36,7 +36,12 @@ interface DirectoryEntry {
   size: number;
 }
 
-/** The sectors, FAT and directory of a compound file; anything SheetJS's CFB.read would read otherwise is declined. */
+/**
+ * The sectors, FAT and directory of a compound file; anything SheetJS's CFB.read would read otherwise is
+ * declined. Not CFB.read itself (the `cfb` package's code): it copies every stream of the file, 0.25 s of
+ * CPU and 31 MB on the benchmark's 20 MB workbook, where this finds the Workbook stream in 0.06 s without
+ * a copy when its sectors lie in one piece.
+ */
 class CompoundFile {
   private readonly sectorSize: number;
   /** The FAT's own sectors, in order (-1: a free DIFAT slot, as SheetJS keeps them). */
