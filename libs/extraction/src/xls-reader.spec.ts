@@ -469,13 +469,9 @@ describe('xls reader: workbooks built record by record', () => {
 
   it('a long formula string result over a CONTINUE record', async () => {
     const text = `${'long '.repeat(30)}漢字`;
-    const split = BIFF.string(text);
-    const body = split.subarray(4);
-    const cut = 3 + 100; // after 100 one-byte characters: the rest as two-byte characters
-    const rest = Buffer.concat([Buffer.from([1]), chars(text.slice(100), true)]);
+    // 100 one-byte characters in the STRING record, the rest as two-byte characters in its CONTINUE
     const first = Buffer.concat([u16(text.length), Buffer.from([0]), chars(text.slice(0, 100), false)]);
-    expect(first.length).toBe(cut);
-    expect(body.length).toBeGreaterThan(0);
+    const rest = Buffer.concat([Buffer.from([1]), chars(text.slice(100), true)]);
     const records = [BIFF.dimensions(2, 2), BIFF.label(0, 0, 0, 'f'), BIFF.label(0, 1, 0, 'n'), BIFF.formula(1, 0, 0, BIFF.result(0)), record(0x0207, first), record(0x003c, rest), BIFF.rk(1, 1, 0, RK.int(5))];
     await expectSameAsSheetjs(compoundFile({ Workbook: biffStream([BIFF.xf(0)], [{ name: 's', records }]) }));
   });
