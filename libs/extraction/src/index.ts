@@ -13,10 +13,11 @@
  *
  * Streamed in flat memory: CSV/TSV (papaparse on quote-aware record slices), TXT and HL7. Read in memory
  * under a size limit (their formats need random access): XLS/XLSX (maxSpreadsheetBytes; an .xlsx's sheets
- * are then inflated and scanned one row at a time, xlsx-reader.ts; an .xls is parsed whole by SheetJS), PDF
- * and DOCX (maxDocumentBytes). ZIP is spooled to a temporary file and its members are streamed, each
- * described by its own type, under entry, size and ratio limits; unsafe entry names reject the archive.
- * Other types resolve with STATUS 'skipped'. A CSV of 32 MiB or more is described by worker threads
+ * are then inflated and scanned one row at a time, xlsx-reader.ts, and a BIFF8 .xls's records walked one
+ * row at a time, xls-reader.ts; SheetJS parses whole what those decline), PDF and DOCX (maxDocumentBytes).
+ * ZIP is spooled to a temporary file and its members are streamed, each described by its own type, under
+ * entry, size and ratio limits; unsafe entry names reject the archive. Other types resolve with STATUS
+ * 'skipped'. A CSV of 32 MiB or more is described by worker threads
  * (options.threads, csv-threads.ts: each reads every record and describes its share of the columns),
  * with the same META as one thread.
  *

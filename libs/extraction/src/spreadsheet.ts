@@ -1,8 +1,9 @@
 // .xls and .xlsx: every sheet becomes a table. The file is read into memory (refused above
 // maxSpreadsheetBytes; an .xlsx container is checked against zip bombs first). An .xlsx is then read
-// by xlsx-reader.ts, which inflates and scans one sheet at a time, row by row, into the table; SheetJS
-// (@e965/xlsx) parses what that reader declines, and every .xls, whole in memory. Both give the same
-// cells, so the same META (xlsx-reader.spec.ts).
+// by xlsx-reader.ts, which inflates and scans one sheet at a time, row by row, into the table; a BIFF8
+// .xls by xls-reader.ts, which walks each sheet's records row by row from the compound file in memory.
+// SheetJS (@e965/xlsx) parses, whole in memory, what those readers decline (and HTML or XML under .xls).
+// They give the same cells as SheetJS, so the same META (xlsx-reader.spec.ts, xls-reader.spec.ts).
 import type { Readable } from 'node:stream';
 import type * as XLSX from '@e965/xlsx';
 import type { CellValue } from './column';
@@ -12,7 +13,8 @@ import { readAll } from './io';
 import { headerName, TableBuilder } from './table';
 import type { FileTable, SheetTable } from './types';
 import { keywordsOf, TopWords } from './words';
-import { type ScannedRow, type SheetCell, type SheetScan, XlsxWorkbook } from './xlsx-reader';
+import { isCompoundFile, XlsWorkbook } from './xls-reader';
+import { type ScannedRow, type SheetCell, type SheetScan, type WorkbookSheet, XlsxWorkbook } from './xlsx-reader';
 import { checkZipDocument } from './zip';
 
 const HEADER_SCAN_ROWS = 20;
@@ -223,15 +225,21 @@ async function describeWorkbook(sources: SheetSource[], ctx: ExtractorContext, b
   };
 }
 
+/** A workbook opened by one of the streaming readers. */
+interface StreamedBook {
+  sheets: WorkbookSheet[];
+  displayOf(cell: SheetCell): string | undefined;
+  close?(): void;
+}
+
 /**
- * The .xlsx through xlsx-reader.ts; null when it declines the workbook (or fails on it): SheetJS reads
- * it then. `strict` (tests) throws instead.
+ * The workbook through xlsx-reader.ts or xls-reader.ts; null when the reader declines the workbook (or
+ * fails on it): SheetJS reads it then. `strict` (tests) throws instead.
  */
-async function extractStreamed(buffer: Buffer, ctx: ExtractorContext, sheetRows: number, strict: boolean): Promise<Extracted | null> {
-  const { SSF } = await import('@e965/xlsx'); // its number formats give the display texts
-  let book: XlsxWorkbook;
+async function extractStreamed(open: () => Promise<StreamedBook>, buffer: Buffer, ctx: ExtractorContext, strict: boolean): Promise<Extracted | null> {
+  let book: StreamedBook;
   try {
-    book = await XlsxWorkbook.open(buffer, sheetRows, SSF);
+    book = await open();
   } catch (error) {
     if (strict) throw error;
     return null;
@@ -247,12 +255,12 @@ async function extractStreamed(buffer: Buffer, ctx: ExtractorContext, sheetRows:
     if (strict || error instanceof ExtractionLimitError) throw error;
     return null;
   } finally {
-    book.close();
+    book.close?.();
   }
 }
 
-/** Which reader reads a workbook: 'auto' (the xlsx reader, else SheetJS); tests pin either. */
-export type WorkbookReader = 'auto' | 'sheetjs' | 'xlsx-reader';
+/** Which reader reads a workbook: 'auto' (the xlsx or xls reader, else SheetJS); tests pin one. */
+export type WorkbookReader = 'auto' | 'sheetjs' | 'xlsx-reader' | 'xls-reader';
 
 export async function extractSpreadsheet(stream: Readable, ctx: ExtractorContext, kind: 'xls' | 'xlsx', reader: WorkbookReader = 'auto'): Promise<Extracted> {
   const { limits } = ctx;
@@ -266,11 +274,18 @@ export async function extractSpreadsheet(stream: Readable, ctx: ExtractorContext
   if (buffer[0] === 0x50) await checkZipDocument(buffer, limits, EXPANSION * limits.maxSpreadsheetBytes);
 
   const sheetRows = limits.maxRowsScanned !== undefined ? limits.maxRowsScanned + HEADER_SCAN_ROWS : 0;
-  if (buffer[0] === 0x50 && reader !== 'sheetjs') {
-    const streamed = await extractStreamed(buffer, ctx, sheetRows, reader === 'xlsx-reader');
+  if (buffer[0] === 0x50 && (reader === 'auto' || reader === 'xlsx-reader')) {
+    const { SSF } = await import('@e965/xlsx'); // its number formats give the display texts
+    const streamed = await extractStreamed(() => XlsxWorkbook.open(buffer, sheetRows, SSF), buffer, ctx, reader === 'xlsx-reader');
+    if (streamed) return streamed;
+  }
+  if (isCompoundFile(buffer) && (reader === 'auto' || reader === 'xls-reader')) {
+    const { SSF } = await import('@e965/xlsx');
+    const streamed = await extractStreamed(async () => XlsWorkbook.open(buffer, sheetRows, SSF), buffer, ctx, reader === 'xls-reader');
     if (streamed) return streamed;
   }
   if (reader === 'xlsx-reader') throw new Error('not a zip: the xlsx reader reads only .xlsx');
+  if (reader === 'xls-reader') throw new Error('not a compound file: the xls reader reads only BIFF8 .xls');
   let workbook: XLSX.WorkBook;
   try {
     const { read } = await import('@e965/xlsx'); // loaded on first use: a large module

@@ -195,7 +195,7 @@ export interface ExtractionLimits {
   maxLineBytes: number;
   /** Stop after this many data rows (statistics then cover those rows); undefined reads everything. */
   maxRowsScanned?: number;
-  /** .xls/.xlsx are read into memory (an .xls is parsed whole by SheetJS; an .xlsx's sheets are streamed from it), so larger ones are refused. */
+  /** .xls/.xlsx are read into memory (their sheets are then read row by row from it; SheetJS parses whole what those readers decline), so larger ones are refused. */
   maxSpreadsheetBytes: number;
   /** .pdf/.docx are parsed in memory too. */
   maxDocumentBytes: number;

@@ -48,7 +48,7 @@ export interface WorkbookSheet {
 
 // SheetJS's built-in number formats (SSF_init_table) and those it assumes for ids a workbook uses
 // without defining them (SSFImplicit).
-const BUILT_IN_FORMATS: Record<number, string> = {
+export const BUILT_IN_FORMATS: Record<number, string> = {
   0: 'General', 1: '0', 2: '0.00', 3: '#,##0', 4: '#,##0.00', 9: '0%', 10: '0.00%', 11: '0.00E+00', 12: '# ?/?', 13: '# ??/??',
   14: 'm/d/yy', 15: 'd-mmm-yy', 16: 'd-mmm', 17: 'mmm-yy', 18: 'h:mm AM/PM', 19: 'h:mm:ss AM/PM', 20: 'h:mm', 21: 'h:mm:ss',
   22: 'm/d/yy h:mm', 37: '#,##0 ;(#,##0)', 38: '#,##0 ;[Red](#,##0)', 39: '#,##0.00;(#,##0.00)', 40: '#,##0.00;[Red](#,##0.00)',
@@ -67,8 +67,8 @@ const IMPLICIT_FORMATS: Record<number, string> = {
   80: '[h]:mm:ss', 81: 'mmss.0',
 };
 /** Formats third-party tools write wrongly, as SheetJS corrects them. */
-const BAD_FORMATS: Record<string, string> = { 'd.m': 'd\\.m' };
-const ERROR_CODES: Record<string, number> = { '#NULL!': 0x00, '#DIV/0!': 0x07, '#VALUE!': 0x0f, '#REF!': 0x17, '#NAME?': 0x1d, '#NUM!': 0x24, '#N/A': 0x2a, '#GETTING_DATA': 0x2b, '#WTF?': 0xff };
+export const BAD_FORMATS: Record<string, string> = { 'd.m': 'd\\.m' };
+export const ERROR_CODES: Record<string, number> = { '#NULL!': 0x00, '#DIV/0!': 0x07, '#VALUE!': 0x0f, '#REF!': 0x17, '#NAME?': 0x1d, '#NUM!': 0x24, '#N/A': 0x2a, '#GETTING_DATA': 0x2b, '#WTF?': 0xff };
 const WORKSHEET_RELATIONS = ['http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet', 'http://purl.oclc.org/ooxml/officeDocument/relationships/worksheet'];
 const MAIN_NAMESPACES = ['http://schemas.openxmlformats.org/spreadsheetml/2006/main', 'http://purl.oclc.org/ooxml/spreadsheetml/main', 'http://schemas.microsoft.com/office/excel/2006/main', 'http://schemas.microsoft.com/office/excel/2006/2'];
 const CONTENT_TYPES_NAMESPACE = 'http://schemas.openxmlformats.org/package/2006/content-types';

@@ -20,7 +20,7 @@ const XLS_SHEET_ROWS = 50_000;
 /** Each workbook is measured this many times per engine, alternating, and the run of median CPU time is shown. */
 const WORKBOOK_ROUNDS = 3;
 
-/** What libs/extraction/src/spreadsheet.ts asks SheetJS for (.xls, and .xlsx its streaming reader declines); the reference parses the same way. */
+/** What libs/extraction/src/spreadsheet.ts asks SheetJS for (the workbooks its own readers decline); the reference parses the same way. */
 const EXTRACTION_READ_OPTIONS: XLSX.ParsingOptions = { type: 'buffer', dense: true, cellDates: true, cellHTML: false, cellFormula: false };
 
 interface RealFile {
@@ -293,8 +293,9 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
     'gives SheetJS, then computes count, min, max, mean and std of the 4 numeric columns of every sheet the textbook way (values kept, a',
     "sum, then a second pass over the deviations, where extraction keeps running figures, Welford's way). Extraction reads an .xlsx with",
     "its own streaming reader (libs/extraction/src/xlsx-reader.ts: the zip's parts inflated by Node's zlib, one sheet at a time, its XML",
-    'scanned row by row into the column statistics; SheetJS only for what that reader declines) and still reads an .xls with SheetJS, so',
-    'for .xls the difference between the two rows is what profiling (all of META, every column) adds to parsing. Each is measured',
+    'scanned row by row into the column statistics) and an .xls with its own BIFF8 reader (libs/extraction/src/xls-reader.ts: the',
+    "compound file's Workbook stream found in the file in memory, each sheet's records walked row by row into the column statistics);",
+    'SheetJS reads only what those readers decline. Each is measured',
     `${WORKBOOK_ROUNDS} times, the two alternating; the table shows the run of median CPU time, the line below it every run's CPU. DuckDB is not in`,
     "this table: its `excel` extension is not installed here and would have to be downloaded (`INSTALL excel`; this machine has no",
     'internet), and it reads .xlsx only, not .xls.',
@@ -306,7 +307,7 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
     const what = `.${kind} (${bytes} bytes${kind === 'xls' ? ', 2 sheets' : ''})`;
     const row = (label: string, m: Run, diff: string): string =>
       `| ${what} | ${m.rows} | ${label} | ${fmt(m.ms / 1000, 2)} s (${fmt(m.cpuMs / 1000, 2)} s) | ${fmt(m.rssBeforeMb, 0)} → ${fmt(m.peakRssMb, 0)} MB | ${diff} |`;
-    lines.push(row(`\`extractMetadata\` (full META of all 7 columns of every sheet; ${kind === 'xlsx' ? 'streaming .xlsx reader' : 'SheetJS'})`, extract, ''));
+    lines.push(row(`\`extractMetadata\` (full META of all 7 columns of every sheet; ${kind === 'xlsx' ? 'streaming .xlsx reader' : 'BIFF8 .xls reader'})`, extract, ''));
     lines.push(row('SheetJS `XLSX.read` (extraction\'s options) + plain count/min/max/mean/std of the 4 numeric columns', sheetjs, worstDifference(flat(extract.figures), flat(sheetjs.figures)).toExponential(1)));
   }
   lines.push(
@@ -379,13 +380,13 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
 /** Written by hand: what the figures above mean (kept in the generated section). */
 const SHEETS_NOTES = [
   "Issue 13's target for workbooks (the full statistics of a 100,000-row workbook at least as fast as the reference parse of the",
-  'same workbook, peak RSS under 300 MB whatever its size) is met for .xlsx and not for .xls. In the run of 2026-11-27 (load 4.5-4.9,',
-  "a search benchmark running at the same time), the .xlsx's full META took 2.2 s of CPU against 4.5 s for SheetJS's parse with plain",
-  "statistics (wall 4.7 s against 7.5 s), at a peak of 196 MB against 434 MB, and the same META as SheetJS's path before, byte for byte.",
-  "Its memory does not grow with the sheet's length (a row of cells at a time); what is held is the file itself (read into memory",
-  "under maxSpreadsheetBytes, 50 MB by default: a zip's directory is at its end) and the shared string table, which grows with the",
-  'distinct texts of the workbook (this workbook has none: SheetJS writes inline texts). The .xls, still SheetJS, took 6.3 s of CPU',
-  'against 5.5 s for the reference, at 686 MB.',
+  'same workbook, peak RSS under 300 MB whatever its size) is met for .xlsx and for .xls. In the run of 2026-11-27 (load 3.6-4.4),',
+  "the .xlsx's full META took 2.0 s of CPU against 4.1 s for SheetJS's parse with plain statistics, at a peak of 197 MB against",
+  "439 MB; the .xls's took 1.7 s against 5.3 s, at 207 MB against 667 MB (read by SheetJS before: 6.3 s against 5.5 s, at 686 MB).",
+  "Both give the same META as SheetJS's path, byte for byte. Their memory does not grow with a sheet's length (a row of cells at a",
+  'time); what is held is the file itself (read into memory under maxSpreadsheetBytes, 50 MB by default: a zip\'s directory is at its',
+  "end, and a compound file's sectors are found through its FAT) and the shared string table, which grows with the distinct texts",
+  'of the workbook (these workbooks have none: SheetJS writes inline texts, LABEL records in the .xls).',
   '',
   'Typing rules that differ legitimately: extraction reads decimal commas (`2,6`) as numbers on its own, DuckDB only when told',
   "`decimal_separator = ','` (without it, AirQualityUCI.csv's decimal-comma columns are VARCHAR); extraction decodes bytes that are",
@@ -403,10 +404,17 @@ const SHEETS_NOTES = [
   'then reads: xlsx-reader.spec.ts compares both on every shared and generated workbook. With column sketches (the catalogue), every',
   'sheet is first read once for its width (column count), so that no sketch is opened twice; without, the width comes from the',
   "sheet's declared range and the sheet is read again only when the rows prove it wrong.",
-  '.xls is still read by SheetJS, whole: its BIFF reader allocates so much that the garbage collector takes a third of the CPU, and',
-  'formatting display texts a fifth. Measured (SheetJS `read` alone, load 3-5) and not taken: `cellText: false` (4.6 s CPU instead of',
-  '5.2 s, peak 614 MB instead of 627 MB) and one sheet at a time with `sheets:` (SheetJS still walks the whole BIFF stream each time: 8.2 s',
-  'CPU, 695 MB). A reader of its own for the BIFF8 records extraction needs (SST/CONTINUE, LABELSST, NUMBER, RK/MULRK, BOOLERR,',
-  'FORMULA results, XF/FORMAT, DATEMODE) would be the way to flat memory there; it is not written yet. SheetJS\'s switch to Node\'s native zlib (`CFB.utils.use_zlib`)',
-  'refuses Node 24\'s zlib ("zlib does not expose bytesRead").',
+  'The .xls reader (xls-reader.ts) finds the Workbook stream through the compound file\'s header, DIFAT, FAT and directory (no copy',
+  'when its sectors lie in one piece, as they do in files Excel and SheetJS write), reads the globals once (code page, date system,',
+  'number formats, XFs, the shared string table with its CONTINUE records, the sheet directory), then walks each sheet\'s records into',
+  'rows: NUMBER, RK, MULRK, LABELSST, LABEL, BOOLERR, FORMULA results with their STRING records, DIMENSIONS; blanks are skipped, as',
+  'SheetJS skips them. It types and formats cells by SheetJS\'s rules (number formats and date detection through SheetJS\'s own SSF,',
+  'display texts only for the cells META shows) and declines, for SheetJS to read as before, whatever it does not read the same way:',
+  'BIFF2-5 workbooks, encryption, code pages other than UTF-16, cell notes, chart sheets, cells out of row order, number formats the',
+  'workbook uses without defining them, damaged containers. xls-reader.spec.ts compares both on the shared .xls files, on workbooks',
+  'SheetJS writes and on workbooks built there record by record. Before it, SheetJS read every .xls whole: its BIFF reader allocates',
+  'so much that the garbage collector took a third of the CPU, and formatting display texts a fifth; `cellText: false` (4.6 s CPU',
+  'instead of 5.2 s, peak 614 MB instead of 627 MB) and one sheet at a time with `sheets:` (8.2 s CPU, 695 MB: SheetJS still walks the',
+  'whole BIFF stream each time) were measured and not taken. SheetJS\'s switch to Node\'s native zlib (`CFB.utils.use_zlib`) refuses',
+  'Node 24\'s zlib ("zlib does not expose bytesRead").',
 ].join('\n');

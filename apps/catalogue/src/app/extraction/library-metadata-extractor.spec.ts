@@ -77,6 +77,24 @@ describe('LibraryMetadataExtractor in a worker thread', () => {
     expect(threaded.sketches).toEqual(here.sketches);
   });
 
+  it('an .xls (its BIFF8 records walked sheet by sheet by the library) gives the META and sketches of the same workbook described in this thread', async () => {
+    const workbook = path.join(DATASETS, 'excel/titanic3.xls');
+    const describeBook = async (chosen: LibraryMetadataExtractor) => {
+      const sketches = new SketchCollector();
+      const input = { stream: createReadStream(workbook, { highWaterMark: 4096 }), fileName: 'titanic3.xls', size: statSync(workbook).size };
+      const { DATE: _date, ...meta } = await chosen.extract(input, { extractOption: 'samples', privateColumns: { hash: ['name'], linkageKey: new Uint8Array(32).fill(5) }, sketches });
+      return { meta, sketches: sketches.tables };
+    };
+    const here = await describeBook(extractor(Infinity));
+    const threaded = await describeBook(extractor(0));
+    expect(threaded.meta.STATUS).toBe('complete');
+    expect((threaded.meta.FILE as { TOTAL_ROWS: number }).TOTAL_ROWS).toBe(1309);
+    expect(threaded.meta.ENCRYPTED_COLS).toEqual(['name']);
+    expect(threaded.sketches.length).toBe(1);
+    expect(threaded.meta).toEqual(here.meta);
+    expect(threaded.sketches).toEqual(here.sketches);
+  });
+
   it('rejects with the reason when aborted, without waiting for the file to end', async () => {
     const stream = new Readable({ read() {} });
     stream.push('a,b\n1,2\n');

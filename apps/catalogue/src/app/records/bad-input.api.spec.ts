@@ -55,6 +55,7 @@ describeInfra('bad input through POST /api/records/ with the real extractor (rea
   const cases: Array<[string, () => Buffer, string, RegExp]> = [
     ['an empty file', () => Buffer.alloc(0), 'empty.csv', /^The file is empty$/],
     ['a corrupt .xlsx (the first third of a real workbook)', () => firstThird(dataset('excel/Auto.xlsx')), 'Auto.xlsx', /Damaged|zip/i],
+    ['a corrupt .xls (the first third of a real workbook: its own reader declines it, SheetJS fails on it)', () => firstThird(dataset('excel/titanic3.xls')), 'titanic3.xls', /^Damaged workbook/],
     ['a truncated PDF', () => firstThird(dataset('pdf/irs-fw9-2018.pdf')), 'fw9.pdf', /Damaged PDF/],
     ['a PDF under a .csv name', () => dataset('pdf/autogen-paper-excerpt.pdf'), 'paper.csv', /binary data/],
     ['a CSV named .xlsx', () => csv, 'co2.xlsx', /Not an Office Open XML/],
