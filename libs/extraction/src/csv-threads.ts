@@ -29,7 +29,7 @@ import type { CsvInfo, ExtractionLimits, ExtractOption, PrivateColumns } from '.
 /** Files smaller than this are read in the calling thread: starting threads costs more than it saves. */
 export const DEFAULT_THREADS_MIN_BYTES = 32 * 1024 * 1024;
 /** Bytes a block holds, at least (it ends at the next record end). */
-export const DEFAULT_BLOCK_BYTES = 8 * 1024 * 1024;
+export const DEFAULT_BLOCK_BYTES = 4 * 1024 * 1024;
 /** Blocks handed to a thread and not described yet; the stream waits beyond that. */
 const MAX_IN_FLIGHT = 2;
 /** Room a block buffer has beyond blockBytes, for the record that ends the block. */
@@ -335,7 +335,9 @@ class BlockRun {
       this.check();
       if (this.trouble) return false;
       const thread = this.threads.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
-      if (thread.inFlight < MAX_IN_FLIGHT) {
+      // Blocks described ahead of one still being read wait to be merged: bounded too.
+      const unmerged = this.nextIndex - this.nextMerged;
+      if (thread.inFlight < MAX_IN_FLIGHT && unmerged < this.threads.length * MAX_IN_FLIGHT * 2) {
         const index = this.nextIndex++;
         const { buffer, length } = this.buffers.fill(pieces);
         this.blocks.set(index, { offset, length, buffer: null });
