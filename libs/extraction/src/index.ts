@@ -38,6 +38,7 @@ export * from './errors';
 export { extractMetadata, resolveLimits } from './extract';
 export { fileKindOf, contentTypeOf } from './detect';
 export { detectDelimiter } from './csv';
+export { revived as revivedExtractionError } from './csv-threads';
 export { keyedHash, linkageKeyId, parseLinkageKey, HASH_PATTERN, LINKAGE_KEY_PATTERN, maskOf } from './private-columns';
 export { bigramsOf, CLK_PATTERN, clkEncoder, clkFilter, clkKeyOf, DEFAULT_CLK, type ClkOptions } from './clk';
 export { isMaskShaped, maskCellValue, withoutCellValues } from './cell-masking';

@@ -2,16 +2,9 @@
 // the numeric figures to compare with, and reading a child process's answer.
 import { seededRandom } from '../bench-support';
 
-export const BENCH_COLUMNS = ['id', 'amount', 'quantity', 'score', 'category', 'comment', 'created'] as const;
-export const NUMERIC = ['id', 'amount', 'quantity', 'score'];
+import { BENCH_COLUMNS, type ColumnFigures, NUMERIC } from './bench-columns';
 
-export interface ColumnFigures {
-  count: number;
-  min: number;
-  max: number;
-  mean: number;
-  std: number;
-}
+export { BENCH_COLUMNS, type ColumnFigures, NUMERIC };
 
 /** One generated row, its numbers as the CSV writes them (amount with 2 decimals, score with 4 or '' when missing). */
 export interface BenchRow {

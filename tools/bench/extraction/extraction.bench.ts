@@ -6,135 +6,34 @@
 // Run: node_modules/.bin/node tools/bench/extraction/run.cjs [--sizes=10,100,1000] [--dir=DIR] [--no-write]
 //   [--parts=csv,sheets] [--write=csv,sheets] [--repetitions=7] [--rounds=3] [--no-build]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { createReadStream, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { sectionMarkers, writeBenchmarkSection } from '../bench-support';
 import { GENERATED_CSV_DIR, generatedCsv } from '../generated-csv';
 import { childAnswer, type ColumnFigures, NUMERIC, worstDifference } from './bench-figures';
-import { isSheetsChild, runSheetsChild, runSheetsPart, SHEETS_SECTION } from './sheets.bench-part';
+import type { Measurement, Mode } from './csv-child';
+import type * as SheetsPart from './sheets.bench-part';
+
+/**
+ * The workbook part, loaded only where it runs: it uses the library from its TypeScript sources, and a
+ * second copy of the library in a CSV child slows the built one there by about 70 % (measured).
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sheetsPart = (): typeof SheetsPart => require('./sheets.bench-part');
 
 const ROOT = path.resolve(__dirname, '../../..');
 const SECTION = 'bench:extraction';
 const { start: START, end: END } = sectionMarkers(SECTION);
 const MB = 1024 * 1024;
 
-interface Measurement {
-  ms: number;
-  /** User + system CPU time of the call (the machine is shared, so wall time is noisy). */
-  cpuMs: number;
-  rssBeforeMb: number;
-  peakRssMb: number;
-  rows: number;
-  columns: Record<string, ColumnFigures>;
-  /** extractMetadata only: how late the event loop's timers ran during the call (p99 and max, ms). */
-  loopDelay?: { p99: number; max: number };
-  /** extractMetadata only: SHA-256 of META without its DATE, to show what threads change. */
-  metaDigest?: string;
-  /** extractMetadata only: the same with MEAN and STD to 12 significant digits (blocks combine those). */
-  roundedDigest?: string;
-}
-
 function arg(name: string): string | undefined {
   const hit = process.argv.find((a) => a.startsWith(`--${name}=`));
   return hit?.slice(name.length + 3);
 }
 
-function cpuMsSince(start: NodeJS.CpuUsage): number {
-  const used = process.cpuUsage(start);
-  return (used.user + used.system) / 1000;
-}
-
-function peakRssMb(): number {
-  return process.resourceUsage().maxRSS / 1024; // maxRSS is in KiB
-}
-
-// ---------------------------------------------------------------------------------------------
-// Children: one measurement each, printed as JSON on stdout.
-
-/** The extraction library as the product runs it (built by the parent: npm run build's output). */
-function builtExtraction(): typeof import('@dc/extraction') {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(path.join(ROOT, 'dist/libs/extraction/src/index.js'));
-}
-
-async function childExtract(file: string, workers: number): Promise<Measurement> {
-  const { extractMetadata } = builtExtraction();
-  const rssBeforeMb = process.memoryUsage().rss / MB;
-  const cpu = process.cpuUsage();
-  // What a server sharing the thread would see: the delay of its timers while the file is profiled.
-  const delay = monitorEventLoopDelay({ resolution: 5 });
-  delay.enable();
-  const started = performance.now();
-  const result = await extractMetadata(
-    { stream: createReadStream(file, { highWaterMark: 256 * 1024 }), fileName: path.basename(file), size: statSync(file).size },
-    { extractOption: 'metadata', threads: { workers, minBytes: 0 } },
-  );
-  const ms = performance.now() - started;
-  const cpuMs = cpuMsSince(cpu);
-  delay.disable();
-  const loopDelay = { p99: delay.percentile(99) / 1e6, max: delay.max / 1e6 };
-  const table = result.FILE;
-  if (!table || result.STATUS !== 'complete') throw new Error(`extraction did not complete: ${result.STATUS} ${result.ERRORS.join('; ')}`);
-  const columns: Record<string, ColumnFigures> = {};
-  for (const name of NUMERIC) {
-    const stats = table.STATS[String(table.HEADERS.indexOf(name))];
-    columns[name] = { count: stats.DICT.count, min: stats.MIN ?? NaN, max: stats.MAX ?? NaN, mean: stats.MEAN ?? NaN, std: stats.STD ?? NaN };
-  }
-  const { DATE: _date, ...meta } = result;
-  const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
-  const rounded = JSON.stringify(meta, (key, value) => (typeof value === 'number' && (key === 'MEAN' || key === 'STD') ? Number(value.toPrecision(12)) : value));
-  return { ms, cpuMs, rssBeforeMb, peakRssMb: peakRssMb(), rows: table.TOTAL_ROWS, columns, loopDelay, metaDigest: digest(JSON.stringify(meta)), roundedDigest: digest(rounded) };
-}
-
-type Mode = 'extract' | 'extract-threads' | 'duckdb' | 'summarize' | 'summarize-1';
-const EXTRACT_WORKERS: Partial<Record<Mode, number>> = { extract: 1, 'extract-threads': 2 };
-
-/** DuckDB on the same file: one read_csv aggregate query, or SUMMARIZE (default threads, or one). */
-async function childDuckdb(file: string, mode: Exclude<Mode, 'extract' | 'extract-threads'>): Promise<Measurement> {
-  const { DuckDBInstance } = await import('@duckdb/node-api');
-  const rssBeforeMb = process.memoryUsage().rss / MB;
-  const cpu = process.cpuUsage();
-  const started = performance.now();
-  const instance = await DuckDBInstance.create(':memory:', mode === 'summarize-1' ? { threads: '1' } : {});
-  const connection = await instance.connect();
-  const source = `read_csv('${file.replace(/'/g, "''")}', header = true)`;
-  const columns: Record<string, ColumnFigures> = {};
-  let rows: number;
-  if (mode === 'duckdb') {
-    const select = NUMERIC.map((c) => `count(${c}), min(${c}), max(${c}), avg(${c}), stddev_samp(${c})`).join(', ');
-    const row = (await connection.runAndReadAll(`SELECT count(*), ${select} FROM ${source}`)).getRows()[0].map((v) => Number(v));
-    rows = row[0];
-    NUMERIC.forEach((name, i) => {
-      const [count, min, max, mean, std] = row.slice(1 + i * 5, 6 + i * 5);
-      columns[name] = { count, min, max, mean, std };
-    });
-  } else {
-    // SUMMARIZE prints its figures as text (shortest round trip), and its count is of all rows.
-    const reader = await connection.runAndReadAll(`SUMMARIZE SELECT * FROM ${source}`);
-    const names = reader.columnNames();
-    const at = (row: unknown[], name: string): number => Number(String(row[names.indexOf(name)]));
-    rows = 0;
-    for (const row of reader.getRows()) {
-      const name = String(row[names.indexOf('column_name')]);
-      rows = at(row, 'count');
-      if (NUMERIC.includes(name)) {
-        // Its null_percentage is rounded to 0.01 %, so no exact count: compared on the other four.
-        columns[name] = { count: NaN, min: at(row, 'min'), max: at(row, 'max'), mean: at(row, 'avg'), std: at(row, 'std') };
-      }
-    }
-  }
-  const ms = performance.now() - started;
-  const cpuMs = cpuMsSince(cpu);
-  connection.closeSync();
-  instance.closeSync();
-  return { ms, cpuMs, rssBeforeMb, peakRssMb: peakRssMb(), rows, columns };
-}
-
 function measure(mode: Mode, file: string): Measurement {
-  const child = spawnSync(process.execPath, [path.join(__dirname, 'run.cjs'), `--child=${mode}`, `--file=${file}`], { encoding: 'utf8', maxBuffer: 16 * MB });
+  const child = spawnSync(process.execPath, [path.join(ROOT, 'tools/scripts/run-ts.cjs'), path.join(__dirname, 'csv-child.ts'), `--child=${mode}`, `--file=${file}`], { encoding: 'utf8', maxBuffer: 16 * MB });
   if (child.status !== 0) throw new Error(`${mode} child failed: ${child.stderr}`);
   return childAnswer<Measurement>(child.stdout); // SUMMARIZE's missing count comes back as NaN
 }
@@ -297,13 +196,8 @@ const NOTES = [
 async function main(): Promise<void> {
   const child = arg('child');
   if (child) {
-    const file = arg('file') as string;
-    const workers = EXTRACT_WORKERS[child as Mode];
-    const result = isSheetsChild(child)
-      ? await runSheetsChild(child, file)
-      : workers
-        ? await childExtract(file, workers)
-        : await childDuckdb(file, child as Exclude<Mode, 'extract' | 'extract-threads'>);
+    // Workbook children (the CSV part's have a script of their own, csv-child.ts).
+    const result = await sheetsPart().runSheetsChild(child as Parameters<typeof SheetsPart.runSheetsChild>[0], arg('file') as string);
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return;
   }
@@ -345,6 +239,7 @@ async function main(): Promise<void> {
     if (toWrite.includes('csv')) writeBenchmarkSection(SECTION, text);
   }
   if (parts.includes('sheets')) {
+    const { runSheetsPart, SHEETS_SECTION } = sheetsPart();
     const text = await runSheetsPart({ dir, command, loadAt, repetitions: Number(arg('repetitions') ?? 7) });
     console.log(text);
     if (toWrite.includes('sheets')) writeBenchmarkSection(SHEETS_SECTION, text);

@@ -6,7 +6,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import type { CsvThreads, ExtractOption, PrivateColumns, TableSketch } from '@dc/extraction';
+import { type CsvThreads, type ExtractOption, type PrivateColumns, revivedExtractionError, type TableSketch } from '@dc/extraction';
 import type { MetadataExtractionInput } from './metadata-extractor';
 
 /** Chunks posted to the worker and not yet taken by its stream; reading waits beyond that. */
@@ -107,7 +107,7 @@ export function extractInThread(input: MetadataExtractionInput, data: Omit<Extra
         inFlight--;
         void read();
       } else if (message.type === 'done') settle(() => resolve({ meta: message.meta, sketches: message.sketches }));
-      else settle(() => reject(Object.assign(new Error(message.error.message), { name: message.error.name, stack: message.error.stack })));
+      else settle(() => reject(revivedExtractionError(message.error)));
     });
     worker.on('error', (error) => settle(() => reject(error)));
     worker.on('exit', (code) => settle(() => reject(new Error(`the extraction thread exited (code ${code}) without an answer`))));
