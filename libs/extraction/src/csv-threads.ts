@@ -337,7 +337,7 @@ class BlockRun {
       const thread = this.threads.reduce((a, b) => (b.inFlight < a.inFlight ? b : a));
       // Blocks described ahead of one still being read wait to be merged: bounded too.
       const unmerged = this.nextIndex - this.nextMerged;
-      if (thread.inFlight < MAX_IN_FLIGHT && unmerged < this.threads.length * MAX_IN_FLIGHT * 2) {
+      if (thread.inFlight < MAX_IN_FLIGHT && unmerged < this.threads.length * MAX_IN_FLIGHT) {
         const index = this.nextIndex++;
         const { buffer, length } = this.buffers.fill(pieces);
         this.blocks.set(index, { offset, length, buffer: null });

@@ -1,15 +1,15 @@
 // One measurement of the extraction benchmark's CSV part, printed as JSON on stdout, in a process of
-// its own (extraction.bench.ts spawns it): extractMetadata of the built library, or DuckDB. It
-// imports nothing that loads the library from its TypeScript sources: a second copy of the library
-// in the process slowed the built one by about 70 % (measured), which the product never has.
-// Usage: node tools/scripts/run-ts.cjs tools/bench/extraction/csv-child.ts --child=<mode> --file=<csv>
+// its own: extractMetadata of the built library, or DuckDB. extraction.bench.ts compiles this file
+// (and bench-columns.ts, all it imports) to JavaScript and runs it with plain Node, so the process
+// holds what the product's would: no TypeScript compiler (tens of MB of its peak RSS), and no second
+// copy of the library from its sources (which slowed the built one by about 70 %, measured).
+// Usage: node <compiled csv-child.js> --child=<mode> --file=<csv> --root=<repository>
 import { createHash } from 'node:crypto';
 import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { type ColumnFigures, NUMERIC } from './bench-columns';
 
-const ROOT = path.resolve(__dirname, '../../..');
 const MB = 1024 * 1024;
 
 export interface Measurement {
@@ -45,7 +45,7 @@ function peakRssMb(): number {
 /** The extraction library as the product runs it (built by the parent: npm run build's output). */
 function builtExtraction(): typeof import('@dc/extraction') {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require(path.join(ROOT, 'dist/libs/extraction/src/index.js'));
+  return require(path.join(arg('root') as string, 'dist/libs/extraction/src/index.js'));
 }
 
 async function childExtract(file: string, workers: number): Promise<Measurement> {
@@ -129,7 +129,7 @@ async function main(): Promise<void> {
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 
-if (require.main === module || process.argv.some((a) => a.startsWith('--child='))) {
+if (process.argv.some((a) => a.startsWith('--child='))) {
   main().catch((error: unknown) => {
     console.error(error);
     process.exit(1);

@@ -6,14 +6,18 @@
 // Run: node_modules/.bin/node tools/bench/extraction/run.cjs [--sizes=10,100,1000] [--dir=DIR] [--no-write]
 //   [--parts=csv,sheets] [--write=csv,sheets] [--repetitions=7] [--rounds=3] [--no-build]
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
+import { transformFileSync } from '@swc/core';
 import { sectionMarkers, writeBenchmarkSection } from '../bench-support';
 import { GENERATED_CSV_DIR, generatedCsv } from '../generated-csv';
 import { childAnswer, type ColumnFigures, NUMERIC, worstDifference } from './bench-figures';
 import type { Measurement, Mode } from './csv-child';
 import type * as SheetsPart from './sheets.bench-part';
+
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { swcOptions } = require('../../scripts/swc-options.cjs') as { swcOptions: () => import('@swc/core').Options };
 
 /**
  * The workbook part, loaded only where it runs: it uses the library from its TypeScript sources, and a
@@ -32,10 +36,30 @@ function arg(name: string): string | undefined {
   return hit?.slice(name.length + 3);
 }
 
+/** csv-child.ts and the one file it imports, compiled to JavaScript in a directory of their own (see csv-child.ts). */
+function compiledChild(): string {
+  // Inside the repository (tmp/ is ignored), so that its packages (DuckDB) are found from there.
+  mkdirSync(path.join(ROOT, 'tmp'), { recursive: true });
+  const dir = mkdtempSync(path.join(ROOT, 'tmp', 'extraction-child-'));
+  for (const name of ['csv-child', 'bench-columns']) {
+    const { code } = transformFileSync(path.join(__dirname, `${name}.ts`), { ...swcOptions(), sourceMaps: false, swcrc: false });
+    writeFileSync(path.join(dir, `${name}.js`), code);
+  }
+  return path.join(dir, 'csv-child.js');
+}
+
+let child: string | undefined;
+
+function removeCompiledChild(): void {
+  if (child) rmSync(path.dirname(child), { recursive: true, force: true });
+  child = undefined;
+}
+
 function measure(mode: Mode, file: string): Measurement {
-  const child = spawnSync(process.execPath, [path.join(ROOT, 'tools/scripts/run-ts.cjs'), path.join(__dirname, 'csv-child.ts'), `--child=${mode}`, `--file=${file}`], { encoding: 'utf8', maxBuffer: 16 * MB });
-  if (child.status !== 0) throw new Error(`${mode} child failed: ${child.stderr}`);
-  return childAnswer<Measurement>(child.stdout); // SUMMARIZE's missing count comes back as NaN
+  child ??= compiledChild();
+  const run = spawnSync(process.execPath, [child, `--child=${mode}`, `--file=${file}`, `--root=${ROOT}`], { encoding: 'utf8', maxBuffer: 16 * MB });
+  if (run.status !== 0) throw new Error(`${mode} child failed: ${run.stderr}`);
+  return childAnswer<Measurement>(run.stdout); // SUMMARIZE's missing count comes back as NaN
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -92,8 +116,8 @@ function section(rows: SizeRow[], command: string, load: string, rounds: number)
     `quoted with a comma, a text and a date column). Each measurement is a child process of its own; the engines run in turn, ${rounds} rounds,`,
     'and the table shows each engine\'s run of median wall time (every round\'s wall time is listed below it). Time is the',
     'call (`extractMetadata` of the built library in dist/, as the product runs it, with extractOption metadata / a DuckDB instance',
-    "and one query), peak RSS is the child's getrusage maxrss (Node and the bench script's swc loader included; \"RSS before\" is",
-    'the child just before the work). CPU is user + system',
+    "and one query) in a child running on plain Node (no TypeScript compiler loaded, as in the product); peak RSS is the child's",
+    'getrusage maxrss ("RSS before" is the child just before the work). CPU is user + system',
     "time of the whole process during the call, helper threads included (V8's garbage collector, DuckDB's readers), so it can exceed the wall time.",
     '`extractMetadata` computes every figure of META for all 7 columns (types, distinct counts, duplicates, missing values, first',
     'rows, word sets, keywords); `SUMMARIZE` gives per column min, max, approximate distinct count, mean, std, quartiles, count',
@@ -232,6 +256,7 @@ async function main(): Promise<void> {
     for (const { mode } of ENGINES) runs[mode] = medianByWall(all[mode] as Measurement[]);
     rows.push({ sizeMb, bytes, runs, walls: Object.fromEntries(ENGINES.map(({ mode }) => [mode, (all[mode] as Measurement[]).map((m) => m.ms)])) });
   }
+  removeCompiledChild();
   const command = `node_modules/.bin/node tools/bench/extraction/run.cjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
   if (rows.length > 0) {
     const text = section(rows, command, `${loadStart} / ${loadAt()}`, rounds);
