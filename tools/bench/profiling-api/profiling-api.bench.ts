@@ -9,7 +9,7 @@
 // default), in a worker thread at the process's priority, with only the extraction library's CSV
 // threads (the event loop's thread forwards the file's chunks to them, 32 MiB and more), and all in
 // the event loop's own thread (how it was before issue 13).
-// Build first (npm run build). Usage: npm run bench:profiling-api [-- --size-mb=200 --seconds=15 --variants=thread,thread-nice0,csv-threads,loop --no-write]
+// Build first (npm run build). Usage: npm run bench:profiling-api [-- --size-mb=200 --seconds=15 --variants=thread,thread-nice0,thread-nice19,csv-threads,loop --no-write]
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { openAsBlob, rmSync, statSync } from 'node:fs';
@@ -38,6 +38,7 @@ interface Variant {
 const ALL_VARIANTS: Variant[] = [
   { key: 'thread', label: 'extraction in a worker thread, 5 nicer (default)', env: {} },
   { key: 'thread-nice0', label: 'extraction in a worker thread at the process\'s priority (EXTRACTION_THREAD_NICE=0)', env: { EXTRACTION_THREAD_NICE: '0' } },
+  { key: 'thread-nice19', label: 'extraction in a worker thread at the lowest priority (EXTRACTION_THREAD_NICE=19)', env: { EXTRACTION_THREAD_NICE: '19' } },
   { key: 'csv-threads', label: 'only the library\'s CSV threads (EXTRACTION_THREAD_MIN_BYTES above the file size, EXTRACTION_THREADS=2)', env: { EXTRACTION_THREAD_MIN_BYTES: String(2 ** 40) } },
   { key: 'loop', label: 'extraction in the event loop\'s thread (EXTRACTION_THREAD_MIN_BYTES above the file size, EXTRACTION_THREADS=1: before issue 13)', env: { EXTRACTION_THREAD_MIN_BYTES: String(2 ** 40), EXTRACTION_THREADS: '1' } },
 ];
