@@ -24,17 +24,11 @@ function after(found: number, end: number): number {
   return found === -1 ? end : found;
 }
 
-/** Stands for an unquoted cell that is not sliced (see `skipped`): not blank, value unused. */
-export const SKIPPED_CELL = '\u0000skipped';
-
 /**
  * Reads `text`, which starts at a record start. Without `final` it stops before an unfinished last
  * record; with `final` the end of the text ends the last record. Null: a case left to papaparse.
- * `skipped[i]` true: the i-th cell's value is not needed (another thread describes that column), so
- * an unquoted one that visibly holds text is not sliced but given as SKIPPED_CELL; empty and other
- * cells are read as usual, so blank records are still blank.
  */
-export function readSimpleRecords(text: string, delimiter: string, newline: '\n' | '\r\n' | '\r', final: boolean, skipped?: readonly boolean[]): SimpleRecords | null {
+export function readSimpleRecords(text: string, delimiter: string, newline: '\n' | '\r\n' | '\r', final: boolean): SimpleRecords | null {
   const length = text.length;
   // papaparse drops a byte order mark at the start of each text it is given.
   if (length > 0 && text.charCodeAt(0) === BOM) return null;
@@ -85,9 +79,7 @@ export function readSimpleRecords(text: string, delimiter: string, newline: '\n'
         if (nextQuote < pos) nextQuote = after(text.indexOf('"', pos), length);
         stop = Math.min(nextDelim, nextLf, nextCr);
         if (nextQuote < stop) return null; // a quote inside a field
-        // An ASCII character other than a space first: the cell is not blank, whatever follows.
-        const first = stop > pos && skipped?.[cells.length] ? text.charCodeAt(pos) : 0;
-        cells.push(first > 32 && first < 127 ? SKIPPED_CELL : text.slice(pos, stop));
+        cells.push(text.slice(pos, stop));
       }
       if (stop === length) {
         if (!final) break records;

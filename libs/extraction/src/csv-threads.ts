@@ -375,7 +375,7 @@ class BlockRun {
     rest.startBlock(first);
     this.trouble = { index: first, kind: 'declined' };
     const source = chunks.from([...held, ...pending]);
-    this.textRead = await readCsv(source, this.ctx, {}, undefined, { info: this.info, table: rest, record: this.merger.records, offset: from, decoder });
+    this.textRead = await readCsv(source, this.ctx, {}, { info: this.info, table: rest, record: this.merger.records, offset: from, decoder });
     const block = rest.takeBlock();
     if (block.longRows > 0) block.firstLongRow -= this.merger.records; // readCsv numbered the records in the file
     this.merger.add(block, 0);

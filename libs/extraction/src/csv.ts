@@ -5,7 +5,6 @@
 import Papa from 'papaparse';
 import { classify, isMissingText } from './column';
 import type { Extracted, ExtractorContext } from './context';
-import { columnWeights, shareColumns, WEIGHED_RECORDS } from './column-share';
 import { ByteCells, ByteRecords, readByteRecords } from './csv-bytes';
 import { readSimpleRecords } from './csv-records';
 import { CorruptFileError, ExtractionLimitError } from './errors';
@@ -187,17 +186,8 @@ export async function extractCsv(stream: ChunkSource, ctx: ExtractorContext, rea
 /** What readCsv reads: a byte stream, or the chunks a worker thread is posted (csv-worker.ts). */
 export type ChunkSource = AsyncIterable<unknown> & { destroy(): unknown };
 
-/** This thread's share of the columns: it is thread `index` of `of` (csv-threads.ts). */
-export interface ColumnShare {
-  index: number;
-  of: number;
-}
-
-/**
- * Reads the records into a TableBuilder. With a `share`, only this thread's columns are accumulated
- * (column-share.ts deals them out); everything else is read and counted as usual.
- */
-export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, reading: CsvReading = {}, share?: ColumnShare, resume?: CsvResume): Promise<CsvRead> {
+/** Reads the records into a TableBuilder, from the start of a file or from where `resume` says. */
+export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, reading: CsvReading = {}, resume?: CsvResume): Promise<CsvRead> {
   const onePass = reading.records !== 'papaparse';
   const turns = new EventLoopYield();
   const { limits } = ctx;
@@ -212,23 +202,11 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
   const parseErrors: string[] = [];
   let parseErrorCount = 0;
 
-  let skipped: boolean[] | undefined;
-  /** With a share: the first records, to weigh the columns by. */
-  let weighed: string[][] = [];
-
   /** The first record that is not blank: the header, or the first row when it looks like data. True: it was the header. */
   const begin = (cells: string[]): boolean => {
     const { hasHeader, headers } = headerOf(cells);
     (info as CsvInfo).HAS_HEADER = hasHeader;
-    let ownsColumn: ((index: number) => boolean) | undefined;
-    if (share) {
-      const owner = shareColumns(columnWeights(weighed, Math.min(headers.length, limits.maxColumns)), share.of);
-      ownsColumn = (i) => owner[i] === share.index;
-    }
-    table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';', privacy: ctx.privacy, observers: ctx.observers, tableName: ctx.fileName, ownsColumn });
-    // Once the header is read, cells of the columns another thread describes need not be sliced
-    // (cells past the described ones are, for the "more values than headers" count).
-    if (ownsColumn) skipped = table.headers.map((_, i) => !ownsColumn(i));
+    table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';', privacy: ctx.privacy, observers: ctx.observers, tableName: ctx.fileName });
     return hasHeader;
   };
 
@@ -273,7 +251,7 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
     const csv = info as CsvInfo;
     const all = pending + text;
     pending = '';
-    const simple = onePass ? readSimpleRecords(all, csv.DELIMITER, csv.LINE_ENDING, final, skipped) : null;
+    const simple = onePass ? readSimpleRecords(all, csv.DELIMITER, csv.LINE_ENDING, final) : null;
     const { end, longest } = simple ?? scanRecords(all, csv.DELIMITER, csv.LINE_ENDING === '\r' ? '\r' : '\n');
     if (longest > limits.maxLineBytes || all.length - end > limits.maxLineBytes) stopAtLongRecord();
     if (simple) {
@@ -354,7 +332,6 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
   const headBytes: Uint8Array[] = [];
   const start = (final: boolean): void => {
     info = { DELIMITER: detectDelimiter(head, ctx.fileName), ENCODING: decoder.encoding, HAS_HEADER: true, LINE_ENDING: detectLineEnding(head) };
-    if (share) weighed = Papa.parse<string[]>(head.slice(0, SAMPLE_CHARS), { delimiter: info.DELIMITER, newline: info.LINE_ENDING, quoteChar: QUOTE, header: false, preview: WEIGHED_RECORDS }).data;
     const text = head;
     head = '';
     asBytes = (reading.records ?? 'bytes') === 'bytes' && !decoder.encoding.startsWith('utf-16');

@@ -100,8 +100,7 @@ export interface CellObserver {
 
 /** Hands a TableObserver to each table of one file, e.g. a SketchCollector. */
 export interface TableObserverFactory {
-  /** `described`: the columns (by source position) this table's builder describes; the others are another thread's. */
-  openTable(name: string, headers: string[], policies: ColumnPolicy[], described?: (sourceIndex: number) => boolean): TableObserver | undefined;
+  openTable(name: string, headers: string[], policies: ColumnPolicy[]): TableObserver | undefined;
 }
 
 /**
@@ -467,14 +466,14 @@ export class SketchCollector implements TableObserverFactory {
     return this.budget;
   }
 
-  openTable(name: string, headers: string[], policies: ColumnPolicy[], described: (sourceIndex: number) => boolean = () => true): TableObserver | undefined {
+  openTable(name: string, headers: string[], policies: ColumnPolicy[]): TableObserver | undefined {
     if (this.budget <= 0) return undefined;
     // Shown columns are the non-excluded ones in order; the budget cuts the tail.
     const columns: ColumnSketcher[] = [];
     let shown = 0;
     headers.forEach((header, i) => {
       if (policies[i]?.format === 'exclude' || shown >= this.budget) return;
-      if (described(i)) columns.push(new ColumnSketcher(i, shown, header, policies[i], this.blocks));
+      columns.push(new ColumnSketcher(i, shown, header, policies[i], this.blocks));
       shown++;
     });
     this.budget -= shown;

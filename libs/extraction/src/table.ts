@@ -16,24 +16,12 @@ export interface TableOptions {
   /** Sees every row too (column sketches for the relations service); named by tableName. */
   observers?: TableObserverFactory;
   tableName?: string;
-  /**
-   * Columns this builder accumulates (by source position); the others are described elsewhere (another
-   * thread reading the same rows, csv-threads.ts) and handed over with adopt() before build().
-   */
-  ownsColumn?: (index: number) => boolean;
 }
 
 /** What build() needs of a column: its statistics and its words (for KEYWORDS). */
 export interface DescribedColumn {
   stats(): ColumnStats;
   wordCounts(): Array<[string, number]>;
-}
-
-/** A column described by another builder (another thread), as plain data. */
-export interface ColumnPart {
-  index: number;
-  stats: ColumnStats;
-  words: Array<[string, number]>;
 }
 
 /** Bounded list of messages: keeps the first maxErrors and counts the rest. */
@@ -68,11 +56,11 @@ export class TableBuilder {
   /** The source's headers (up to maxColumns); excluded columns are among them but not in build(). */
   readonly headers: string[];
   private readonly policies: ColumnPolicy[];
-  /** null for an excluded column or one another builder owns: its values are not even looked at. */
+  /** null for an excluded column: its values are not even looked at. */
   private readonly columns: Array<ColumnAccumulator | null>;
   private readonly columnContext: ColumnContext;
-  /** What build() shows of each column: null for an excluded one, undefined until another builder's part is adopted. */
-  private readonly described: Array<DescribedColumn | null | undefined>;
+  /** What build() shows of each column (its accumulator, or the merged blocks' figures): null for an excluded one. */
+  private readonly described: Array<DescribedColumn | null>;
   private readonly observer?: TableObserver;
   /** The observer's cell observers by column, when it has them (addByteRow then feeds them cell by cell). */
   private readonly cellObservers?: Array<CellObserver | undefined>;
@@ -101,11 +89,10 @@ export class TableBuilder {
     };
     this.columnContext = ctx;
     this.policies = this.headers.map((header, i) => options.privacy?.policyFor(header, i) ?? PLAIN);
-    const owns = options.ownsColumn ?? (() => true);
-    this.columns = this.policies.map((policy, i) => (policy.format === 'exclude' || !owns(i) ? null : new ColumnAccumulator(ctx, policy)));
-    this.described = this.policies.map((policy, i) => (policy.format === 'exclude' ? null : (this.columns[i] ?? undefined)));
+    this.columns = this.policies.map((policy) => (policy.format === 'exclude' ? null : new ColumnAccumulator(ctx, policy)));
+    this.described = this.policies.map((_, i) => this.columns[i]);
     this.columns.forEach((column, i) => column && (column.readsBytes ? this.byBytes : this.byText).push(i));
-    this.observer = options.observers?.openTable(options.tableName ?? '', this.headers, this.policies, owns);
+    this.observer = options.observers?.openTable(options.tableName ?? '', this.headers, this.policies);
     if (this.observer?.cellObserver) {
       const observer = this.observer;
       this.cellObservers = this.headers.map((_, i) => observer.cellObserver?.(i));
@@ -173,28 +160,6 @@ export class TableBuilder {
   }
 
   /**
-   * The columns this builder owns, described, for the builder that builds the table (instead of
-   * build()); the observer is finished with them.
-   */
-  ownParts(): ColumnPart[] {
-    const parts: ColumnPart[] = [];
-    const headers: string[] = [];
-    const stats: FileTable['STATS'] = {};
-    this.described.forEach((described, index) => {
-      if (described === null) return;
-      const column = this.columns[index];
-      if (column) {
-        const part = { index, stats: column.stats(), words: column.wordCounts() };
-        parts.push(part);
-        stats[String(headers.length)] = part.stats;
-      }
-      headers.push(this.headers[index]);
-    });
-    this.observer?.finish({ HEADERS: headers, TOTAL_ROWS: this.rows, STATS: stats });
-    return parts;
-  }
-
-  /**
    * Block mode (csv-threads.ts): what the rows added since the last call gathered, as plain data,
    * and a fresh start for the next block (distinct values and sketches go on across blocks).
    * Row numbers given to addRow count from the block's start.
@@ -247,11 +212,6 @@ export class TableBuilder {
     });
   }
 
-  /** Takes in columns described by other builders over the same rows. */
-  adopt(parts: ColumnPart[]): void {
-    for (const { index, stats, words } of parts) this.described[index] = { stats: () => stats, wordCounts: () => words };
-  }
-
   build(): FileTable {
     if (this.longRows > 0) {
       this.errors.add(
@@ -262,7 +222,6 @@ export class TableBuilder {
     const stats: FileTable['STATS'] = {};
     this.described.forEach((column, i) => {
       if (column === null) return;
-      if (column === undefined) throw new Error(`Column ${i + 1} was not described (its part was not adopted)`);
       stats[String(headers.length)] = column.stats();
       headers.push(this.headers[i]);
     });
