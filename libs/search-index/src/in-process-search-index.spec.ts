@@ -2,6 +2,7 @@ import { createTestDatabase, type TestDatabase } from '@dc/testing';
 import { Pool } from 'pg';
 import { InProcessSearchIndex } from './in-process-search-index';
 import { PostgresSearchIndex } from './postgres-search-index';
+import { SNAPSHOT_FORMAT } from './ranked-memory';
 import type { RecordDocument, SearchIndex, SearchQuery, SearchViewer } from './search-index';
 import { minutesIn, recordDocument, searchIndexContract } from './search-index.contract';
 
@@ -252,6 +253,18 @@ describe('InProcessSearchIndex', () => {
       expect(index.memoryOrigin).toBe('store');
       expect(index.lastSnapshotRejection).toBeNull();
       await sql.query(`UPDATE ${schema}.memory_snapshots SET format = format - 1`);
+      expect((await start()).memoryOrigin).toBe('snapshot');
+    });
+
+    it('writes one of its own format after a full load, though one of another format and the same number is kept', async () => {
+      // A snapshot of every write so far, then of another format: the same number as the next one.
+      await (await start(1)).snapshotWritten();
+      expect(await snapshotSeqs()).toEqual([await generation()]);
+      await sql.query(`UPDATE ${schema}.memory_snapshots SET format = format + 1`);
+      const index = await start(1);
+      expect(index.memoryOrigin).toBe('store');
+      await index.snapshotWritten();
+      expect((await sql.query(`SELECT format FROM ${schema}.memory_snapshots`)).rows).toEqual([{ format: SNAPSHOT_FORMAT }]);
       expect((await start()).memoryOrigin).toBe('snapshot');
     });
 
