@@ -1,7 +1,7 @@
 import { Pool, type PoolClient } from 'pg';
 import { MemorySnapshotStore } from './memory-snapshots';
 import { RELATED_CANDIDATES } from './postgres-search-index';
-import { RankedMemory, tokenize, type Filter, type IndexedRecord, type OrdinalStream, type RankedRow, type RowKey } from './ranked-memory';
+import { RankedMemory, tokenize, union, type Filter, type IndexedRecord, type OrdinalStream, type RankedRow, type RowKey, type Visible } from './ranked-memory';
 import {
   assertValidQuery,
   chunk,
@@ -286,7 +286,9 @@ export class InProcessSearchIndex extends SearchIndex {
     const reference = await this.get(query.relatedTo!);
     const terms = reference ? relatedTerms(reference) : [];
     if (terms.length === 0) return null;
-    const candidates = memory.newest(memory.anyWord(terms, filter), (o) => o !== ordinal && memory.passes(o, filter), RELATED_CANDIDATES);
+    // Prepared after the wait: the memory may have taken writes meanwhile.
+    const visible = memory.visibleTo(filter);
+    const candidates = memory.newest(memory.anyWord(terms), (o) => o !== ordinal && visible.passes(o), RELATED_CANDIDATES);
     const rows = candidates
       .map((o): RankedRow => ({ ordinal: o, score: 3 * memory.countWords(o, terms, 'name') + 2 * memory.countWords(o, terms, 'summary') + memory.countWords(o, terms, 'all') }))
       .sort((a, b) => b.score! - a.score! || memory.compareNewest(a.ordinal, b.ordinal));
@@ -519,17 +521,18 @@ interface Tier {
  */
 function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: RowKey | null, limits: Required<SearchLimits>): Ranked {
   const { countLimit, resultWindow } = limits;
-  const visible = (o: number) => memory.passes(o, filter);
+  const sight: Visible = memory.visibleTo(filter);
+  const visible = sight.passes;
   const text = normalizeSearchText(query.text).toLowerCase();
   const counted = (total: number) => ({ count: Math.min(total, countLimit), countCapped: total > countLimit });
   if (!text) {
-    const total = memory.countUpTo(memory.visible(filter), visible, countLimit + 1);
-    return readTiers(memory, [{ score: null, stream: () => memory.visible(filter), accept: visible }], counted(total), query, after, resultWindow);
+    const total = memory.countUpTo(memory.visible(sight), visible, countLimit + 1);
+    return readTiers(memory, [{ score: null, stream: () => memory.visible(sight), accept: visible }], counted(total), query, after, resultWindow);
   }
   const words = [...new Set(tokenize(text))];
   const exact = (o: number) => memory.isExactName(o, text);
   const everyWord = (o: number) => memory.hasAllWords(o, words, 'all');
-  const matching = words.length > 0 ? unionOf(memory.exactNames(text), memory.allWords(words, 'all', filter)) : memory.exactNames(text);
+  const matching = words.length > 0 ? union([memory.exactNames(text), memory.allWords(words, 'all', sight)]) : memory.exactNames(text);
   // One pass: every match when they are no more than the count limit, else proof that more match.
   const matches = memory.collect(matching, visible, countLimit + 1);
   const total = matches.length;
@@ -540,8 +543,8 @@ function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: R
       memory,
       [
         { score: SCORE.exactName, stream: () => memory.exactNames(text), accept: visible },
-        { score: SCORE.name, stream: () => memory.allWords(words, 'name', filter), accept: (o) => visible(o) && !exact(o) },
-        { score: SCORE.anywhere, stream: () => memory.allWords(words, 'all', filter), accept: (o) => visible(o) && !exact(o) && !inName(o) },
+        { score: SCORE.name, stream: () => memory.allWords(words, 'name', sight), accept: (o) => visible(o) && !exact(o) },
+        { score: SCORE.anywhere, stream: () => memory.allWords(words, 'all', sight), accept: (o) => visible(o) && !exact(o) && !inName(o) },
       ],
       counted(total),
       query,
@@ -556,26 +559,25 @@ function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: R
   if (rows.length < FEW_MATCHES) {
     const { offset, limit } = pageSlice(query, resultWindow);
     const read = () => Math.max(offset + limit + 1, countLimit + 1) - rows.length;
-    const textTrigrams = memory.trigramsOfText(words);
+    // Names measured by typoCandidates' text: the candidates' similarities, each measured once.
     const similarity = new Map<number, number>();
     const typo = (o: number) => {
       if (text.length < MIN_TYPO_LENGTH || words.length === 0) return false;
       let found = similarity.get(o);
-      if (found === undefined) similarity.set(o, (found = memory.nameSimilarity(o, textTrigrams, words.length)));
+      if (found === undefined) similarity.set(o, (found = memory.nameSimilarity(o, words.length)));
       return found >= TYPO_THRESHOLD;
     };
     if (text.length >= MIN_TYPO_LENGTH && words.length > 0) {
       const typos: RankedRow[] = [];
-      const candidates = memory.typoCandidates(words, TYPO_WORD_THRESHOLD, filter);
-      for (let o = candidates.next(); o >= 0; o = candidates.next()) {
-        if (visible(o) && typo(o) && !everyWord(o) && !exact(o)) typos.push({ ordinal: o, score: SCORE.typo + similarity.get(o)! / 4 });
+      for (const o of memory.typoCandidates(words, TYPO_WORD_THRESHOLD, sight)) {
+        if (typo(o) && !everyWord(o) && !exact(o)) typos.push({ ordinal: o, score: SCORE.typo + similarity.get(o)! / 4 });
       }
       rows.push(...typos.sort(byScore(memory)).slice(0, Math.max(0, read())));
     }
     // "Any word" as the PostgreSQL adapter's: the text's space-separated parts, each matched whole ("a-pr": a and pr).
     const parts = anyWordParts(text);
     if (parts.length > 1 && read() > 0) {
-      const anyWord = memory.newest(memory.anyGroup(parts, filter), (o) => visible(o) && !everyWord(o) && !typo(o) && !exact(o), read());
+      const anyWord = memory.newest(memory.anyGroup(parts, sight), (o) => visible(o) && !everyWord(o) && !typo(o) && !exact(o), read());
       rows.push(...anyWord.map((o) => ({ ordinal: o, score: SCORE.anyWord })));
     }
   }
@@ -612,21 +614,6 @@ function readTiers(memory: RankedMemory, tiers: Tier[], count: { count: number; 
   }
   const page = after ? rows : rows.slice(offset);
   return { ...count, hasMore: offset + limit < resultWindow && page.length > limit, rows: page.slice(0, limit) };
-}
-
-/** Ordinals of either stream, each once, descending. */
-function unionOf(a: OrdinalStream, b: OrdinalStream): OrdinalStream {
-  let nextA = a.next();
-  let nextB = b.next();
-  return {
-    next() {
-      const best = Math.max(nextA, nextB);
-      if (best < 0) return -1;
-      if (nextA === best) nextA = a.next();
-      if (nextB === best) nextB = b.next();
-      return best;
-    },
-  };
 }
 
 /** The space-separated parts of a text that hold a letter or digit, each as its words; quotes, leading minus signs and "or" left out. */
