@@ -97,8 +97,9 @@ const toIndexed = (row: StoreRow): IndexedRecord => ({
  * The documents live in PostgreSQL (tables `memory_*` of the schema): that is what survives a
  * restart, what `npm run reindex` clears and what another process (or instance) writes. Each write
  * takes the next number of a store-wide sequence under a row lock, so sequence order is commit
- * order. Before each search the index reads the sequence (one tiny query, shared by concurrent
- * searches) and applies the rows written since. At start it loads the newest snapshot of the
+ * order. A search ranks with the memory as it is and reads the sequence in the same statement as
+ * the page's documents; when the store had writes the memory had not applied, it applies the rows
+ * written since (one catch-up shared by concurrent searches) and ranks again. At start it loads the newest snapshot of the
  * memory (memory-snapshots.ts, tagged with the sequence number it includes) and applies the writes
  * numbered after it; without a usable one (none, corrupt, of another format, older than the last
  * clear) it loads every row, oldest change first, and writes a snapshot. Snapshots are written again
@@ -266,17 +267,29 @@ export class InProcessSearchIndex extends SearchIndex {
   async search(query: SearchQuery): Promise<SearchResult> {
     assertValidQuery(query);
     if (query.view === 'own' && !query.viewer) return EMPTY_RESULT;
-    await this.sync();
-    const memory = this.memory!;
-    const filter: Filter = {
-      keys: viewerAccessKeys(query.viewer).map((key) => memory.lookup(key)),
-      owner: query.view === 'own' && query.viewer ? memory.lookup(`owner:${query.viewer.userId}`) : -1,
-      group: query.groupId === undefined ? -1 : memory.lookup(`group:${query.groupId}`),
-    };
     const after = cursorKey(query);
-    const ranked = query.relatedTo !== undefined ? await this.rankRelated(memory, filter, query, after) : rank(memory, filter, query, after, this.limits);
-    if (!ranked) return EMPTY_RESULT;
-    return { count: ranked.count, countCapped: ranked.countCapped, hasMore: ranked.hasMore, results: await this.documentsOf(ranked.rows.map((row) => ({ id: memory.idOf(row.ordinal), score: row.score }))) };
+    if (!this.memory || this.replacement) await this.sync();
+    // Ranked with the memory as it is; the query of the page's documents also reads the store's
+    // last write number, and only when the ranking missed a write is the memory brought up to it
+    // and the page ranked again. So a search sees every write that finished before it began, at
+    // one round trip to the store.
+    for (let attempt = 1; ; attempt++) {
+      const memory = this.memory!;
+      const applied = memory.appliedSeq;
+      const filter: Filter = {
+        keys: viewerAccessKeys(query.viewer).map((key) => memory.lookup(key)),
+        owner: query.view === 'own' && query.viewer ? memory.lookup(`owner:${query.viewer.userId}`) : -1,
+        group: query.groupId === undefined ? -1 : memory.lookup(`group:${query.groupId}`),
+      };
+      const ranked = query.relatedTo !== undefined ? await this.rankRelated(memory, filter, query, after) : rank(memory, filter, query, after, this.limits);
+      const page = await this.documentsOf(ranked ? ranked.rows.map((row) => ({ id: memory.idOf(row.ordinal), score: row.score })) : []);
+      // The second time, the memory holds every write up to the number the first query read.
+      if (page.generation > applied && attempt === 1) {
+        await this.sync();
+        continue;
+      }
+      return ranked ? { count: ranked.count, countCapped: ranked.countCapped, hasMore: ranked.hasMore, results: page.hits } : EMPTY_RESULT;
+    }
   }
 
   private async rankRelated(memory: RankedMemory, filter: Filter, query: SearchQuery, after: RowKey | null): Promise<Ranked | null> {
@@ -295,15 +308,24 @@ export class InProcessSearchIndex extends SearchIndex {
     return pageOf(memory, rows, { count: rows.length, countCapped: rows.length >= RELATED_CANDIDATES }, query, after, this.limits.resultWindow);
   }
 
-  private async documentsOf(rows: Array<{ id: string; score: number | null }>): Promise<SearchHit[]> {
-    if (rows.length === 0) return [];
-    const found = await this.pool.query<{ id: string; doc: RecordDocument }>(`SELECT id, doc FROM ${this.records} WHERE id = ANY($1::text[])`, [rows.map((row) => row.id)]);
-    const byId = new Map(found.rows.map((row) => [row.id, row.doc]));
-    return rows.flatMap((row): SearchHit[] => {
+  /** The documents of a page's rows, and the store's last write number, read in one statement (one snapshot of the store). */
+  private async documentsOf(rows: Array<{ id: string; score: number | null }>): Promise<{ generation: number; hits: SearchHit[] }> {
+    const found = await this.pool.query<{ generation: string | null; id: string | null; doc: RecordDocument | null }>(
+      `SELECT generation, NULL AS id, NULL::jsonb AS doc FROM ${this.state} UNION ALL SELECT NULL, id, doc FROM ${this.records} WHERE id = ANY($1::text[])`,
+      [rows.map((row) => row.id)],
+    );
+    let generation = 0;
+    const byId = new Map<string, RecordDocument>();
+    for (const row of found.rows) {
+      if (row.id === null) generation = Number(row.generation);
+      else byId.set(row.id, row.doc!);
+    }
+    const hits = rows.flatMap((row): SearchHit[] => {
       const doc = byId.get(row.id);
       if (!doc) return [];
       return [row.score === null ? doc : { ...doc, score: row.score }];
     });
+    return { generation, hits };
   }
 
   /** A write is applied before it returns, unless nothing was loaded yet and loading waits for a search. */
