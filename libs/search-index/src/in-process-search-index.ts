@@ -557,8 +557,7 @@ function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: R
   const matching = words.length > 0 ? union([memory.exactNames(text), memory.allWords(words, 'all', sight)]) : memory.exactNames(text);
   // One pass: every match when they are no more than the count limit, else proof that more match.
   const matches = memory.collect(matching, visible, countLimit + 1);
-  const total = matches.length;
-  if (total > countLimit) {
+  if (matches.length > countLimit) {
     // More than the count limit match: the exact name, every word in the name, then the rest, each newest first.
     const inName = (o: number) => memory.hasAllWords(o, words, 'name');
     return readTiers(
@@ -568,45 +567,79 @@ function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: R
         { score: SCORE.name, stream: () => memory.allWords(words, 'name', sight), accept: (o) => visible(o) && !exact(o) },
         { score: SCORE.anywhere, stream: () => memory.allWords(words, 'all', sight), accept: (o) => visible(o) && !exact(o) && !inName(o) },
       ],
-      counted(total),
+      counted(matches.length),
       query,
       after,
       resultWindow,
     );
   }
-  // At most the count limit match: rank them all, then (few of them) mistyped names and any word.
-  const scoreOf = (o: number) =>
-    exact(o) ? SCORE.exactName : memory.hasAllWords(o, words, 'name') ? SCORE.name : memory.hasAllWords(o, words, 'summary') ? SCORE.description : SCORE.anywhere;
-  const rows = matches.map((o): RankedRow => ({ ordinal: o, score: scoreOf(o) })).sort(byScore(memory));
-  if (rows.length < FEW_MATCHES) {
+  // At most the count limit match: each scored by its tier, then (few of them) mistyped names and any word.
+  // The matches descend, so each word's list is tested by a cursor that only moves down it.
+  const inName = memory.allWordsTest(words, 'name');
+  const inSummary = memory.allWordsTest(words, 'summary');
+  const byTier: number[][] = [[], [], [], []];
+  for (const o of matches) byTier[exact(o) ? 0 : inName(o) ? 1 : inSummary(o) ? 2 : 3].push(o);
+  // Every group of rows of one score is a tier, its ordinals descending: read newest first only as far as the page needs.
+  const tiers: Tier[] = [SCORE.exactName, SCORE.name, SCORE.description, SCORE.anywhere].map((score, i) => arrayTier(score, byTier[i]));
+  let total = matches.length;
+  if (matches.length < FEW_MATCHES) {
     const { offset, limit } = pageSlice(query, resultWindow);
-    const read = () => Math.max(offset + limit + 1, countLimit + 1) - rows.length;
-    // Names measured by typoCandidates' text: the candidates' similarities, each measured once.
-    const similarity = new Map<number, number>();
-    const typo = (o: number) => {
-      if (text.length < MIN_TYPO_LENGTH || words.length === 0) return false;
-      let found = similarity.get(o);
-      if (found === undefined) similarity.set(o, (found = memory.nameSimilarity(o, words.length)));
-      return found >= TYPO_THRESHOLD;
-    };
-    if (text.length >= MIN_TYPO_LENGTH && words.length > 0) {
-      const typos: RankedRow[] = [];
+    const read = () => Math.max(offset + limit + 1, countLimit + 1) - total;
+    const typoText = text.length >= MIN_TYPO_LENGTH && words.length > 0;
+    if (typoText) {
+      // Names are measured against the text of the last typoCandidates call, made first.
+      const byScore = new Map<number, number[]>();
       for (const o of memory.typoCandidates(words, TYPO_WORD_THRESHOLD, sight)) {
-        if (typo(o) && !everyWord(o) && !exact(o)) typos.push({ ordinal: o, score: SCORE.typo + similarity.get(o)! / 4 });
+        const similarity = memory.nameSimilarity(o, words.length);
+        if (similarity < TYPO_THRESHOLD || everyWord(o) || exact(o)) continue;
+        const score = SCORE.typo + similarity / 4;
+        const group = byScore.get(score);
+        if (group) group.push(o);
+        else byScore.set(score, [o]);
       }
-      rows.push(...typos.sort(byScore(memory)).slice(0, Math.max(0, read())));
+      // The best `read()` of them are kept and counted, as a ranking cut there would keep. A page
+      // without a cursor never reads that far (read() covers it), so the cut is only made with one.
+      let kept = Math.max(0, read());
+      for (const score of [...byScore.keys()].sort((a, b) => b - a)) {
+        if (kept === 0) break;
+        const ordinals = descending(byScore.get(score)!);
+        const counted = Math.min(ordinals.length, kept);
+        tiers.push(arrayTier(score, counted === ordinals.length || !after ? ordinals : descending(memory.newest(arrayStream(ordinals), () => true, counted))));
+        kept -= counted;
+        total += counted;
+      }
     }
+    const typo = (o: number) => typoText && memory.nameSimilarity(o, words.length) >= TYPO_THRESHOLD;
     // "Any word" as the PostgreSQL adapter's: the text's space-separated parts, each matched whole ("a-pr": a and pr).
     const parts = anyWordParts(text);
     if (parts.length > 1 && read() > 0) {
       const anyWord = memory.newest(memory.anyGroup(parts, sight), (o) => visible(o) && !everyWord(o) && !typo(o) && !exact(o), read());
-      rows.push(...anyWord.map((o) => ({ ordinal: o, score: SCORE.anyWord })));
+      tiers.push(arrayTier(SCORE.anyWord, descending(anyWord)));
+      total += anyWord.length;
     }
   }
-  return pageOf(memory, rows, counted(rows.length), query, after, resultWindow);
+  if (after && after.score === null) {
+    // A cursor without a score (not one of this ranking's): placed by change and id, as a fully ranked list places it.
+    const rows = tiers.flatMap((tier) => memory.newest(tier.stream(), () => true, total).map((o): RankedRow => ({ ordinal: o, score: tier.score })));
+    return pageOf(memory, rows, counted(total), query, after, resultWindow);
+  }
+  return readTiers(memory, tiers, counted(total), query, after, resultWindow);
 }
 
-const byScore = (memory: RankedMemory) => (a: RankedRow, b: RankedRow) => (b.score ?? 0) - (a.score ?? 0) || memory.compareNewest(a.ordinal, b.ordinal);
+/** A tier of rows of one score from ordinals in descending order. */
+function arrayTier(score: number, ordinals: ArrayLike<number>): Tier {
+  return { score, stream: () => arrayStream(ordinals), accept: () => true };
+}
+
+function arrayStream(ordinals: ArrayLike<number>): OrdinalStream {
+  let at = 0;
+  return { next: () => (at < ordinals.length ? ordinals[at++] : -1) };
+}
+
+/** The ordinals in descending order (a numeric sort, no comparison callback). */
+function descending(ordinals: ArrayLike<number>): Int32Array {
+  return Int32Array.from(ordinals).sort().reverse();
+}
 
 /** The page of a fully ranked list: by offset, or the rows after the cursor. */
 function pageOf(memory: RankedMemory, rows: RankedRow[], count: { count: number; countCapped: boolean }, query: SearchQuery, after: RowKey | null, resultWindow: number): Ranked {

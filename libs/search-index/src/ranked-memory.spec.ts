@@ -159,3 +159,41 @@ describe('RankedMemory reads', () => {
     check(memory, records);
   });
 });
+
+describe('RankedMemory typo similarity', () => {
+  /** pg_trgm's strict word similarity as sets of strings: the best run of whole name words, up to one word longer than the text. */
+  const trigrams = (words: string[]) => new Set(words.flatMap((word) => Array.from({ length: word.length + 1 }, (_, i) => `  ${word} `.slice(i, i + 3))));
+  function reference(name: string, text: string): number {
+    const textWords = text.split(' ');
+    const wanted = trigrams(textWords);
+    const words = name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    let best = 0;
+    for (let start = 0; start < words.length; start++) {
+      for (let end = start + 1; end <= Math.min(words.length, start + textWords.length + 1); end++) {
+        const run = trigrams(words.slice(start, end));
+        const common = [...run].filter((trigram) => wanted.has(trigram)).length;
+        best = Math.max(best, common / (wanted.size + run.size - common));
+      }
+    }
+    return best;
+  }
+
+  it('measures every name as the string sets do, whichever words of it share trigrams with the text', () => {
+    const vocabulary = ['temperature', 'temperatures', 'tempera', 'ture', 'agriculture', 'tide', 'traffic', 'river', 'rivers', 'rivr', 'flow', 'flown', 'low', 'te', '1995'];
+    let seed = 3;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const memory = new RankedMemory();
+    const names: string[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      names.push(Array.from({ length: 1 + Math.floor(random() * 5) }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '));
+      memory.add({ ...record(i), name: names[i], altName: null, accessKeys: ['everyone'], groupIds: [] });
+    }
+    const visible = memory.visibleTo({ keys: [memory.lookup('everyone')], owner: -1, group: -1 });
+    for (const text of ['temperture', 'rivr', 'temperture rivr', 'tide traffic flow', 'ture', 'lowr flw']) {
+      const words = text.split(' ');
+      memory.typoCandidates(words, 0.3, visible);
+      const differing = names.filter((name, i) => memory.nameSimilarity(i, words.length) !== reference(name, text));
+      expect({ text, differing }).toEqual({ text, differing: [] });
+    }
+  });
+});

@@ -361,26 +361,31 @@ class TrigramIds {
   }
 
   /**
-   * The text the next similarities are measured against. Its trigrams are looked up, not added: a
-   * trigram no word has cannot be shared (every term's trigrams have ids before similarities are asked).
+   * The text the next similarities are measured against; the ids of its trigrams that some word has.
+   * Its trigrams are looked up, not added: a trigram no word has cannot be shared (every term's
+   * trigrams have ids before similarities are asked).
    */
-  setText(trigrams: Set<string>): void {
+  setText(trigrams: Set<string>): number[] {
     if (this.text === 2 ** 31 - 1) {
       this.textMarks.fill(0);
       this.text = 0;
     }
     const stamp = ++this.text;
+    const known: number[] = [];
     for (const trigram of trigrams) {
       const id = this.ids.get(trigram);
-      if (id !== undefined) this.textMarks[id] = stamp;
+      if (id === undefined) continue;
+      this.textMarks[id] = stamp;
+      known.push(id);
     }
     this.textSize = trigrams.size;
+    return known;
   }
 
   /**
-   * The best similarity of the text to a run of the words (`terms[from..to)`, each a term's trigram
-   * ids): shared trigrams over the union. Runs of whole words from each start, longer by one word
-   * at a time, up to one word more than the text (longer runs only add trigrams the text lacks).
+   * The best similarity of the text to a run of the words (`terms[from..to)`, term numbers): shared
+   * trigrams over the union. Runs of whole words from each start, longer by one word at a time, up
+   * to one word more than the text (longer runs only add trigrams the text lacks).
    */
   similarity(terms: Int32Array, from: number, to: number, trigramsOf: (term: number) => Int32Array, textWords: number): number {
     const marks = this.marks;
@@ -431,6 +436,12 @@ class TermsByTrigram {
   private readonly trigramIds: Int32Array[] = [];
   private readonly byTrigram: IntList[] = [];
   private counts: Int32Array = new Int32Array(1024);
+  /** Per term: its number of trigrams; the trigrams it shares with the text of stamp termText[term] (none when another stamp). */
+  private termSize: Int32Array = new Int32Array(1024);
+  private termText: Int32Array = new Int32Array(1024);
+  private termCommon: Int32Array = new Int32Array(1024);
+  private text = 0;
+  private textSize = 0;
 
   constructor(private readonly trigrams: TrigramIds) {}
 
@@ -446,9 +457,16 @@ class TermsByTrigram {
 
   /** Indexes the terms added since the last time. */
   private index() {
+    if (this.termSize.length < this.terms.length) {
+      const size = this.terms.length * 2;
+      this.termSize = grownTo(this.termSize, size);
+      this.termText = grownTo(this.termText, size);
+      this.termCommon = grownTo(this.termCommon, size);
+    }
     for (let term = this.trigramIds.length; term < this.terms.length; term++) {
       const ids = this.trigrams.of(this.terms[term]);
       this.trigramIds.push(ids);
+      this.termSize[term] = ids.length;
       for (const id of ids) (this.byTrigram[id] ??= new IntList()).push(term);
     }
   }
@@ -479,6 +497,66 @@ class TermsByTrigram {
     }
     return [...found].map((term) => this.postings[term]);
   }
+
+  /** The text the next similarities are measured against: each term's shared trigrams counted from the text's trigrams' lists. */
+  setText(words: string[]): void {
+    this.index();
+    const trigrams = trigramsOf(words);
+    if (this.text === 2 ** 31 - 1) {
+      this.termText.fill(0);
+      this.text = 0;
+    }
+    const stamp = ++this.text;
+    this.textSize = trigrams.size;
+    for (const id of this.trigrams.setText(trigrams)) {
+      const list = this.byTrigram[id];
+      for (let i = 0; list && i < list.length; i++) {
+        const term = list.data[i];
+        if (this.termText[term] !== stamp) {
+          this.termText[term] = stamp;
+          this.termCommon[term] = 0;
+        }
+        this.termCommon[term]++;
+      }
+    }
+  }
+
+  /**
+   * The best similarity of the text to a run of the words (`terms[from..to)`, term numbers), as
+   * TrigramIds.similarity measures it, without measuring runs when no run can beat a word alone.
+   */
+  similarity(terms: Int32Array, from: number, to: number, textWords: number): number {
+    const textSize = this.textSize;
+    let alone = 0;
+    for (let i = from; i < to; i++) {
+      const common = this.common(terms[i]);
+      if (common > 0) alone = Math.max(alone, common / (textSize + this.termSize[terms[i]] - common));
+    }
+    // A longer run shares at most the sum of its words' shared trigrams (and no more than the text
+    // has), and its union holds at least the trigrams of any one word the text lacks: when that
+    // bound does not beat the best word alone for any run, no run does.
+    for (let start = from; start < to; start++) {
+      let shared = 0;
+      let lacking = 0;
+      for (let end = start; end < Math.min(to, start + textWords + 1); end++) {
+        const common = this.common(terms[end]);
+        shared += common;
+        lacking = Math.max(lacking, this.termSize[terms[end]] - common);
+        if (end > start && Math.min(shared, textSize) / (textSize + lacking) > alone) return this.trigrams.similarity(terms, from, to, this.trigramsOf, textWords);
+      }
+    }
+    return alone;
+  }
+
+  private common(term: number): number {
+    return this.termText[term] === this.text ? this.termCommon[term] : 0;
+  }
+}
+
+function grownTo<T extends Int32Array | Float64Array>(array: T, size: number): T {
+  const bigger = new (array.constructor as new (size: number) => T)(size);
+  bigger.set(array);
+  return bigger;
 }
 
 function grown(array: Int32Array): Int32Array {
@@ -822,6 +900,23 @@ export class RankedMemory {
     return words.length > 0;
   }
 
+  /**
+   * hasAllWords for ordinals asked in descending order (as a stream gives them): each word's list
+   * is walked down once, by galloping, instead of searched from scratch for every ordinal.
+   */
+  allWordsTest(words: string[], field: keyof Omit<Postings, 'id'>): (ordinal: number) => boolean {
+    const lists = this.lists(words, field);
+    if (!lists || lists.length === 0) return () => false;
+    const cursors = lists.map((list) => (list.bits ? null : listCursor(list)));
+    return (ordinal) => {
+      for (let i = 0; i < lists.length; i++) {
+        const bits = lists[i].bits;
+        if (bits ? !hasBit(bits, ordinal) : cursors[i]!.floor(ordinal) !== ordinal) return false;
+      }
+      return true;
+    };
+  }
+
   countWords(ordinal: number, words: string[], field: keyof Omit<Postings, 'id'>): number {
     let count = 0;
     for (const word of words) if (this.postings.get(word)?.[field]?.has(ordinal)) count++;
@@ -856,7 +951,7 @@ export class RankedMemory {
       .similar(words, wordThreshold)
       .map((postings) => postings.name)
       .filter((list) => list.length > 0);
-    this.trigrams.setText(trigramsOf(words));
+    this.termsByTrigram.setText(words);
     const found: number[] = [];
     const single = lists.length === 1;
     if (!single) this.seen = this.seen.length * 32 >= this.ids.length ? this.seen : new Int32Array((this.ids.length >>> 5) + 1);
@@ -885,7 +980,7 @@ export class RankedMemory {
   nameSimilarity(ordinal: number, textWords: number): number {
     const from = this.nameTermStart.data[ordinal];
     const to = ordinal + 1 < this.nameTermStart.length ? this.nameTermStart.data[ordinal + 1] : this.nameTermPool.length;
-    return this.trigrams.similarity(this.nameTermPool.data, from, to, this.termsByTrigram.trigramsOf, textWords);
+    return this.termsByTrigram.similarity(this.nameTermPool.data, from, to, textWords);
   }
 
   changedAt(ordinal: number): number {
