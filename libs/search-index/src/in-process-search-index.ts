@@ -310,10 +310,12 @@ export class InProcessSearchIndex extends SearchIndex {
 
   /** The documents of a page's rows, and the store's last write number, read in one statement (one snapshot of the store). */
   private async documentsOf(rows: Array<{ id: string; score: number | null }>): Promise<{ generation: number; hits: SearchHit[] }> {
-    const found = await this.pool.query<{ generation: string | null; id: string | null; doc: RecordDocument | null }>(
-      `SELECT generation, NULL AS id, NULL::jsonb AS doc FROM ${this.state} UNION ALL SELECT NULL, id, doc FROM ${this.records} WHERE id = ANY($1::text[])`,
-      [rows.map((row) => row.id)],
-    );
+    const found = await this.pool.query<{ generation: string | null; id: string | null; doc: RecordDocument | null }>({
+      // Prepared once per connection: every search runs it, and PostgreSQL then plans it once.
+      name: `in-process-search-page:${this.schema}`,
+      text: `SELECT generation, NULL AS id, NULL::jsonb AS doc FROM ${this.state} UNION ALL SELECT NULL, id, doc FROM ${this.records} WHERE id = ANY($1::text[])`,
+      values: [rows.map((row) => row.id)],
+    });
     let generation = 0;
     const byId = new Map<string, RecordDocument>();
     for (const row of found.rows) {
