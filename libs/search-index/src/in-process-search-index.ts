@@ -554,7 +554,7 @@ function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: R
     return readTiers(memory, [{ score: null, stream: () => memory.visible(sight), accept: visible }], counted(total), query, after, resultWindow);
   }
   const words = [...new Set(tokenize(text))];
-  const exact = (o: number) => memory.isExactName(o, text);
+  const exact = memory.hasExactName(text) ? (o: number) => memory.isExactName(o, text) : () => false;
   const everyWord = (o: number) => memory.hasAllWords(o, words, 'all');
   const matching = words.length > 0 ? union([memory.exactNames(text), memory.allWords(words, 'all', sight)]) : memory.exactNames(text);
   // One pass: every match when they are no more than the count limit, else proof that more match.

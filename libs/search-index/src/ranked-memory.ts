@@ -750,7 +750,8 @@ export class RankedMemory {
       inGroup = (ordinal) => this.hasAny(this.groupPool, this.groupStart, ordinal, group);
     }
     const alive = this.alive;
-    return { sets, passes: (ordinal) => alive[ordinal] === 1 && sees(ordinal) && inGroup(ordinal) };
+    // The viewer's sight first: the most selective test, and its bits stay in the cache.
+    return { sets, passes: (ordinal) => sees(ordinal) && alive[ordinal] === 1 && inGroup(ordinal) };
   }
 
   private setOf(list: IntList | undefined): OrdinalSet {
@@ -926,6 +927,11 @@ export class RankedMemory {
   /** Exact, case-insensitive name or alternate name. */
   isExactName(ordinal: number, text: string): boolean {
     return this.names[ordinal] === text || this.altNames[ordinal] === text;
+  }
+
+  /** Whether some ordinal has the text (lower-cased) as its name or alternate name. */
+  hasExactName(text: string): boolean {
+    return this.exact.has(text);
   }
 
   /** Ordinals whose name or alternate name is exactly the text (lower-cased). */
