@@ -286,6 +286,8 @@ async function main() {
     if (driver !== 'postgres') {
       index = new InProcessSearchIndex({ connectionString: url, schema: 'search' });
       await index.init();
+      // The first search waits for the memory to load: not one to measure.
+      await index.search({ ...page1, viewer });
     }
     const rows: string[] = [];
     for (const { scenario, count, gateway } of measured) {
