@@ -11,7 +11,7 @@
  * Environment: SEARCH_DRIVER (default in-process), ONLY=<class name>, PROFILE=1.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -113,7 +113,11 @@ async function main() {
   url.pathname = `/dc_bench_search_${records}`;
   const dataDir = path.join(os.tmpdir(), `dc_bench_search_${records}`);
   const port = await freePort();
-  if (profileDir) mkdirSync(profileDir, { recursive: true });
+  if (profileDir) {
+    // A profile of an earlier run must not be taken for this one's.
+    rmSync(profileDir, { recursive: true, force: true });
+    mkdirSync(profileDir, { recursive: true });
+  }
   const env: Record<string, string> = { RUN_MODE: 'embedded', DATABASE_URL: url.toString(), PORT: String(port), DATA_DIR: dataDir, SERVE_WEB: 'false', LOG_LEVEL: 'warn', SEARCH_DRIVER: driver };
   if (profileDir) Object.assign(env, { NODE_OPTIONS: `--require=${path.join(__dirname, 'cpu-profile-preload.cjs')}`, PROF_DIR: profileDir });
   const app = startNode('gateway', 'dist/apps/gateway/src/main.js', env);
