@@ -1,7 +1,7 @@
 import { Pool, type PoolClient } from 'pg';
 import { MemorySnapshotStore } from './memory-snapshots';
 import { RELATED_CANDIDATES } from './postgres-search-index';
-import { RankedMemory, tokenize, type Filter, type IndexedRecord, type OrdinalStream, type RankedRow, type RowKey } from './ranked-memory';
+import { RankedMemory, tokenize, union, type Filter, type IndexedRecord, type OrdinalStream, type RankedRow, type RowKey, type Visible } from './ranked-memory';
 import {
   assertValidQuery,
   chunk,
@@ -97,8 +97,9 @@ const toIndexed = (row: StoreRow): IndexedRecord => ({
  * The documents live in PostgreSQL (tables `memory_*` of the schema): that is what survives a
  * restart, what `npm run reindex` clears and what another process (or instance) writes. Each write
  * takes the next number of a store-wide sequence under a row lock, so sequence order is commit
- * order. Before each search the index reads the sequence (one tiny query, shared by concurrent
- * searches) and applies the rows written since. At start it loads the newest snapshot of the
+ * order. A search ranks with the memory as it is and reads the sequence in the same statement as
+ * the page's documents; when the store had writes the memory had not applied, it applies the rows
+ * written since (one catch-up shared by concurrent searches) and ranks again. At start it loads the newest snapshot of the
  * memory (memory-snapshots.ts, tagged with the sequence number it includes) and applies the writes
  * numbered after it; without a usable one (none, corrupt, of another format, older than the last
  * clear) it loads every row, oldest change first, and writes a snapshot. Snapshots are written again
@@ -266,17 +267,29 @@ export class InProcessSearchIndex extends SearchIndex {
   async search(query: SearchQuery): Promise<SearchResult> {
     assertValidQuery(query);
     if (query.view === 'own' && !query.viewer) return EMPTY_RESULT;
-    await this.sync();
-    const memory = this.memory!;
-    const filter: Filter = {
-      keys: viewerAccessKeys(query.viewer).map((key) => memory.lookup(key)),
-      owner: query.view === 'own' && query.viewer ? memory.lookup(`owner:${query.viewer.userId}`) : -1,
-      group: query.groupId === undefined ? -1 : memory.lookup(`group:${query.groupId}`),
-    };
     const after = cursorKey(query);
-    const ranked = query.relatedTo !== undefined ? await this.rankRelated(memory, filter, query, after) : rank(memory, filter, query, after, this.limits);
-    if (!ranked) return EMPTY_RESULT;
-    return { count: ranked.count, countCapped: ranked.countCapped, hasMore: ranked.hasMore, results: await this.documentsOf(ranked.rows.map((row) => ({ id: memory.idOf(row.ordinal), score: row.score }))) };
+    if (!this.memory || this.replacement) await this.sync();
+    // Ranked with the memory as it is; the query of the page's documents also reads the store's
+    // last write number, and only when the ranking missed a write is the memory brought up to it
+    // and the page ranked again. So a search sees every write that finished before it began, at
+    // one round trip to the store.
+    for (let attempt = 1; ; attempt++) {
+      const memory = this.memory!;
+      const applied = memory.appliedSeq;
+      const filter: Filter = {
+        keys: viewerAccessKeys(query.viewer).map((key) => memory.lookup(key)),
+        owner: query.view === 'own' && query.viewer ? memory.lookup(`owner:${query.viewer.userId}`) : -1,
+        group: query.groupId === undefined ? -1 : memory.lookup(`group:${query.groupId}`),
+      };
+      const ranked = query.relatedTo !== undefined ? await this.rankRelated(memory, filter, query, after) : rank(memory, filter, query, after, this.limits);
+      const page = await this.documentsOf(ranked ? ranked.rows.map((row) => ({ id: memory.idOf(row.ordinal), score: row.score })) : []);
+      // The second time, the memory holds every write up to the number the first query read.
+      if (page.generation > applied && attempt === 1) {
+        await this.sync();
+        continue;
+      }
+      return ranked ? { count: ranked.count, countCapped: ranked.countCapped, hasMore: ranked.hasMore, results: page.hits } : EMPTY_RESULT;
+    }
   }
 
   private async rankRelated(memory: RankedMemory, filter: Filter, query: SearchQuery, after: RowKey | null): Promise<Ranked | null> {
@@ -286,22 +299,35 @@ export class InProcessSearchIndex extends SearchIndex {
     const reference = await this.get(query.relatedTo!);
     const terms = reference ? relatedTerms(reference) : [];
     if (terms.length === 0) return null;
-    const candidates = memory.newest(memory.anyWord(terms, filter), (o) => o !== ordinal && memory.passes(o, filter), RELATED_CANDIDATES);
+    // Prepared after the wait: the memory may have taken writes meanwhile.
+    const visible = memory.visibleTo(filter);
+    const candidates = memory.newest(memory.anyWord(terms), (o) => o !== ordinal && visible.passes(o), RELATED_CANDIDATES);
     const rows = candidates
       .map((o): RankedRow => ({ ordinal: o, score: 3 * memory.countWords(o, terms, 'name') + 2 * memory.countWords(o, terms, 'summary') + memory.countWords(o, terms, 'all') }))
       .sort((a, b) => b.score! - a.score! || memory.compareNewest(a.ordinal, b.ordinal));
     return pageOf(memory, rows, { count: rows.length, countCapped: rows.length >= RELATED_CANDIDATES }, query, after, this.limits.resultWindow);
   }
 
-  private async documentsOf(rows: Array<{ id: string; score: number | null }>): Promise<SearchHit[]> {
-    if (rows.length === 0) return [];
-    const found = await this.pool.query<{ id: string; doc: RecordDocument }>(`SELECT id, doc FROM ${this.records} WHERE id = ANY($1::text[])`, [rows.map((row) => row.id)]);
-    const byId = new Map(found.rows.map((row) => [row.id, row.doc]));
-    return rows.flatMap((row): SearchHit[] => {
+  /** The documents of a page's rows, and the store's last write number, read in one statement (one snapshot of the store). */
+  private async documentsOf(rows: Array<{ id: string; score: number | null }>): Promise<{ generation: number; hits: SearchHit[] }> {
+    const found = await this.pool.query<{ generation: string | null; id: string | null; doc: RecordDocument | null }>({
+      // Prepared once per connection: every search runs it, and PostgreSQL then plans it once.
+      name: `in-process-search-page:${this.schema}`,
+      text: `SELECT generation, NULL AS id, NULL::jsonb AS doc FROM ${this.state} UNION ALL SELECT NULL, id, doc FROM ${this.records} WHERE id = ANY($1::text[])`,
+      values: [rows.map((row) => row.id)],
+    });
+    let generation = 0;
+    const byId = new Map<string, RecordDocument>();
+    for (const row of found.rows) {
+      if (row.id === null) generation = Number(row.generation);
+      else byId.set(row.id, row.doc!);
+    }
+    const hits = rows.flatMap((row): SearchHit[] => {
       const doc = byId.get(row.id);
       if (!doc) return [];
       return [row.score === null ? doc : { ...doc, score: row.score }];
     });
+    return { generation, hits };
   }
 
   /** A write is applied before it returns, unless nothing was loaded yet and loading waits for a search. */
@@ -519,70 +545,103 @@ interface Tier {
  */
 function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: RowKey | null, limits: Required<SearchLimits>): Ranked {
   const { countLimit, resultWindow } = limits;
-  const visible = (o: number) => memory.passes(o, filter);
+  const sight: Visible = memory.visibleTo(filter);
+  const visible = sight.passes;
   const text = normalizeSearchText(query.text).toLowerCase();
   const counted = (total: number) => ({ count: Math.min(total, countLimit), countCapped: total > countLimit });
   if (!text) {
-    const total = memory.countUpTo(memory.visible(filter), visible, countLimit + 1);
-    return readTiers(memory, [{ score: null, stream: () => memory.visible(filter), accept: visible }], counted(total), query, after, resultWindow);
+    const total = memory.countUpTo(memory.visible(sight), visible, countLimit + 1);
+    return readTiers(memory, [{ score: null, stream: () => memory.visible(sight), accept: visible }], counted(total), query, after, resultWindow);
   }
   const words = [...new Set(tokenize(text))];
-  const exact = (o: number) => memory.isExactName(o, text);
+  const exact = memory.hasExactName(text) ? (o: number) => memory.isExactName(o, text) : () => false;
   const everyWord = (o: number) => memory.hasAllWords(o, words, 'all');
-  const matching = words.length > 0 ? unionOf(memory.exactNames(text), memory.allWords(words, 'all', filter)) : memory.exactNames(text);
+  const matching = words.length > 0 ? union([memory.exactNames(text), memory.allWords(words, 'all', sight)]) : memory.exactNames(text);
   // One pass: every match when they are no more than the count limit, else proof that more match.
   const matches = memory.collect(matching, visible, countLimit + 1);
-  const total = matches.length;
-  if (total > countLimit) {
+  if (matches.length > countLimit) {
     // More than the count limit match: the exact name, every word in the name, then the rest, each newest first.
     const inName = (o: number) => memory.hasAllWords(o, words, 'name');
     return readTiers(
       memory,
       [
         { score: SCORE.exactName, stream: () => memory.exactNames(text), accept: visible },
-        { score: SCORE.name, stream: () => memory.allWords(words, 'name', filter), accept: (o) => visible(o) && !exact(o) },
-        { score: SCORE.anywhere, stream: () => memory.allWords(words, 'all', filter), accept: (o) => visible(o) && !exact(o) && !inName(o) },
+        { score: SCORE.name, stream: () => memory.allWords(words, 'name', sight), accept: (o) => visible(o) && !exact(o) },
+        { score: SCORE.anywhere, stream: () => memory.allWords(words, 'all', sight), accept: (o) => visible(o) && !exact(o) && !inName(o) },
       ],
-      counted(total),
+      counted(matches.length),
       query,
       after,
       resultWindow,
     );
   }
-  // At most the count limit match: rank them all, then (few of them) mistyped names and any word.
-  const scoreOf = (o: number) =>
-    exact(o) ? SCORE.exactName : memory.hasAllWords(o, words, 'name') ? SCORE.name : memory.hasAllWords(o, words, 'summary') ? SCORE.description : SCORE.anywhere;
-  const rows = matches.map((o): RankedRow => ({ ordinal: o, score: scoreOf(o) })).sort(byScore(memory));
-  if (rows.length < FEW_MATCHES) {
+  // At most the count limit match: each scored by its tier, then (few of them) mistyped names and any word.
+  // The matches descend, so each word's list is tested by a cursor that only moves down it.
+  const inName = memory.allWordsTest(words, 'name');
+  const inSummary = memory.allWordsTest(words, 'summary');
+  const byTier: number[][] = [[], [], [], []];
+  for (const o of matches) byTier[exact(o) ? 0 : inName(o) ? 1 : inSummary(o) ? 2 : 3].push(o);
+  // Every group of rows of one score is a tier, its ordinals descending: read newest first only as far as the page needs.
+  const tiers: Tier[] = [SCORE.exactName, SCORE.name, SCORE.description, SCORE.anywhere].map((score, i) => arrayTier(score, byTier[i]));
+  let total = matches.length;
+  if (matches.length < FEW_MATCHES) {
     const { offset, limit } = pageSlice(query, resultWindow);
-    const read = () => Math.max(offset + limit + 1, countLimit + 1) - rows.length;
-    const textTrigrams = memory.trigramsOfText(words);
-    const similarity = new Map<number, number>();
-    const typo = (o: number) => {
-      if (text.length < MIN_TYPO_LENGTH || words.length === 0) return false;
-      let found = similarity.get(o);
-      if (found === undefined) similarity.set(o, (found = memory.nameSimilarity(o, textTrigrams, words.length)));
-      return found >= TYPO_THRESHOLD;
-    };
-    if (text.length >= MIN_TYPO_LENGTH && words.length > 0) {
-      const typos: RankedRow[] = [];
-      const candidates = memory.typoCandidates(words, TYPO_WORD_THRESHOLD, filter);
-      for (let o = candidates.next(); o >= 0; o = candidates.next()) {
-        if (visible(o) && typo(o) && !everyWord(o) && !exact(o)) typos.push({ ordinal: o, score: SCORE.typo + similarity.get(o)! / 4 });
+    const read = () => Math.max(offset + limit + 1, countLimit + 1) - total;
+    const typoText = text.length >= MIN_TYPO_LENGTH && words.length > 0;
+    if (typoText) {
+      // Names are measured against the text of the last typoCandidates call, made first.
+      const byScore = new Map<number, number[]>();
+      for (const o of memory.typoCandidates(words, TYPO_WORD_THRESHOLD, sight)) {
+        const similarity = memory.nameSimilarity(o, words.length);
+        if (similarity < TYPO_THRESHOLD || everyWord(o) || exact(o)) continue;
+        const score = SCORE.typo + similarity / 4;
+        const group = byScore.get(score);
+        if (group) group.push(o);
+        else byScore.set(score, [o]);
       }
-      rows.push(...typos.sort(byScore(memory)).slice(0, Math.max(0, read())));
+      // The best `read()` of them are kept and counted, as a ranking cut there would keep. A page
+      // without a cursor never reads that far (read() covers it), so the cut is only made with one.
+      let kept = Math.max(0, read());
+      for (const score of [...byScore.keys()].sort((a, b) => b - a)) {
+        if (kept === 0) break;
+        const ordinals = descending(byScore.get(score)!);
+        const counted = Math.min(ordinals.length, kept);
+        tiers.push(arrayTier(score, counted === ordinals.length || !after ? ordinals : descending(memory.newest(arrayStream(ordinals), () => true, counted))));
+        kept -= counted;
+        total += counted;
+      }
     }
+    const typo = (o: number) => typoText && memory.nameSimilarity(o, words.length) >= TYPO_THRESHOLD;
     // "Any word" as the PostgreSQL adapter's: the text's space-separated parts, each matched whole ("a-pr": a and pr).
     const parts = anyWordParts(text);
     if (parts.length > 1 && read() > 0) {
-      const anyWord = memory.newest(memory.anyGroup(parts, filter), (o) => visible(o) && !everyWord(o) && !typo(o) && !exact(o), read());
-      rows.push(...anyWord.map((o) => ({ ordinal: o, score: SCORE.anyWord })));
+      const anyWord = memory.newest(memory.anyGroup(parts, sight), (o) => visible(o) && !everyWord(o) && !typo(o) && !exact(o), read());
+      tiers.push(arrayTier(SCORE.anyWord, descending(anyWord)));
+      total += anyWord.length;
     }
   }
-  return pageOf(memory, rows, counted(rows.length), query, after, resultWindow);
+  if (after && after.score === null) {
+    // A cursor without a score (not one of this ranking's): placed by change and id, as a fully ranked list places it.
+    const rows = tiers.flatMap((tier) => memory.newest(tier.stream(), () => true, total).map((o): RankedRow => ({ ordinal: o, score: tier.score })));
+    return pageOf(memory, rows, counted(total), query, after, resultWindow);
+  }
+  return readTiers(memory, tiers, counted(total), query, after, resultWindow);
 }
 
-const byScore = (memory: RankedMemory) => (a: RankedRow, b: RankedRow) => (b.score ?? 0) - (a.score ?? 0) || memory.compareNewest(a.ordinal, b.ordinal);
+/** A tier of rows of one score from ordinals in descending order. */
+function arrayTier(score: number, ordinals: ArrayLike<number>): Tier {
+  return { score, stream: () => arrayStream(ordinals), accept: () => true };
+}
+
+function arrayStream(ordinals: ArrayLike<number>): OrdinalStream {
+  let at = 0;
+  return { next: () => (at < ordinals.length ? ordinals[at++] : -1) };
+}
+
+/** The ordinals in descending order (a numeric sort, no comparison callback). */
+function descending(ordinals: ArrayLike<number>): Int32Array {
+  return Int32Array.from(ordinals).sort().reverse();
+}
 
 /** The page of a fully ranked list: by offset, or the rows after the cursor. */
 function pageOf(memory: RankedMemory, rows: RankedRow[], count: { count: number; countCapped: boolean }, query: SearchQuery, after: RowKey | null, resultWindow: number): Ranked {
@@ -612,21 +671,6 @@ function readTiers(memory: RankedMemory, tiers: Tier[], count: { count: number; 
   }
   const page = after ? rows : rows.slice(offset);
   return { ...count, hasMore: offset + limit < resultWindow && page.length > limit, rows: page.slice(0, limit) };
-}
-
-/** Ordinals of either stream, each once, descending. */
-function unionOf(a: OrdinalStream, b: OrdinalStream): OrdinalStream {
-  let nextA = a.next();
-  let nextB = b.next();
-  return {
-    next() {
-      const best = Math.max(nextA, nextB);
-      if (best < 0) return -1;
-      if (nextA === best) nextA = a.next();
-      if (nextB === best) nextB = b.next();
-      return best;
-    },
-  };
 }
 
 /** The space-separated parts of a text that hold a letter or digit, each as its words; quotes, leading minus signs and "or" left out. */

@@ -64,7 +64,7 @@ export class MemorySnapshotStore {
   }
 
   /**
-   * Writes the snapshot unless another process is writing one or a newer one is kept; true when
+   * Writes the snapshot unless another process is writing one or a newer one of this format is kept; true when
    * written. Stops (rolling back) between chunks once `stop()` says so.
    */
   async write(snapshot: MemorySnapshot, stop: () => boolean): Promise<boolean> {
@@ -72,8 +72,9 @@ export class MemorySnapshotStore {
     try {
       await client.query('BEGIN');
       const { rows } = await client.query<{ locked: boolean; newest: string | null }>(
-        `SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked, (SELECT max(seq) FROM ${this.snapshots}) AS newest`,
-        [`in-process-search-snapshot:${this.schema}`],
+        // Only a snapshot of this format counts: one of another can never be loaded, whatever its number.
+        `SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked, (SELECT max(seq) FROM ${this.snapshots} WHERE format = $2) AS newest`,
+        [`in-process-search-snapshot:${this.schema}`, SNAPSHOT_FORMAT],
       );
       if (!rows[0].locked || (rows[0].newest !== null && Number(rows[0].newest) >= snapshot.appliedSeq)) {
         await client.query('ROLLBACK');

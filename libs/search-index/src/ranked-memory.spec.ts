@@ -43,7 +43,10 @@ describe('RankedMemory snapshots', () => {
     expect(restored.ordinalOf('r-3')).toBeUndefined();
     expect(restored.ordinalOf('r-5')).toBe(memory.ordinalOf('r-5'));
     const filter = { keys: [restored.lookup('everyone')], owner: -1, group: restored.lookup('group:g') };
-    const read = (m: RankedMemory) => m.newest(m.allWords(['river', '水位'], 'name', filter), (o) => m.passes(o, filter), 50).map((o) => m.idOf(o));
+    const read = (m: RankedMemory) => {
+      const visible = m.visibleTo(filter);
+      return m.newest(m.allWords(['river', '水位'], 'name', visible), visible.passes, 50).map((o) => m.idOf(o));
+    };
     expect(read(restored)).toEqual(read(memory));
     expect(read(restored).length).toBeGreaterThan(0);
   });
@@ -71,8 +74,126 @@ describe('RankedMemory snapshots', () => {
     const bytes = bytesOf(memoryOf(100));
     expect(() => RankedMemory.restore(aligned(bytes.subarray(0, bytes.byteLength - 8)))).toThrow(SnapshotFormatError);
     const otherFormat = Buffer.from(bytes);
-    otherFormat.writeDoubleLE(2, 24);
-    expect(() => RankedMemory.restore(aligned(otherFormat))).toThrow(/format 2/);
+    otherFormat.writeDoubleLE(99, 24);
+    expect(() => RankedMemory.restore(aligned(otherFormat))).toThrow(/format 99/);
     expect(() => RankedMemory.restore(aligned(Buffer.alloc(64)))).toThrow(SnapshotFormatError);
+  });
+});
+
+/**
+ * Reads against a plain scan of the records: intersections of dense lists (bits), of sparse ones
+ * (the shortest list read, the others tested), the viewer's sight, the owner's and the project's
+ * lists, before and after the memory takes more writes (bits and sights kept up to date).
+ */
+describe('RankedMemory reads', () => {
+  const WORDS = ['common', 'medium', 'rare', 'rarest'];
+  /** Word i of WORDS in about 1/2, 1/12, 1/60 and 1/400 of the texts: dense and sparse lists at once. */
+  const wordsOf = (i: number, salt: number) => WORDS.filter((_, w) => ((i * 7919 + salt * 104_729) >>> 0) % [2, 12, 60, 400][w] === 0);
+  const recordOf = (i: number, seq = i + 1): IndexedRecord => ({
+    id: `r-${i}`,
+    name: [...wordsOf(i, 1), `n${i}`].join(' '),
+    altName: null,
+    description: wordsOf(i, 2).join(' '),
+    extra: wordsOf(i, 3).join(' '),
+    ownerId: `u-${i % 9}`,
+    // Everyone sees a twentieth; organisation o-k its own ninth; user u-1 a few shared ones.
+    accessKeys: [...(i % 20 === 0 ? ['everyone'] : []), `org:o-${i % 9}`, ...(i % 97 === 0 ? ['user:u-1'] : [])],
+    groupIds: i % 13 === 0 ? ['g'] : [],
+    changedAt: 1_000 + i,
+    seq,
+  });
+  const fields = { name: (r: IndexedRecord) => r.name, summary: (r: IndexedRecord) => `${r.name} ${r.description}`, all: (r: IndexedRecord) => `${r.name} ${r.description} ${r.extra}` } as const;
+
+  function check(memory: RankedMemory, records: Map<string, IndexedRecord>) {
+    const filters = [
+      { keys: ['everyone'] },
+      { keys: ['everyone', 'org:o-1', 'user:u-1'] },
+      { keys: ['user:u-1'] },
+      { keys: ['nobody'] },
+      { keys: ['everyone', 'org:o-2'], owner: 'owner:u-2' },
+      { keys: ['everyone', 'org:o-3'], group: 'group:g' },
+      { keys: ['everyone'], owner: 'owner:u-0', group: 'group:g' },
+    ];
+    const wordSets = [['common'], ['medium'], ['rare'], ['common', 'medium'], ['common', 'rare'], ['medium', 'rarest'], ['common', 'medium', 'rare']];
+    for (const f of filters) {
+      const filter = { keys: f.keys.map((key) => memory.lookup(key)), owner: f.owner ? memory.lookup(f.owner) : -1, group: f.group ? memory.lookup(f.group) : -1 };
+      const sees = (r: IndexedRecord) =>
+        (f.owner ? `owner:${r.ownerId}` === f.owner : r.accessKeys.some((key) => f.keys.includes(key))) && (!f.group || r.groupIds.includes(f.group.slice('group:'.length)));
+      const expected = (keep: (r: IndexedRecord) => boolean) =>
+        [...records.values()].filter((r) => sees(r) && keep(r)).sort((a, b) => memory.ordinalOf(b.id)! - memory.ordinalOf(a.id)!).map((r) => r.id);
+      const visible = memory.visibleTo(filter);
+      const read = (stream: ReturnType<RankedMemory['visible']>) => memory.collect(stream, visible.passes, Infinity).map((o) => memory.idOf(o));
+      expect({ f, ids: read(memory.visible(visible)) }).toEqual({ f, ids: expected(() => true) });
+      for (const words of wordSets) {
+        for (const field of ['name', 'summary', 'all'] as const) {
+          const has = (r: IndexedRecord) => words.every((word) => fields[field](r).split(' ').includes(word));
+          expect({ f, words, field, ids: read(memory.allWords(words, field, visible)) }).toEqual({ f, words, field, ids: expected(has) });
+        }
+      }
+    }
+    for (const words of wordSets) {
+      for (const field of ['name', 'summary', 'all'] as const) {
+        const has = (r: IndexedRecord) => words.every((word) => fields[field](r).split(' ').includes(word));
+        const differing = [...records.values()].filter((r) => memory.hasAllWords(memory.ordinalOf(r.id)!, words, field) !== has(r)).map((r) => r.id);
+        expect({ words, field, differing }).toEqual({ words, field, differing: [] });
+      }
+    }
+  }
+
+  it('finds what a scan of the records finds, as the memory takes writes', () => {
+    const memory = new RankedMemory();
+    const records = new Map<string, IndexedRecord>();
+    const add = (record: IndexedRecord) => {
+      memory.add(record);
+      records.set(record.id, record);
+    };
+    for (let i = 0; i < 4_000; i++) add(recordOf(i));
+    check(memory, records);
+    // Lists and sights now hold bits; more records, replaced and removed ones must show in them.
+    for (let i = 4_000; i < 6_000; i++) add(recordOf(i));
+    for (let i = 0; i < 300; i++) add({ ...recordOf(i * 7 + 1, 10_000 + i), name: `common rare replaced ${i}`, accessKeys: ['everyone'] });
+    for (let i = 0; i < 200; i++) {
+      memory.remove(`r-${i * 11}`, 20_000);
+      records.delete(`r-${i * 11}`);
+    }
+    check(memory, records);
+  });
+});
+
+describe('RankedMemory typo similarity', () => {
+  /** pg_trgm's strict word similarity as sets of strings: the best run of whole name words, up to one word longer than the text. */
+  const trigrams = (words: string[]) => new Set(words.flatMap((word) => Array.from({ length: word.length + 1 }, (_, i) => `  ${word} `.slice(i, i + 3))));
+  function reference(name: string, text: string): number {
+    const textWords = text.split(' ');
+    const wanted = trigrams(textWords);
+    const words = name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    let best = 0;
+    for (let start = 0; start < words.length; start++) {
+      for (let end = start + 1; end <= Math.min(words.length, start + textWords.length + 1); end++) {
+        const run = trigrams(words.slice(start, end));
+        const common = [...run].filter((trigram) => wanted.has(trigram)).length;
+        best = Math.max(best, common / (wanted.size + run.size - common));
+      }
+    }
+    return best;
+  }
+
+  it('measures every name as the string sets do, whichever words of it share trigrams with the text', () => {
+    const vocabulary = ['temperature', 'temperatures', 'tempera', 'ture', 'agriculture', 'tide', 'traffic', 'river', 'rivers', 'rivr', 'flow', 'flown', 'low', 'te', '1995'];
+    let seed = 3;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const memory = new RankedMemory();
+    const names: string[] = [];
+    for (let i = 0; i < 2_000; i++) {
+      names.push(Array.from({ length: 1 + Math.floor(random() * 5) }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '));
+      memory.add({ ...record(i), name: names[i], altName: null, accessKeys: ['everyone'], groupIds: [] });
+    }
+    const visible = memory.visibleTo({ keys: [memory.lookup('everyone')], owner: -1, group: -1 });
+    for (const text of ['temperture', 'rivr', 'temperture rivr', 'tide traffic flow', 'ture', 'lowr flw']) {
+      const words = text.split(' ');
+      memory.typoCandidates(words, 0.3, visible);
+      const differing = names.filter((name, i) => memory.nameSimilarity(i, words.length) !== reference(name, text));
+      expect({ text, differing }).toEqual({ text, differing: [] });
+    }
   });
 });

@@ -35,8 +35,17 @@ export function tokenize(text: string): string[] {
   return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
 }
 
+/**
+ * A list holds its members as bits (bit o of the array set when o is in the list) once it is dense,
+ * at least one entry per DENSE_SHARE ordinals: no more bytes than its entries, a test of membership
+ * in one read, and 32 ordinals per step when dense lists are intersected.
+ */
+const DENSE_SHARE = 32;
+
 class IntList {
   length = 0;
+  /** The members as bits, kept from the first time the list was found dense (densify). */
+  bits: Int32Array | null = null;
   /** Empty, or (from a snapshot) full of the given entries. */
   constructor(public data: Int32Array = new Int32Array(4), full = false) {
     if (full) this.length = data.length;
@@ -49,9 +58,11 @@ class IntList {
       this.data = grown;
     }
     this.data[this.length++] = value;
+    if (this.bits) this.bits = setBit(this.bits, value);
   }
   /** Whether the (ascending) list holds the value. */
   has(value: number): boolean {
+    if (this.bits) return hasBit(this.bits, value);
     let low = 0;
     let high = this.length - 1;
     while (low <= high) {
@@ -62,6 +73,15 @@ class IntList {
       else high = mid - 1;
     }
     return false;
+  }
+  /** The members as bits when the list is dense among `ordinals` (made the first time it is), else null. */
+  densify(ordinals: number): Int32Array | null {
+    if (!this.bits && this.length * DENSE_SHARE >= ordinals && this.length > 0) {
+      const bits = new Int32Array((this.data[this.length - 1] >>> 5) + 1);
+      for (let i = 0; i < this.length; i++) bits[this.data[i] >>> 5] |= 1 << (this.data[i] & 31);
+      this.bits = bits;
+    }
+    return this.bits;
   }
   /** Index of the last entry <= value at or below index `below`, or -1: gallops back from `below`, then halves. */
   floor(value: number, below: number): number {
@@ -91,6 +111,23 @@ class IntList {
   }
 }
 
+/** Sets bit `value`, growing the array (doubling) when it is too short; returns the array holding it. */
+function setBit(bits: Int32Array, value: number): Int32Array {
+  const word = value >>> 5;
+  if (word >= bits.length) {
+    const grown = new Int32Array(Math.max(word + 1, bits.length * 2));
+    grown.set(bits);
+    bits = grown;
+  }
+  bits[word] |= 1 << (value & 31);
+  return bits;
+}
+
+function hasBit(bits: Int32Array, value: number): boolean {
+  const word = value >>> 5;
+  return word < bits.length && (bits[word] & (1 << (value & 31))) !== 0;
+}
+
 class FloatList {
   data = new Float64Array(1024);
   length = 0;
@@ -105,6 +142,8 @@ class FloatList {
 }
 
 interface Postings {
+  /** The term's number: its place in the order terms were first met. */
+  id: number;
   name: IntList;
   summary: IntList;
   all: IntList;
@@ -141,53 +180,93 @@ function listCursor(list: IntList): Cursor {
   };
 }
 
-function unionCursor(cursors: Cursor[]): Cursor {
-  if (cursors.length === 1) return cursors[0];
+/** One of the sets a search intersects: a list (its bits once dense), or bits alone (what a viewer may see). */
+export interface OrdinalSet {
+  /** How many members, or more: the smallest set drives an intersection. */
+  size: number;
+  list: IntList | null;
+  bits: Int32Array | null;
+}
+
+/**
+ * Members of every set, newest ordinal first. When every set has bits, they are ANDed 32 ordinals
+ * at a time; otherwise the shortest list is read and each of its entries tested against the
+ * others (one read of a bit, or a galloping cursor through a sparse list).
+ */
+function intersection(sets: OrdinalSet[]): OrdinalStream {
+  if (sets.length === 0 || sets.some((set) => set.size === 0 || (!set.list && !set.bits))) return EMPTY_STREAM;
+  if (sets.every((set) => set.bits)) return new BitsAndStream(sets.map((set) => set.bits!));
+  let driver: OrdinalSet | null = null;
+  for (const set of sets) if (set.list && (!driver || set.list.length < driver.list!.length)) driver = set;
+  const others = sets.filter((set) => set !== driver);
+  return new DrivenStream(
+    driver!.list!,
+    others.flatMap((set) => (set.bits ? [set.bits] : [])),
+    others.flatMap((set) => (set.bits ? [] : [listCursor(set.list!)])),
+  );
+}
+
+/** The ordinals whose bit is set in every array, descending. */
+class BitsAndStream implements OrdinalStream {
+  private word: number;
+  private current = 0;
+  private base = 0;
+  constructor(private readonly bitsets: Int32Array[]) {
+    // Past the end of any array, no bit is set in all of them.
+    this.word = Math.min(...bitsets.map((bits) => bits.length)) - 1;
+  }
+  next(): number {
+    const bitsets = this.bitsets;
+    while (this.current === 0) {
+      if (this.word < 0) return -1;
+      let word = bitsets[0][this.word];
+      for (let i = 1; i < bitsets.length && word !== 0; i++) word &= bitsets[i][this.word];
+      this.current = word;
+      this.base = this.word << 5;
+      this.word--;
+    }
+    const bit = 31 - Math.clz32(this.current);
+    this.current ^= 1 << bit;
+    return this.base + bit;
+  }
+}
+
+/** A list read from its end, each entry kept when every bit array has it and every cursor meets it. */
+class DrivenStream implements OrdinalStream {
+  private at: number;
+  constructor(
+    private readonly driver: IntList,
+    private readonly bitsets: Int32Array[],
+    private readonly cursors: Cursor[],
+  ) {
+    this.at = driver.length;
+  }
+  next(): number {
+    const data = this.driver.data;
+    candidates: while (this.at > 0) {
+      const ordinal = data[--this.at];
+      for (const bits of this.bitsets) if (!hasBit(bits, ordinal)) continue candidates;
+      for (const cursor of this.cursors) if (cursor.floor(ordinal) !== ordinal) continue candidates;
+      return ordinal;
+    }
+    return -1;
+  }
+}
+
+/** Ordinals of any of the streams, each once, descending. */
+export function union(streams: OrdinalStream[]): OrdinalStream {
+  if (streams.length === 0) return EMPTY_STREAM;
+  if (streams.length === 1) return streams[0];
+  const heads = streams.map((stream) => stream.next());
   return {
-    floor(target) {
+    next() {
       let best = -1;
-      for (const cursor of cursors) best = Math.max(best, cursor.floor(target));
+      for (const head of heads) if (head > best) best = head;
+      if (best < 0) return -1;
+      for (let i = 0; i < heads.length; i++) if (heads[i] === best) heads[i] = streams[i].next();
       return best;
     },
   };
-}
-
-/** Members of every set: leapfrog, each cursor jumping to the candidate the last one proposed. */
-function intersectionCursor(cursors: Cursor[]): Cursor {
-  if (cursors.length === 1) return cursors[0];
-  return {
-    floor(start) {
-      let target = start;
-      let agreed = 0;
-      for (let i = 0; agreed < cursors.length; i = (i + 1) % cursors.length) {
-        const at = cursors[i].floor(target);
-        if (at < 0) return -1;
-        if (at === target) agreed++;
-        else {
-          target = at;
-          agreed = 1;
-        }
-      }
-      return target;
-    },
-  };
-}
-
-function cursorStream(cursor: Cursor): OrdinalStream {
-  let last = 2 ** 31 - 1;
-  return {
-    next() {
-      if (last <= 0) return -1;
-      const at = cursor.floor(last - 1);
-      last = at < 0 ? 0 : at;
-      return at;
-    },
-  };
-}
-
-function countDown(from: number): OrdinalStream {
-  let at = from;
-  return { next: () => (at > 0 ? --at : -1) };
 }
 
 /** Who is asking, as interned keys: -2 never matches. */
@@ -212,6 +291,25 @@ export interface RankedRow {
   score: number | null;
 }
 
+/** What a filter lets through, prepared for one search (RankedMemory.visibleTo). */
+export interface Visible {
+  /** The sets every read is intersected with: the viewer's sight (or the owner's list), the project's list. */
+  sets: OrdinalSet[];
+  /** Alive, visible (or owned), in the project. */
+  passes(ordinal: number): boolean;
+}
+
+/** The ordinals a set of access keys lets see, as bits, for the ordinals below `upTo`. */
+interface Sight {
+  bits: Int32Array;
+  upTo: number;
+  /** Entries of the keys' lists: the sight's members or more (a record may hold several of the keys). */
+  size: number;
+}
+
+/** Sights kept for the most recent sets of access keys (an eighth of the ordinal count in bytes each). */
+const SIGHTS_KEPT = 64;
+
 const NEVER = -2;
 /** How far back (in ordinals) a document may belong before it counts as out of order. */
 const DISORDER_REACH = 1000;
@@ -229,27 +327,24 @@ function trigramsOf(words: string[]): Set<string> {
 }
 
 /**
- * The trigrams of name words as small integers, each word's as an array of distinct ids (cached),
- * so typo similarity counts shared trigrams by marking ids in an array instead of building and
- * probing sets of strings. The same sets, so the same similarities.
+ * Trigrams as small integers, so typo similarity counts shared trigrams by marking ids in an array
+ * instead of building and probing sets of strings. The same sets, so the same similarities.
  */
 class TrigramIds {
   private readonly ids = new Map<string, number>();
-  private readonly ofWord = new Map<string, Int32Array>();
-  /** marks[id] === stamp: the id belongs to the set being measured. */
+  /** marks[id] === run: the id belongs to the run of name words being measured. */
   private marks: Int32Array = new Int32Array(1024);
+  private run = 0;
+  /** textMarks[id] === text: the id is one of the text's trigrams. */
   private textMarks: Int32Array = new Int32Array(1024);
-  private stamp = 0;
+  private text = 0;
+  private textSize = 0;
 
+  /** The distinct trigram ids of a word. */
   of(word: string): Int32Array {
-    let found = this.ofWord.get(word);
-    if (!found) {
-      const set = new Set<string>();
-      wordTrigrams(word, set);
-      found = Int32Array.from(set, (trigram) => this.idOf(trigram));
-      this.ofWord.set(word, found);
-    }
-    return found;
+    const set = new Set<string>();
+    wordTrigrams(word, set);
+    return Int32Array.from(set, (trigram) => this.idOf(trigram));
   }
 
   private idOf(trigram: string): number {
@@ -266,29 +361,53 @@ class TrigramIds {
   }
 
   /**
-   * The best similarity of the text to a run of the words (trigram ids each): shared trigrams over the union. The
-   * text's trigrams are looked up, not added: a trigram no word has cannot be shared.
+   * The text the next similarities are measured against; the ids of its trigrams that some word has.
+   * Its trigrams are looked up, not added: a trigram no word has cannot be shared (every term's
+   * trigrams have ids before similarities are asked).
    */
-  similarities(text: Set<string>, words: Int32Array[], textWords: number): number {
-    const stamp = this.nextStamp();
-    for (const trigram of text) {
-      const id = this.ids.get(trigram);
-      if (id !== undefined) this.textMarks[id] = stamp;
+  setText(trigrams: Set<string>): number[] {
+    if (this.text === 2 ** 31 - 1) {
+      this.textMarks.fill(0);
+      this.text = 0;
     }
+    const stamp = ++this.text;
+    const known: number[] = [];
+    for (const trigram of trigrams) {
+      const id = this.ids.get(trigram);
+      if (id === undefined) continue;
+      this.textMarks[id] = stamp;
+      known.push(id);
+    }
+    this.textSize = trigrams.size;
+    return known;
+  }
+
+  /**
+   * The best similarity of the text to a run of the words (`terms[from..to)`, term numbers): shared
+   * trigrams over the union. Runs of whole words from each start, longer by one word at a time, up
+   * to one word more than the text (longer runs only add trigrams the text lacks).
+   */
+  similarity(terms: Int32Array, from: number, to: number, trigramsOf: (term: number) => Int32Array, textWords: number): number {
+    const marks = this.marks;
+    const textMarks = this.textMarks;
+    const text = this.text;
     let best = 0;
-    // Runs of whole words from each start, longer by one word at a time, up to one word more than the text.
-    for (let start = 0; start < words.length; start++) {
-      const run = this.nextStamp();
+    for (let start = from; start < to; start++) {
+      if (this.run === 2 ** 31 - 1) {
+        marks.fill(0);
+        this.run = 0;
+      }
+      const run = ++this.run;
       let size = 0;
       let common = 0;
-      for (let end = start; end < Math.min(words.length, start + textWords + 1); end++) {
-        for (const id of words[end]) {
-          if (this.marks[id] === run) continue;
-          this.marks[id] = run;
+      for (let end = start; end < Math.min(to, start + textWords + 1); end++) {
+        for (const id of trigramsOf(terms[end])) {
+          if (marks[id] === run) continue;
+          marks[id] = run;
           size++;
-          if (this.textMarks[id] === stamp) common++;
+          if (textMarks[id] === text) common++;
         }
-        best = Math.max(best, common / (text.size + size - common));
+        best = Math.max(best, common / (this.textSize + size - common));
       }
     }
     return best;
@@ -303,15 +422,6 @@ class TrigramIds {
     }
     return known;
   }
-
-  private nextStamp(): number {
-    if (this.stamp === 2 ** 31 - 1) {
-      this.marks.fill(0);
-      this.textMarks.fill(0);
-      this.stamp = 0;
-    }
-    return ++this.stamp;
-  }
 }
 
 /**
@@ -322,25 +432,54 @@ class TrigramIds {
 class TermsByTrigram {
   private readonly terms: string[] = [];
   private readonly postings: Postings[] = [];
-  private indexed = 0;
+  /** Each indexed term's trigram ids, by term number. */
+  private readonly trigramIds: Int32Array[] = [];
   private readonly byTrigram: IntList[] = [];
-  private readonly sizes = new IntList();
   private counts: Int32Array = new Int32Array(1024);
+  /** Per term: its number of trigrams; the trigrams it shares with the text of stamp termText[term] (none when another stamp). */
+  private termSize: Int32Array = new Int32Array(1024);
+  private termText: Int32Array = new Int32Array(1024);
+  private termCommon: Int32Array = new Int32Array(1024);
+  private text = 0;
+  private textSize = 0;
 
   constructor(private readonly trigrams: TrigramIds) {}
+
+  /** The next term's number. */
+  get size(): number {
+    return this.terms.length;
+  }
 
   add(term: string, postings: Postings) {
     this.terms.push(term);
     this.postings.push(postings);
   }
 
+  /** Indexes the terms added since the last time. */
+  private index() {
+    if (this.termSize.length < this.terms.length) {
+      const size = this.terms.length * 2;
+      this.termSize = grownTo(this.termSize, size);
+      this.termText = grownTo(this.termText, size);
+      this.termCommon = grownTo(this.termCommon, size);
+    }
+    for (let term = this.trigramIds.length; term < this.terms.length; term++) {
+      const ids = this.trigrams.of(this.terms[term]);
+      this.trigramIds.push(ids);
+      this.termSize[term] = ids.length;
+      for (const id of ids) (this.byTrigram[id] ??= new IntList()).push(term);
+    }
+  }
+
+  /** The trigram ids of a term, by its number. */
+  readonly trigramsOf = (term: number): Int32Array => {
+    if (term >= this.trigramIds.length) this.index();
+    return this.trigramIds[term];
+  };
+
   /** Postings of the terms whose trigram similarity to one of the words reaches the threshold. */
   similar(words: string[], threshold: number): Postings[] {
-    for (; this.indexed < this.terms.length; this.indexed++) {
-      const ids = this.trigrams.of(this.terms[this.indexed]);
-      this.sizes.push(ids.length);
-      for (const id of ids) (this.byTrigram[id] ??= new IntList()).push(this.indexed);
-    }
+    this.index();
     if (this.counts.length < this.terms.length) this.counts = new Int32Array(this.terms.length * 2);
     const found = new Set<number>();
     for (const word of words) {
@@ -353,11 +492,71 @@ class TermsByTrigram {
       for (const term of touched) {
         const common = this.counts[term];
         this.counts[term] = 0;
-        if (common / (trigrams.size + this.sizes.data[term] - common) >= threshold) found.add(term);
+        if (common / (trigrams.size + this.trigramIds[term].length - common) >= threshold) found.add(term);
       }
     }
     return [...found].map((term) => this.postings[term]);
   }
+
+  /** The text the next similarities are measured against: each term's shared trigrams counted from the text's trigrams' lists. */
+  setText(words: string[]): void {
+    this.index();
+    const trigrams = trigramsOf(words);
+    if (this.text === 2 ** 31 - 1) {
+      this.termText.fill(0);
+      this.text = 0;
+    }
+    const stamp = ++this.text;
+    this.textSize = trigrams.size;
+    for (const id of this.trigrams.setText(trigrams)) {
+      const list = this.byTrigram[id];
+      for (let i = 0; list && i < list.length; i++) {
+        const term = list.data[i];
+        if (this.termText[term] !== stamp) {
+          this.termText[term] = stamp;
+          this.termCommon[term] = 0;
+        }
+        this.termCommon[term]++;
+      }
+    }
+  }
+
+  /**
+   * The best similarity of the text to a run of the words (`terms[from..to)`, term numbers), as
+   * TrigramIds.similarity measures it, without measuring runs when no run can beat a word alone.
+   */
+  similarity(terms: Int32Array, from: number, to: number, textWords: number): number {
+    const textSize = this.textSize;
+    let alone = 0;
+    for (let i = from; i < to; i++) {
+      const common = this.common(terms[i]);
+      if (common > 0) alone = Math.max(alone, common / (textSize + this.termSize[terms[i]] - common));
+    }
+    // A longer run shares at most the sum of its words' shared trigrams (and no more than the text
+    // has), and its union holds at least the trigrams of any one word the text lacks: when that
+    // bound does not beat the best word alone for any run, no run does.
+    for (let start = from; start < to; start++) {
+      let shared = 0;
+      let lacking = 0;
+      for (let end = start; end < Math.min(to, start + textWords + 1); end++) {
+        const common = this.common(terms[end]);
+        shared += common;
+        lacking = Math.max(lacking, this.termSize[terms[end]] - common);
+        if (end > start && Math.min(shared, textSize) / (textSize + lacking) > alone) return this.trigrams.similarity(terms, from, to, this.trigramsOf, textWords);
+      }
+    }
+    return alone;
+  }
+
+  private common(term: number): number {
+    return this.termText[term] === this.text ? this.termCommon[term] : 0;
+  }
+}
+
+function grownTo<T extends Int32Array | Float64Array>(array: T, size: number): T {
+  const bigger = new (array.constructor as new (size: number) => T)(size);
+  bigger.set(array);
+  return bigger;
 }
 
 function grown(array: Int32Array): Int32Array {
@@ -381,6 +580,9 @@ export class RankedMemory {
   private readonly accessPool = new IntList();
   private readonly groupStart = new IntList();
   private readonly groupPool = new IntList();
+  /** The words of each ordinal's name in order, as term numbers: what typo similarity reads. */
+  private readonly nameTermStart = new IntList();
+  private readonly nameTermPool = new IntList();
   private readonly postings = new Map<string, Postings>();
   /** Ordinals by lower-cased name and alternate name: the exact-name tier without reading a posting list. */
   private readonly exact = new Map<string, IntList>();
@@ -390,6 +592,8 @@ export class RankedMemory {
   private readonly byId = new Map<string, number>();
   private readonly trigrams = new TrigramIds();
   private readonly termsByTrigram = new TermsByTrigram(this.trigrams);
+  /** What each recently seen set of access keys lets see, as bits (extended as ordinals are added; most recent last). */
+  private readonly sights = new Map<string, Sight>();
   /** Ordinals added older than an earlier one, or dead: when many, a rebuild pays off. */
   disorder = 0;
   /** The store's write sequence this memory has applied up to. */
@@ -473,6 +677,8 @@ export class RankedMemory {
     for (const word of nameWords) this.postingsOf(word).name.push(ordinal);
     for (const word of new Set([...nameWords, ...descriptionWords])) this.postingsOf(word).summary.push(ordinal);
     for (const word of new Set([...nameWords, ...descriptionWords, ...extraWords])) this.postingsOf(word).all.push(ordinal);
+    this.nameTermStart.push(this.nameTermPool.length);
+    for (const word of tokenize(record.name)) this.nameTermPool.push(this.postingsOf(word).id);
   }
 
   /** Removes a document unless the removal is older than the version applied. */
@@ -505,7 +711,7 @@ export class RankedMemory {
   private postingsOf(word: string): Postings {
     let found = this.postings.get(word);
     if (!found) {
-      found = { name: new IntList(), summary: new IntList(), all: new IntList() };
+      found = { id: this.termsByTrigram.size, name: new IntList(), summary: new IntList(), all: new IntList() };
       this.postings.set(word, found);
       this.termsByTrigram.add(word, found);
     }
@@ -514,17 +720,69 @@ export class RankedMemory {
 
   /** Whether the viewer may see the ordinal: alive, visible (or owned), in the project. */
   passes(ordinal: number, filter: Filter): boolean {
-    if (this.alive[ordinal] === 0) return false;
-    if (filter.owner !== -1) {
-      if (this.owners.data[ordinal] !== filter.owner) return false;
-    } else if (!this.hasAny(this.accessPool, this.accessStart, ordinal, filter.keys)) return false;
-    if (filter.group !== -1 && !this.hasAny(this.groupPool, this.groupStart, ordinal, [filter.group])) return false;
-    return true;
+    return this.visibleTo(filter).passes(ordinal);
   }
 
-  private hasAny(pool: IntList, starts: IntList, ordinal: number, wanted: number[]): boolean {
+  /**
+   * What a filter lets through, prepared for one search (use it before the memory takes writes):
+   * the sets every read is intersected with, and the test of one ordinal. A viewer's access keys
+   * are one set of bits, the union of their lists, kept per set of keys and extended as ordinals
+   * are added (an ordinal's keys never change: a changed record gets a new ordinal).
+   */
+  visibleTo(filter: Filter): Visible {
+    const sets: OrdinalSet[] = [];
+    let sees: (ordinal: number) => boolean;
+    if (filter.owner !== -1) {
+      const owner = filter.owner;
+      const owners = this.owners.data;
+      sets.push(this.setOf(this.keyLists.get(owner)));
+      sees = (ordinal) => owners[ordinal] === owner;
+    } else {
+      const sight = this.sightOf(filter.keys);
+      sets.push({ size: sight.size, list: null, bits: sight.bits });
+      const bits = sight.bits;
+      sees = (ordinal) => hasBit(bits, ordinal);
+    }
+    let inGroup = (_ordinal: number) => true;
+    if (filter.group !== -1) {
+      const group = filter.group;
+      sets.push(this.setOf(this.keyLists.get(group)));
+      inGroup = (ordinal) => this.hasAny(this.groupPool, this.groupStart, ordinal, group);
+    }
+    const alive = this.alive;
+    // The viewer's sight first: the most selective test, and its bits stay in the cache.
+    return { sets, passes: (ordinal) => sees(ordinal) && alive[ordinal] === 1 && inGroup(ordinal) };
+  }
+
+  private setOf(list: IntList | undefined): OrdinalSet {
+    if (!list) return { size: 0, list: null, bits: null };
+    return { size: list.length, list, bits: list.densify(this.ids.length) };
+  }
+
+  private sightOf(keys: number[]): Sight {
+    const lists = [...new Set(keys)].flatMap((key) => this.keyLists.get(key) ?? []);
+    const name = keys.join(',');
+    let sight = this.sights.get(name);
+    if (sight) this.sights.delete(name);
+    else if (this.sights.size >= SIGHTS_KEPT) this.sights.delete(this.sights.keys().next().value!);
+    sight ??= { bits: new Int32Array(0), upTo: 0, size: 0 };
+    this.sights.set(name, sight);
+    if (sight.upTo < this.ids.length) {
+      // The ordinals added since: at the end of each (ascending) list.
+      for (const list of lists) {
+        for (let i = list.length - 1; i >= 0 && list.data[i] >= sight.upTo; i--) {
+          sight.bits = setBit(sight.bits, list.data[i]);
+          sight.size++;
+        }
+      }
+      sight.upTo = this.ids.length;
+    }
+    return sight;
+  }
+
+  private hasAny(pool: IntList, starts: IntList, ordinal: number, wanted: number): boolean {
     const end = ordinal + 1 < starts.length ? starts.data[ordinal + 1] : pool.length;
-    for (let i = starts.data[ordinal]; i < end; i++) if (wanted.includes(pool.data[i])) return true;
+    for (let i = starts.data[ordinal]; i < end; i++) if (pool.data[i] === wanted) return true;
     return false;
   }
 
@@ -602,33 +860,13 @@ export class RankedMemory {
     return count;
   }
 
-  everything(): OrdinalStream {
-    return countDown(this.ids.length);
-  }
-
-  /**
-   * The ordinals the filter may let through, as a cursor: the union of the viewer's access-key
-   * lists (or the owner's list), within the project's list. Driving an intersection with it means
-   * a viewer who may see a tenth of the records reads about a tenth of each word's list.
-   */
-  private visibleCursor(filter: Filter): Cursor | null {
-    const keyLists = filter.owner !== -1 ? [this.keyLists.get(filter.owner)] : filter.keys.map((key) => this.keyLists.get(key));
-    const cursors = keyLists.filter((list): list is IntList => list !== undefined && list.length > 0).map(listCursor);
-    if (cursors.length === 0) return null;
-    const visible = unionCursor(cursors);
-    if (filter.group === -1) return visible;
-    const group = this.keyLists.get(filter.group);
-    return group ? intersectionCursor([visible, listCursor(group)]) : null;
-  }
-
-  /** Ordinals the filter may let through (passes() still decides), newest ordinal first. */
-  visible(filter: Filter): OrdinalStream {
-    const cursor = this.visibleCursor(filter);
-    return cursor ? cursorStream(cursor) : EMPTY_STREAM;
+  /** Ordinals the filter may let through (its test still decides), newest ordinal first. */
+  visible(visible: Visible): OrdinalStream {
+    return intersection(visible.sets);
   }
 
   /** Documents with every word somewhere (or the name of exactly the text). */
-  private lists(words: string[], field: keyof Postings): IntList[] | null {
+  private lists(words: string[], field: keyof Omit<Postings, 'id'>): IntList[] | null {
     const lists: IntList[] = [];
     for (const word of words) {
       const found = this.postings.get(word)?.[field];
@@ -638,34 +876,24 @@ export class RankedMemory {
     return lists;
   }
 
-  private allWordsCursor(words: string[], field: keyof Postings, filter: Filter): Cursor | null {
-    const lists = this.lists(words, field);
-    const visible = this.visibleCursor(filter);
-    if (!lists || lists.length === 0 || !visible) return null;
-    return intersectionCursor([...lists.sort((a, b) => a.length - b.length).map(listCursor), visible]);
-  }
-
   /** Ordinals with every word in the field that the filter may let through. */
-  allWords(words: string[], field: keyof Postings, filter: Filter): OrdinalStream {
-    const cursor = this.allWordsCursor(words, field, filter);
-    return cursor ? cursorStream(cursor) : EMPTY_STREAM;
+  allWords(words: string[], field: keyof Omit<Postings, 'id'>, visible: Visible): OrdinalStream {
+    const lists = this.lists(words, field);
+    if (!lists || lists.length === 0) return EMPTY_STREAM;
+    return intersection([...lists.map((list) => this.setOf(list)), ...visible.sets]);
   }
 
-  /** Ordinals with any of the words anywhere that the filter may let through. */
-  anyWord(words: string[], filter: Filter): OrdinalStream {
-    const lists = words.flatMap((word) => this.postings.get(word)?.all ?? []).filter((list) => list.length > 0);
-    const visible = this.visibleCursor(filter);
-    if (lists.length === 0 || !visible) return EMPTY_STREAM;
-    return cursorStream(intersectionCursor([unionCursor(lists.map(listCursor)), visible]));
+  /** Ordinals with any of the words anywhere (the filter's test still decides). */
+  anyWord(words: string[]): OrdinalStream {
+    return union(words.flatMap((word) => this.postings.get(word)?.all ?? []).filter((list) => list.length > 0).map(listStream));
   }
 
   /** Ordinals with every word of any of the groups anywhere that the filter may let through. */
-  anyGroup(groups: string[][], filter: Filter): OrdinalStream {
-    const cursors = groups.map((words) => this.allWordsCursor(words, 'all', filter)).filter((cursor): cursor is Cursor => cursor !== null);
-    return cursors.length > 0 ? cursorStream(unionCursor(cursors)) : EMPTY_STREAM;
+  anyGroup(groups: string[][], visible: Visible): OrdinalStream {
+    return union(groups.map((words) => this.allWords(words, 'all', visible)));
   }
 
-  hasAllWords(ordinal: number, words: string[], field: keyof Postings): boolean {
+  hasAllWords(ordinal: number, words: string[], field: keyof Omit<Postings, 'id'>): boolean {
     for (const word of words) {
       const list = this.postings.get(word)?.[field];
       if (!list || !list.has(ordinal)) return false;
@@ -673,7 +901,24 @@ export class RankedMemory {
     return words.length > 0;
   }
 
-  countWords(ordinal: number, words: string[], field: keyof Postings): number {
+  /**
+   * hasAllWords for ordinals asked in descending order (as a stream gives them): each word's list
+   * is walked down once, by galloping, instead of searched from scratch for every ordinal.
+   */
+  allWordsTest(words: string[], field: keyof Omit<Postings, 'id'>): (ordinal: number) => boolean {
+    const lists = this.lists(words, field);
+    if (!lists || lists.length === 0) return () => false;
+    const cursors = lists.map((list) => (list.bits ? null : listCursor(list)));
+    return (ordinal) => {
+      for (let i = 0; i < lists.length; i++) {
+        const bits = lists[i].bits;
+        if (bits ? !hasBit(bits, ordinal) : cursors[i]!.floor(ordinal) !== ordinal) return false;
+      }
+      return true;
+    };
+  }
+
+  countWords(ordinal: number, words: string[], field: keyof Omit<Postings, 'id'>): number {
     let count = 0;
     for (const word of words) if (this.postings.get(word)?.[field]?.has(ordinal)) count++;
     return count;
@@ -682,6 +927,11 @@ export class RankedMemory {
   /** Exact, case-insensitive name or alternate name. */
   isExactName(ordinal: number, text: string): boolean {
     return this.names[ordinal] === text || this.altNames[ordinal] === text;
+  }
+
+  /** Whether some ordinal has the text (lower-cased) as its name or alternate name. */
+  hasExactName(text: string): boolean {
+    return this.exact.has(text);
   }
 
   /** Ordinals whose name or alternate name is exactly the text (lower-cased). */
@@ -698,33 +948,45 @@ export class RankedMemory {
   }
 
   /**
-   * Typo tolerance: how close the text comes to the closest run of whole words of the name (set
-   * similarity of letter trigrams, as pg_trgm's strict word similarity), for names holding a word
-   * close to one of the text's words.
+   * Typo tolerance: the ordinals the filter lets through whose name holds a word close to one of
+   * the text's words (each once, in no particular order), to be measured by nameSimilarity, which
+   * this makes ready for the text (until the next call).
    */
-  typoCandidates(words: string[], wordThreshold: number, filter: Filter): OrdinalStream {
-    const similar = this.termsByTrigram
+  typoCandidates(words: string[], wordThreshold: number, visible: Visible): number[] {
+    const lists = this.termsByTrigram
       .similar(words, wordThreshold)
-      .filter((postings) => postings.name.length > 0)
-      .map((postings) => listCursor(postings.name));
-    const visible = this.visibleCursor(filter);
-    return similar.length > 0 && visible ? cursorStream(intersectionCursor([visible, unionCursor(similar)])) : EMPTY_STREAM;
+      .map((postings) => postings.name)
+      .filter((list) => list.length > 0);
+    this.termsByTrigram.setText(words);
+    const found: number[] = [];
+    const single = lists.length === 1;
+    if (!single) this.seen = this.seen.length * 32 >= this.ids.length ? this.seen : new Int32Array((this.ids.length >>> 5) + 1);
+    for (const list of lists) {
+      for (let i = 0; i < list.length; i++) {
+        const ordinal = list.data[i];
+        if (!single) {
+          if (hasBit(this.seen, ordinal)) continue;
+          this.seen[ordinal >>> 5] |= 1 << (ordinal & 31);
+        }
+        if (visible.passes(ordinal)) found.push(ordinal);
+      }
+    }
+    // Cleared for the next call: the bits set were those of the lists' entries.
+    if (!single) for (const list of lists) for (let i = 0; i < list.length; i++) this.seen[list.data[i] >>> 5] = 0;
+    return found;
   }
+
+  /** Bits of the ordinals typoCandidates has met in this call; all clear between calls. */
+  private seen = new Int32Array(0);
 
   /**
-   * The best similarity of the text to a run of whole words of the name. Runs longer than the text
-   * by more than one word only add trigrams the text lacks, so they are not tried.
+   * How close the text of the last typoCandidates call comes to the closest run of whole words of
+   * the name (set similarity of letter trigrams, as pg_trgm's strict word similarity).
    */
-  nameSimilarity(ordinal: number, textTrigrams: Set<string>, textWords: number): number {
-    return this.trigrams.similarities(
-      textTrigrams,
-      tokenize(this.names[ordinal]).map((word) => this.trigrams.of(word)),
-      textWords,
-    );
-  }
-
-  trigramsOfText(words: string[]): Set<string> {
-    return trigramsOf(words);
+  nameSimilarity(ordinal: number, textWords: number): number {
+    const from = this.nameTermStart.data[ordinal];
+    const to = ordinal + 1 < this.nameTermStart.length ? this.nameTermStart.data[ordinal + 1] : this.nameTermPool.length;
+    return this.termsByTrigram.similarity(this.nameTermPool.data, from, to, textWords);
   }
 
   changedAt(ordinal: number): number {
@@ -751,6 +1013,7 @@ export class RankedMemory {
       this.postings.size,
       this.accessPool.length,
       this.groupPool.length,
+      this.nameTermPool.length,
     ]);
     const alive = this.alive.slice(0, ordinals);
     return { appliedSeq, ordinals, pieces: this.snapshotPieces(meta, alive) };
@@ -758,7 +1021,7 @@ export class RankedMemory {
 
   /** The bytes of a snapshot whose counts are `meta`: what the memory held when they were taken. */
   private *snapshotPieces(meta: Float64Array, alive: Uint8Array): Generator<Uint8Array> {
-    const [, ordinals, , , interned, keyLists, exact, terms, accessPool, groupPool] = meta;
+    const [, ordinals, , , interned, keyLists, exact, terms, accessPool, groupPool, nameTermPool] = meta;
     yield* arrayFrame(new Uint32Array([SNAPSHOT_MAGIC]));
     yield* arrayFrame(meta);
     yield* stringFrames(ordinals, this.ids);
@@ -773,6 +1036,8 @@ export class RankedMemory {
     yield* arrayFrame(this.accessPool.data.subarray(0, accessPool));
     yield* arrayFrame(this.groupStart.data.subarray(0, ordinals));
     yield* arrayFrame(this.groupPool.data.subarray(0, groupPool));
+    yield* arrayFrame(this.nameTermStart.data.subarray(0, ordinals));
+    yield* arrayFrame(this.nameTermPool.data.subarray(0, nameTermPool));
     yield* stringFrames(interned, this.interned.keys());
     yield* arrayFrame(Int32Array.from(first(this.keyLists.keys(), keyLists)));
     yield* listFrames(() => first(this.keyLists.values(), keyLists), keyLists, ordinals);
@@ -786,7 +1051,7 @@ export class RankedMemory {
   static restore(bytes: Uint8Array): RankedMemory {
     const reader = new FrameReader(bytes);
     if (reader.uint32s(1)[0] !== SNAPSHOT_MAGIC) throw new SnapshotFormatError('not a ranked-memory snapshot');
-    const [format, ordinals, appliedSeq, disorder, interned, keyLists, exact, terms, accessPool, groupPool] = reader.float64s(10);
+    const [format, ordinals, appliedSeq, disorder, interned, keyLists, exact, terms, accessPool, groupPool, nameTermPool] = reader.float64s(11);
     if (format !== SNAPSHOT_FORMAT) throw new SnapshotFormatError(`snapshot format ${format}, ${SNAPSHOT_FORMAT} expected`);
     const memory = new RankedMemory(appliedSeq);
     memory.disorder = disorder;
@@ -802,6 +1067,9 @@ export class RankedMemory {
     fill(memory.accessPool, reader.int32s(accessPool));
     fill(memory.groupStart, reader.int32s(ordinals));
     fill(memory.groupPool, reader.int32s(groupPool));
+    fill(memory.nameTermStart, reader.int32s(ordinals));
+    fill(memory.nameTermPool, reader.int32s(nameTermPool));
+    for (let i = 0; i < nameTermPool; i++) if (memory.nameTermPool.data[i] >= terms) throw new SnapshotFormatError('snapshot name term out of range');
     reader.strings(interned).forEach((key, value) => memory.interned.set(key!, value));
     const keys = reader.int32s(keyLists);
     readLists(reader, keyLists, ordinals).forEach((list, i) => memory.keyLists.set(keys[i], list));
@@ -810,7 +1078,7 @@ export class RankedMemory {
     const words = reader.strings(terms);
     const lists = readLists(reader, terms * 3, ordinals);
     words.forEach((word, i) => {
-      const postings = { name: lists[3 * i], summary: lists[3 * i + 1], all: lists[3 * i + 2] };
+      const postings = { id: i, name: lists[3 * i], summary: lists[3 * i + 1], all: lists[3 * i + 2] };
       memory.postings.set(word!, postings);
       memory.termsByTrigram.add(word!, postings);
     });
@@ -821,7 +1089,7 @@ export class RankedMemory {
 }
 
 /** Bump whenever what a snapshot holds, or what add() derives from a record (tokenizing), changes. */
-export const SNAPSHOT_FORMAT = 1;
+export const SNAPSHOT_FORMAT = 2;
 /** "DCRM" read as a native uint32: a snapshot from a machine of the other byte order fails this. */
 const SNAPSHOT_MAGIC = 0x4d524344;
 

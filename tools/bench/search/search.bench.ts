@@ -3,9 +3,9 @@
  * through the search index's own bulk API, starts the product in embedded mode (one process) on that
  * database, signs in a real account (registered, activated from its mail, logged in), and drives
  * GET /api/records/ through the gateway with autocannon at 1 and 16 connections. The peer, measured
- * in the same run at the same concurrency, is the same query sent straight to PostgreSQL through the
- * index adapter (the same SQL, no HTTP, no gateway, no Nest), so the difference is what the service
- * layers cost.
+ * in the same run at the same concurrency after every gateway cell (the in-process peer's memory in
+ * this process would otherwise pause autocannon with its collections), is the same query sent straight
+ * to the index adapter (no HTTP, no gateway, no Nest), so the difference is what the service layers cost.
  *
  * Usage: npm run bench:search -- [records=100000] [seconds=10] [driver=in-process|postgres]
  * The seeded database (dc_bench_search_<records>) is kept, so a second run skips seeding.
@@ -239,6 +239,7 @@ async function main() {
   const seeder: SearchIndex =
     driver === 'postgres' ? new PostgresSearchIndex({ connectionString: url, schema: 'search', max: 16 }) : new InProcessSearchIndex({ connectionString: url, schema: 'search', loadOnInit: false });
   let index = seeder;
+  let seederOpen = true;
   let loadNote = '';
   try {
     const base = `http://127.0.0.1:${port}`;
@@ -249,8 +250,7 @@ async function main() {
     await seed(url, seeder, viewer);
     if (driver !== 'postgres') {
       await seeder.close();
-      index = new InProcessSearchIndex({ connectionString: url, schema: 'search' });
-      await index.init();
+      seederOpen = false;
     }
     // A restart on the seeded index: how long until the first search answers (the in-process index loads its store).
     await app.stop();
@@ -262,8 +262,11 @@ async function main() {
     loadNote = ` A restart on the seeded index answered its first search after ${((Date.now() - restarted) / 1000).toFixed(1)} s (process start included).`;
     console.log(loadNote.trim());
 
+    // Every gateway cell first, then the peer's: the in-process peer holds a million records in this
+    // process's heap, whose collections would pause autocannon (it runs here too) and its loading
+    // would take a core from the product's first cells.
     const loadBefore = loadAverage();
-    const rows: string[] = [];
+    const measured: Array<{ scenario: Scenario; count: string; gateway: Measure[] }> = [];
     for (const scenario of SCENARIOS) {
       const auth = scenario.anonymous ? null : token;
       const target = scenario.follow ? await followNext(base, scenario.path, auth, scenario.follow) : `${base}${scenario.path}`;
@@ -272,6 +275,22 @@ async function main() {
       if (first.status !== 200) throw new Error(`${target}: ${first.status} ${await first.text()}`);
       const body = (await first.json()) as { count: number; count_capped?: boolean; results: unknown[] };
       if (body.results.length === 0) throw new Error(`${target}: no results`);
+      const gateway: Measure[] = [];
+      for (const connections of CONNECTIONS) {
+        gateway.push(await viaGateway(target, auth, connections));
+        console.log(`${scenario.name}, ${connections} connection(s): gateway p50 / p95 / p99 ${gateway.at(-1)!.p50} / ${gateway.at(-1)!.p95} / ${gateway.at(-1)!.p99} ms`);
+      }
+      measured.push({ scenario, count: `${body.count}${body.count_capped ? '+' : ''}`, gateway });
+    }
+    const loadAfterGateway = loadAverage();
+    if (driver !== 'postgres') {
+      index = new InProcessSearchIndex({ connectionString: url, schema: 'search' });
+      await index.init();
+      // The first search waits for the memory to load: not one to measure.
+      await index.search({ ...page1, viewer });
+    }
+    const rows: string[] = [];
+    for (const { scenario, count, gateway } of measured) {
       const query: SearchQuery = { ...scenario.query, viewer: scenario.anonymous ? null : viewer };
       if (scenario.follow) {
         // The peer asks for a deep page as the API does: with the last result of the page before.
@@ -279,23 +298,22 @@ async function main() {
         query.after = { score: last.score ?? null, changedAt: last.changedAt, id: last.id };
       }
       const share = query.text ? ` (every word in ${matchShare(viewer, query.text)} of records)` : '';
-      for (const connections of CONNECTIONS) {
-        const http = await viaGateway(target, auth, connections);
+      for (const [i, connections] of CONNECTIONS.entries()) {
+        const http = gateway[i];
         const peer = await direct(index, query, connections);
-        const count = `${body.count}${body.count_capped ? '+' : ''}`;
         const line = `| ${scenario.name}${share} | ${connections} | ${count} | ${http.p50} / ${http.p95} / ${http.p99} | ${http.rps} | ${peer.p50} / ${peer.p95} / ${peer.p99} | ${peer.rps} |`;
         console.log(line);
         rows.push(line);
       }
     }
-    writeResults(rows, loadBefore, loadAverage(), loadNote);
+    writeResults(rows, loadBefore, loadAfterGateway, loadAverage(), loadNote);
   } finally {
-    await index.close();
+    if (index !== seeder || seederOpen) await index.close();
     await app.stop();
   }
 }
 
-function writeResults(rows: string[], loadBefore: string, loadAfter: string, loadNote: string) {
+function writeResults(rows: string[], loadBefore: string, loadAfterGateway: string, loadAfter: string, loadNote: string) {
   const name = driver === 'postgres' ? `bench:search:${records}` : `bench:search:${driver}:${records}`;
   const { start, end } = sectionMarkers(name);
   const cpus = os.cpus();
@@ -304,7 +322,8 @@ function writeResults(rows: string[], loadBefore: string, loadAfter: string, loa
     `### ${records.toLocaleString('en')} records, ${driver === 'postgres' ? 'PostgreSQL adapter' : 'in-process index'} (SEARCH_DRIVER=${driver})`,
     '',
     `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:search -- ${records} ${seconds}\` on ${cpus.length} cores (${cpus[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ` +
-      `embedded mode (one process) on the local PostgreSQL server, ${seconds} s per cell. Load average (1, 5, 15 min) before / after the measurements: ${loadBefore} / ${loadAfter}.${loadNote}`,
+      `embedded mode (one process) on the local PostgreSQL server, ${seconds} s per cell; every gateway cell first, then the peer's. ` +
+      `Load average (1, 5, 15 min) before the gateway cells / after them / after the peer's: ${loadBefore} / ${loadAfterGateway} / ${loadAfter}.${loadNote}`,
     '',
     '| query | connections | count | gateway p50 / p95 / p99 ms | gateway req/s | peer p50 / p95 / p99 ms | peer req/s |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -7,9 +7,9 @@ export interface SearchIndexUse {
 }
 
 /**
- * The index adapter from SEARCH_DRIVER. The PostgreSQL index (the default) and the in-process one
- * keep their tables in the search service's own schema; the PostgreSQL one is the slower choice
- * (docs/benchmarks.md).
+ * The index adapter from SEARCH_DRIVER. The in-process index (embedded mode's default) and the
+ * PostgreSQL one (distributed mode's) keep their tables in the search service's own schema; the
+ * PostgreSQL one is the slower choice (docs/benchmarks.md).
  */
 export function createSearchIndex(config: AppConfig, use: SearchIndexUse = {}): SearchIndex {
   switch (config.SEARCH_DRIVER) {
@@ -17,7 +17,7 @@ export function createSearchIndex(config: AppConfig, use: SearchIndexUse = {}): 
       return new ElasticsearchSearchIndex({ node: config.ELASTICSEARCH_URL! });
     case 'postgres':
       return new PostgresSearchIndex({ connectionString: config.DATABASE_URL!, schema: 'search' });
-    default:
+    case 'in-process':
       return new InProcessSearchIndex({ connectionString: config.DATABASE_URL!, schema: 'search', loadOnInit: use.loadOnInit });
   }
 }

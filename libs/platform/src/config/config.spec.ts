@@ -6,8 +6,17 @@ import { ConfigError, loadConfig, withEmbeddedSecrets } from '../index';
 describe('configuration', () => {
   it('defaults to the embedded mode with nothing set', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ RUN_MODE: 'embedded', PORT: 8080, DATA_DIR: './.data', BUS_DRIVER: 'in-process', STORAGE_DRIVER: 'fs', SEARCH_DRIVER: 'postgres', MAIL_DRIVER: 'file' });
+    expect(config).toMatchObject({ RUN_MODE: 'embedded', PORT: 8080, DATA_DIR: './.data', BUS_DRIVER: 'in-process', STORAGE_DRIVER: 'fs', SEARCH_DRIVER: 'in-process', MAIL_DRIVER: 'file' });
     expect(config.EMBEDDED_PG_PORT).not.toBe(5432);
+  });
+
+  it('searches with the in-process index in embedded mode and PostgreSQL in distributed mode, unless told otherwise', () => {
+    const distributed = { RUN_MODE: 'distributed', JWT_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'), PUBLIC_URL: 'https://catalogue.example.com' };
+    expect(loadConfig({}).SEARCH_DRIVER).toBe('in-process');
+    expect(loadConfig(distributed).SEARCH_DRIVER).toBe('postgres');
+    expect(loadConfig({ SEARCH_DRIVER: 'postgres' }).SEARCH_DRIVER).toBe('postgres');
+    expect(loadConfig({ ...distributed, SEARCH_DRIVER: 'in-process' }).SEARCH_DRIVER).toBe('in-process');
+    expect(() => loadConfig({ SEARCH_DRIVER: 'lucene' })).toThrow(/SEARCH_DRIVER/);
   });
 
   it('names the variable of every invalid setting', () => {

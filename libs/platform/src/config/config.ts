@@ -68,7 +68,8 @@ const rawSchema = z.object({
   S3_SECRET_ACCESS_KEY: z.string().optional(),
   S3_BUCKET: z.string().default('data-catalogue'),
 
-  SEARCH_DRIVER: z.enum(['in-process', 'postgres', 'elasticsearch']).default('postgres'),
+  // Default by run mode (loadConfig): the in-process index in embedded mode, PostgreSQL in distributed mode.
+  SEARCH_DRIVER: z.enum(['in-process', 'postgres', 'elasticsearch']).optional(),
   ELASTICSEARCH_URL: optionalUrl,
 
   MAIL_DRIVER: z.enum(['file', 'smtp']).optional(),
@@ -119,8 +120,9 @@ const rawSchema = z.object({
 
 export type RawConfig = z.infer<typeof rawSchema>;
 
-export interface AppConfig extends Omit<RawConfig, 'MAIL_DRIVER' | 'KAFKA_BROKERS'> {
+export interface AppConfig extends Omit<RawConfig, 'MAIL_DRIVER' | 'KAFKA_BROKERS' | 'SEARCH_DRIVER'> {
   MAIL_DRIVER: 'file' | 'smtp';
+  SEARCH_DRIVER: NonNullable<RawConfig['SEARCH_DRIVER']>;
   KAFKA_BROKERS: string[];
   /** Where the gateway finds each service in distributed mode (SERVICE_URLS_<NAME>). */
   SERVICE_URLS: Record<ServiceName, string>;
@@ -149,7 +151,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       if (!raw[name]) problems.push(`${name}: required when STORAGE_DRIVER=s3`);
     }
   }
-  if (raw.SEARCH_DRIVER === 'elasticsearch' && !raw.ELASTICSEARCH_URL) problems.push('ELASTICSEARCH_URL: required when SEARCH_DRIVER=elasticsearch');
+  // The in-process index is the faster one in one process (docs/benchmarks.md); in distributed mode
+  // every search replica would hold the whole index in memory, so PostgreSQL stays the default there.
+  const searchDriver = raw.SEARCH_DRIVER ?? (raw.RUN_MODE === 'embedded' ? 'in-process' : 'postgres');
+  if (searchDriver === 'elasticsearch' && !raw.ELASTICSEARCH_URL) problems.push('ELASTICSEARCH_URL: required when SEARCH_DRIVER=elasticsearch');
   const mailDriver = raw.MAIL_DRIVER ?? (raw.SMTP_URL ? 'smtp' : 'file');
   if (mailDriver === 'smtp' && !raw.SMTP_URL) problems.push('SMTP_URL: required when MAIL_DRIVER=smtp');
   if (raw.RUN_MODE === 'distributed') {
@@ -166,7 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     serviceUrls[name] = value ?? `http://127.0.0.1:${SERVICE_PORTS[name]}`;
   }
   if (problems.length) throw new ConfigError(problems);
-  return { ...raw, MAIL_DRIVER: mailDriver, KAFKA_BROKERS: brokers, SERVICE_URLS: serviceUrls };
+  return { ...raw, MAIL_DRIVER: mailDriver, SEARCH_DRIVER: searchDriver, KAFKA_BROKERS: brokers, SERVICE_URLS: serviceUrls };
 }
 
 /**
