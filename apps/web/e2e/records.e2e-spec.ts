@@ -471,8 +471,16 @@ describeInfra('records screens end to end in embedded mode', isChromiumInstalled
     expect(await visibility.isDisabled()).toBe(true);
     expect(await visibility.inputValue()).toBe('EV');
     expect(await basic.locator('select[name="policy"]').isDisabled()).toBe(true);
-    await visibility.hover({ force: true });
-    await basic.getByText(UPGRADE_TEXT).waitFor();
+    // The tooltip opens 200 ms after the pointer enters; a re-render meanwhile (the page's queries
+    // settling, late on a busy machine) can cancel that, so the pointer leaves and hovers again, as a
+    // user would, until it shows.
+    const tooltip = basic.getByText(UPGRADE_TEXT);
+    for (let attempt = 0; attempt < 5 && !(await tooltip.isVisible()); attempt++) {
+      await basic.mouse.move(0, 0);
+      await visibility.hover({ force: true });
+      await tooltip.waitFor({ timeout: 5000 }).catch(() => undefined);
+    }
+    await tooltip.waitFor();
     await saveScreenshot(basic, 'records-edit-basic');
     await expectAccessible(basic, 'records-edit-basic');
     const upgrade = basic.getByRole('link', { name: 'Upgrade' });
