@@ -216,17 +216,39 @@ class BitsAndStream implements OrdinalStream {
     this.word = Math.min(...bitsets.map((bits) => bits.length)) - 1;
   }
   next(): number {
-    const bitsets = this.bitsets;
-    while (this.current === 0) {
-      if (this.word < 0) return -1;
-      let word = bitsets[0][this.word];
-      for (let i = 1; i < bitsets.length && word !== 0; i++) word &= bitsets[i][this.word];
-      this.current = word;
-      this.base = this.word << 5;
-      this.word--;
+    let current = this.current;
+    if (current === 0) {
+      // The next word down with a bit in every array: a tight loop for the usual two or three
+      // arrays (a word and the viewer's sight, two words and the sight), most words being empty.
+      const bitsets = this.bitsets;
+      const first = bitsets[0];
+      let word = this.word;
+      if (bitsets.length === 1) {
+        while (word >= 0 && (current = first[word]) === 0) word--;
+      } else if (bitsets.length === 2) {
+        const second = bitsets[1];
+        while (word >= 0 && (current = first[word] & second[word]) === 0) word--;
+      } else if (bitsets.length === 3) {
+        const second = bitsets[1];
+        const third = bitsets[2];
+        while (word >= 0 && (current = first[word] & second[word] & third[word]) === 0) word--;
+      } else {
+        for (; word >= 0; word--) {
+          current = first[word];
+          for (let i = 1; i < bitsets.length && current !== 0; i++) current &= bitsets[i][word];
+          if (current !== 0) break;
+        }
+      }
+      if (word < 0) {
+        this.word = -1;
+        this.current = 0;
+        return -1;
+      }
+      this.base = word << 5;
+      this.word = word - 1;
     }
-    const bit = 31 - Math.clz32(this.current);
-    this.current ^= 1 << bit;
+    const bit = 31 - Math.clz32(current);
+    this.current = current ^ (1 << bit);
     return this.base + bit;
   }
 }

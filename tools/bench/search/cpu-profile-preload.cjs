@@ -1,10 +1,14 @@
-// Preloaded into the product by profile.bench.ts with PROFILE=1: SIGWINCH starts V8's CPU profiler,
-// the next SIGWINCH stops it and writes PROF_DIR/<n>.cpuprofile (SIGUSR2 would stop Nest: it is one
-// of its shutdown signals).
+// Preloaded into the product by profile.bench.ts with PROFILE=1 (or PROFILE=heap): SIGWINCH starts
+// V8's CPU profiler (or its sampling heap profiler, every allocation counted, collected or not), the
+// next SIGWINCH stops it and writes PROF_DIR/<n>.cpuprofile (or <n>.heapprofile) (SIGUSR2 would stop
+// Nest: it is one of its shutdown signals).
 const inspector = require('node:inspector');
 const fs = require('node:fs');
 const path = require('node:path');
 
+// 'retained': only what is still reachable after a full collection at the end (what a period left behind).
+const heap = process.env.PROF_KIND === 'heap' || process.env.PROF_KIND === 'retained';
+const retained = process.env.PROF_KIND === 'retained';
 const session = new inspector.Session();
 session.connect();
 let running = false;
@@ -12,12 +16,16 @@ let taken = 0;
 process.on('SIGWINCH', () => {
   running = !running;
   if (running) {
-    session.post('Profiler.enable', () => session.post('Profiler.setSamplingInterval', { interval: 100 }, () => session.post('Profiler.start')));
+    if (heap) session.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: !retained, includeObjectsCollectedByMinorGC: !retained });
+    else session.post('Profiler.enable', () => session.post('Profiler.setSamplingInterval', { interval: 100 }, () => session.post('Profiler.start')));
     return;
   }
-  session.post('Profiler.stop', (error, result) => {
-    const file = path.join(process.env.PROF_DIR, `${taken++}.cpuprofile`);
+  const done = (error, result) => {
+    const file = path.join(process.env.PROF_DIR, `${taken++}.${heap ? 'heapprofile' : 'cpuprofile'}`);
     if (!error) fs.writeFileSync(file, JSON.stringify(result.profile));
-    fs.writeFileSync(`${file}.done`, '');
-  });
+    fs.writeFileSync(path.join(process.env.PROF_DIR, `${taken - 1}.cpuprofile.done`), '');
+  };
+  if (retained) session.post('HeapProfiler.collectGarbage', () => session.post('HeapProfiler.stopSampling', done));
+  else if (heap) session.post('HeapProfiler.stopSampling', done);
+  else session.post('Profiler.stop', done);
 });

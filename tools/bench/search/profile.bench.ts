@@ -8,7 +8,8 @@
  * Not a benchmark of record: it writes nothing to docs/benchmarks.md.
  *
  * Usage: node tools/scripts/run-ts.cjs tools/bench/search/profile.bench.ts [records=1000000] [requests=1000] [connections=1]
- * Environment: SEARCH_DRIVER (default in-process), ONLY=<class name>, PROFILE=1.
+ * Environment: SEARCH_DRIVER (default in-process), ONLY=<class names, comma-separated>, PROFILE=1, V8_FLAGS (V8 flags for
+ * the product, for example --trace-gc, whose collections are then summed up per class), PRODUCT_NODE_OPTIONS.
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -107,6 +108,16 @@ async function waitForFile(file: string) {
 
 let lastLines = (): string[] => [];
 
+/** With V8_FLAGS=--trace-gc: the collections in these lines of the product's output, by kind (count, longest and total pause). */
+function gcPauses(lines: string[]): string {
+  const byKind = new Map<string, number[]>();
+  for (const line of lines) {
+    const match = /ms: (Scavenge|Mark-Compact|Minor Mark-Sweep|Mark-Sweep)\b.*?, ([\d.]+) \/ [\d.]+ ms/.exec(line);
+    if (match) byKind.set(match[1], [...(byKind.get(match[1]) ?? []), Number(match[2])]);
+  }
+  return [...byKind].map(([kind, pauses]) => `; ${kind} ${pauses.length}× max ${Math.max(...pauses).toFixed(1)} total ${pauses.reduce((a, b) => a + b, 0).toFixed(0)} ms`).join('');
+}
+
 async function main() {
   ensureServerBuild();
   const url = new URL(TEST_POSTGRES_URL);
@@ -119,7 +130,11 @@ async function main() {
     mkdirSync(profileDir, { recursive: true });
   }
   const env: Record<string, string> = { RUN_MODE: 'embedded', DATABASE_URL: url.toString(), PORT: String(port), DATA_DIR: dataDir, SERVE_WEB: 'false', LOG_LEVEL: 'warn', SEARCH_DRIVER: driver };
-  if (profileDir) Object.assign(env, { NODE_OPTIONS: `--require=${path.join(__dirname, 'cpu-profile-preload.cjs')}`, PROF_DIR: profileDir });
+  const preloads = [process.env.V8_FLAGS ? 'v8-flags-preload.cjs' : '', profileDir ? 'cpu-profile-preload.cjs' : ''].filter(Boolean);
+  const nodeOptions = [process.env.PRODUCT_NODE_OPTIONS ?? '', ...preloads.map((file) => `--require=${path.join(__dirname, file)}`)].join(' ').trim();
+  if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
+  if (process.env.V8_FLAGS) env.BENCH_V8_FLAGS = process.env.V8_FLAGS;
+  if (profileDir) Object.assign(env, { PROF_DIR: profileDir, PROF_KIND: ['heap', 'retained'].includes(process.env.PROFILE!) ? process.env.PROFILE! : 'cpu' });
   const app = startNode('gateway', 'dist/apps/gateway/src/main.js', env);
   lastLines = () => app.lines.slice(-30);
   try {
@@ -138,10 +153,11 @@ async function main() {
     console.log(`first search after ${((Date.now() - started) / 1000).toFixed(1)} s; load ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}`);
     const pid = app.process.pid!;
     let n = 0;
-    for (const c of CLASSES.filter((c) => !process.env.ONLY || c.name === process.env.ONLY)) {
+    for (const c of CLASSES.filter((c) => !process.env.ONLY || process.env.ONLY.split(",").includes(c.name))) {
       const auth = c.anonymous ? null : token;
       const target = c.follow ? await followNext(base, c.path, auth, c.follow) : `${base}${c.path}`;
       await run(target, auth, Math.min(200, requests));
+      app.lines.splice(0);
       if (profileDir) process.kill(pid, 'SIGWINCH');
       const [cpu0, sys0, pg0, t0] = [cpuOf(pid), cpuOf(pid, 'system'), postgresCpu(), performance.now()];
       const latencies = await run(target, auth, requests);
@@ -150,9 +166,12 @@ async function main() {
         process.kill(pid, 'SIGWINCH');
         await waitForFile(path.join(profileDir, `${n}.cpuprofile.done`));
       }
+      const productLines = app.lines.splice(0);
+      if (process.env.GC_LINES) console.log(productLines.filter((line) => /Scavenge|Mark|pause=/.test(line)).slice(0, Number(process.env.GC_LINES)).join('\n'));
+      const gc = gcPauses(productLines);
       const at = (q: number) => latencies[Math.max(0, Math.ceil(q * latencies.length) - 1)].toFixed(1);
       console.log(
-        `${c.name.padEnd(22)} p50 ${at(0.5)} p99 ${at(0.99)} ms; product CPU ${(((cpu1 - cpu0) * 1000) / requests).toFixed(2)} ms/req (system ${(((sys1 - sys0) * 1000) / requests).toFixed(2)}); postgres CPU ${(((pg1 - pg0) * 1000) / requests).toFixed(2)} ms/req; ${((requests / (t1 - t0)) * 1000).toFixed(0)} req/s${profileDir ? `; profile ${n}` : ''}`,
+        `${c.name.padEnd(22)} p50 ${at(0.5)} p99 ${at(0.99)} ms; product CPU ${(((cpu1 - cpu0) * 1000) / requests).toFixed(2)} ms/req (system ${(((sys1 - sys0) * 1000) / requests).toFixed(2)}); postgres CPU ${(((pg1 - pg0) * 1000) / requests).toFixed(2)} ms/req; ${((requests / (t1 - t0)) * 1000).toFixed(0)} req/s${profileDir ? `; profile ${n}` : ''}${gc}`,
       );
       n++;
     }
