@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { ensureServerBuild, freePort, startNode, waitForHttp } from '@dc/testing';
+import { buildServer, freePort, startNode, waitForHttp } from '@dc/testing';
 import { signIn } from '../bench-account';
 import { writeBenchmarkSection } from '../bench-support';
 
@@ -39,7 +39,7 @@ function uploadBody(index: number): { contentType: string; body: string } {
 }
 
 async function main() {
-  ensureServerBuild();
+  buildServer();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'dc-bench-load-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;

@@ -13,7 +13,7 @@ import { chmodSync, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { ensureServerBuild, eventually, freePort, REPO_ROOT, startNode, waitForHttp } from '@dc/testing';
+import { buildServer, eventually, freePort, REPO_ROOT, startNode, waitForHttp } from '@dc/testing';
 import { signIn } from '../bench-account';
 import { writeBenchmarkSection } from '../bench-support';
 import { cpuMsOf, freshDatabase, memoryOf, resetPeak } from '../process-probe';
@@ -31,7 +31,7 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function main(): Promise<void> {
-  ensureServerBuild();
+  buildServer();
   console.log(`generating ${rows} rows...`);
   const files = await peopleFiles(path.join(os.tmpdir(), `dc-bench-relations-${rows}`), rows);
   const databaseUrl = await freshDatabase(DB);

@@ -16,7 +16,7 @@ import { openAsBlob, rmSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, ensureServerBuild, freePort, startNode, waitForHttp } from '@dc/testing';
+import { createTestDatabase, buildServer, freePort, startNode, waitForHttp } from '@dc/testing';
 import { signIn } from '../bench-account';
 import { writeBenchmarkSection } from '../bench-support';
 import { generatedCsv } from '../generated-csv';
@@ -222,7 +222,7 @@ async function runVariant(variant: Variant, csv: string, bytes: number, calls: (
 }
 
 async function main() {
-  ensureServerBuild();
+  buildServer();
   const csv = await generatedCsv(SIZE_MB);
   const bytes = statSync(csv).size;
   const uptimeBefore = uptime();

@@ -14,7 +14,7 @@ import { chmodSync, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { ensureServerBuild, eventually, freePort, REPO_ROOT, startNode, waitForHttp } from '@dc/testing';
+import { buildServer, eventually, freePort, REPO_ROOT, startNode, waitForHttp } from '@dc/testing';
 import { signIn } from '../bench-account';
 import { writeBenchmarkSection } from '../bench-support';
 import { cpuMsOf, freshDatabase, memoryOf, resetPeak } from '../process-probe';
@@ -53,7 +53,7 @@ const median = (xs: number[]) => {
 };
 
 async function main(): Promise<void> {
-  ensureServerBuild();
+  buildServer();
   const started = Date.now();
   console.log(`generating ${rows} rows...`);
   const files = await peopleFiles(path.join(os.tmpdir(), `dc-bench-relations-${rows}`), rows);

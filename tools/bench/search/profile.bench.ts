@@ -19,7 +19,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { parseRawMail } from '@dc/mailer';
 import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/ranked-memory';
-import { ensureServerBuild, freePort, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
+import { buildServer, freePort, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
 
 const records = Number(process.argv[2] ?? 1_000_000);
 const requests = Number(process.argv[3] ?? 1000);
@@ -119,7 +119,7 @@ function gcPauses(lines: string[]): string {
 }
 
 async function main() {
-  ensureServerBuild();
+  buildServer();
   const url = new URL(TEST_POSTGRES_URL);
   url.pathname = `/dc_bench_search_${records}`;
   const dataDir = path.join(os.tmpdir(), `dc_bench_search_${records}`);

@@ -23,7 +23,7 @@ import { Client } from 'pg';
 import { parseRawMail } from '@dc/mailer';
 import { InProcessSearchIndex, PostgresSearchIndex, SearchIndex, SearchQuery, SearchViewer } from '@dc/search-index';
 import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/ranked-memory';
-import { ensureServerBuild, freePort, REPO_ROOT, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
+import { buildServer, freePort, REPO_ROOT, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
 import { syntheticCatalogue, VOCABULARY_SIZE, ZIPF_EXPONENT } from './synthetic-records';
 import { BENCHMARKS_DOC, sectionMarkers, writeBenchmarkSection } from '../bench-support';
 
@@ -230,7 +230,7 @@ function startProduct(url: string, dataDir: string, port: number) {
 const loadAverage = () => os.loadavg().map((load) => load.toFixed(1)).join(', ');
 
 async function main() {
-  ensureServerBuild();
+  buildServer();
   const url = await prepareDatabase();
   const dataDir = path.join(os.tmpdir(), DB);
   mkdirSync(dataDir, { recursive: true });

@@ -36,4 +36,18 @@ export type EventHandler = (event: EventEnvelope, manager: EntityManager) => Pro
 /** A service's event subscriptions; each event is applied once (processed-events table). */
 export abstract class ServiceEvents {
   abstract on(types: string[], handler: EventHandler): void;
+
+  private readonly appliedListeners: Array<(event: EventEnvelope) => void> = [];
+
+  /**
+   * Calls the listener, in this process, with each event a subscription of this service applied,
+   * once the transaction that applied it committed: for memories of the service's projections.
+   */
+  onApplied(listener: (event: EventEnvelope) => void): void {
+    this.appliedListeners.push(listener);
+  }
+
+  protected applied(event: EventEnvelope): void {
+    for (const listener of this.appliedListeners) listener(event);
+  }
 }

@@ -65,6 +65,9 @@ class ServiceRuntime implements OnApplicationBootstrap, OnModuleDestroy, OnAppli
     @Inject(LOGGER) private readonly logger: Logger,
   ) {}
 
+  /** Told of every event applied, after its transaction committed. */
+  appliedListener: (event: EventEnvelope) => void = () => undefined;
+
   register(types: string[], handler: EventHandler): void {
     for (const type of types) {
       if (this.handlers.has(type)) throw new Error(`${this.options.name} already handles ${type}`);
@@ -86,6 +89,7 @@ class ServiceRuntime implements OnApplicationBootstrap, OnModuleDestroy, OnAppli
       await runWithCorrelationId(event.correlationId, async () => {
         const applied = await consumer.handle(name, event, (manager: EntityManager) => handler(event, manager));
         this.logger.info({ event: event.type, eventId: event.id, consumer: name, applied }, applied ? 'event applied' : 'event already applied');
+        if (applied) this.appliedListener(event);
       });
     });
   }
@@ -105,6 +109,7 @@ class ServiceRuntime implements OnApplicationBootstrap, OnModuleDestroy, OnAppli
 class RuntimeServiceEvents extends ServiceEvents {
   constructor(private readonly runtime: ServiceRuntime) {
     super();
+    runtime.appliedListener = (event) => this.applied(event);
   }
   on(types: string[], handler: EventHandler): void {
     this.runtime.register(types, handler);

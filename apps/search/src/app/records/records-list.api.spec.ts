@@ -1,6 +1,8 @@
 import { createEvent, RecordSnapshot, RequestSnapshot, RequestUpdated } from '@dc/contracts';
 import { createTestDatabase, describeInfra, type TestDatabase } from '@dc/testing';
+import { Client } from 'pg';
 import { SearchTestApp, type Viewer } from '../../testing/search-test-app';
+import { MAX_REMEMBERED_REQUESTS, PostgresRequestStatuses, REQUEST_STATUSES_TTL_MS, RequestStatuses } from '../requests/request-statuses';
 
 const ada: Viewer = { id: 'u-ada', username: 'ada', organisationId: 'org-a' };
 const amy: Viewer = { id: 'u-amy', username: 'amy', organisationId: 'org-a' };
@@ -180,6 +182,53 @@ describeInfra('search API: GET /api/records/ and /api/recordsannon/ visibility m
     expect(await statuses(bob)).toMatchObject({ 'a-ev': 'sent', 'a-cu-user': 'expired', 'b-ev': null });
     expect(await statuses(carol)).toMatchObject({ 'a-ev': 'approved', 'b-ev': null });
     expect(await statuses(ada)).toMatchObject({ 'a-ev': null });
+
+    // A status this process applies shows at once, though the viewer's requests are remembered.
+    const memory = search.app.get(RequestStatuses) as PostgresRequestStatuses;
+    const start = Date.now();
+    memory.now = () => start;
+    try {
+      expect(await statuses(bob)).toMatchObject({ 'a-ev': 'sent' });
+      await search.apply([request('q1', 'a-ev', bob, 'approved', 3)]);
+      expect(await statuses(bob)).toMatchObject({ 'a-ev': 'approved', 'a-cu-user': 'expired' });
+      // One another search process applied (a replica in distributed mode; straight into the shared
+      // table here) shows once the memory's lifetime has passed, not before.
+      const other = new Client({ connectionString: db.url });
+      await other.connect();
+      try {
+        await other.query(
+          `INSERT INTO search.request_statuses (request_id, record_id, requestor_id, status, expires_at, created_at, version) VALUES ('q5', 'a-cu-user', $1, 'sent', NULL, now(), 1)`,
+          [bob.id],
+        );
+      } finally {
+        await other.end();
+      }
+      expect(await statuses(bob)).toMatchObject({ 'a-ev': 'approved', 'a-cu-user': 'expired' });
+      memory.now = () => start + REQUEST_STATUSES_TTL_MS + 1;
+      expect(await statuses(bob)).toMatchObject({ 'a-ev': 'approved', 'a-cu-user': 'sent' });
+    } finally {
+      memory.now = Date.now;
+    }
+  });
+
+  it('reads each page\'s statuses from PostgreSQL for a viewer with too many open requests to remember', async () => {
+    const other = new Client({ connectionString: db.url });
+    await other.connect();
+    try {
+      // Dave's open requests: more than are remembered, the one on a card he sees after the others
+      // in the order they are read (by record id), so a list cut at the limit would lack it.
+      await other.query(
+        `INSERT INTO search.request_statuses (request_id, record_id, requestor_id, status, expires_at, created_at, version)
+         SELECT 'many-' || n, 'a-elsewhere-' || n, $1, 'sent', NULL::timestamptz, now(), 1 FROM generate_series(1, $2::int) AS n
+         UNION ALL SELECT 'dave-b-ev', 'b-ev', $1, 'approved', NULL, now(), 1`,
+        [dave.id, MAX_REMEMBERED_REQUESTS + 5],
+      );
+    } finally {
+      await other.end();
+    }
+    (search.app.get(RequestStatuses) as PostgresRequestStatuses).forget();
+    const cards = (await search.http().get('/api/records/').set(await search.auth(dave))).body.results as Array<{ id: string; request_status: string | null }>;
+    expect(Object.fromEntries(cards.map((card) => [card.id, card.request_status]))).toEqual({ 'a-ev': null, 'b-ev': 'approved' });
   });
 
   it('refuses text PostgreSQL cannot search for (NUL, a lone surrogate) with 400 naming the parameter, never 500', async () => {
