@@ -549,11 +549,22 @@ class TermsByTrigram {
    */
   similarity(terms: Int32Array, from: number, to: number, textWords: number): number {
     const textSize = this.textSize;
+    const termSize = this.termSize;
     let alone = 0;
+    // A run of words can only beat its best word alone when two of its words share trigrams with
+    // the text: with one, it shares that word's trigrams and lacks at least the ones that word
+    // lacks, so the bound below is at most that word's own similarity. Runs hold up to textWords + 1
+    // words, so two such words at most textWords apart.
+    let lastSharing = -Infinity;
+    let closeSharing = false;
     for (let i = from; i < to; i++) {
       const common = this.common(terms[i]);
-      if (common > 0) alone = Math.max(alone, common / (textSize + this.termSize[terms[i]] - common));
+      if (common === 0) continue;
+      alone = Math.max(alone, common / (textSize + termSize[terms[i]] - common));
+      if (i - lastSharing <= textWords) closeSharing = true;
+      lastSharing = i;
     }
+    if (!closeSharing) return alone;
     // A longer run shares at most the sum of its words' shared trigrams (and no more than the text
     // has), and its union holds at least the trigrams of any one word the text lacks: when that
     // bound does not beat the best word alone for any run, no run does.
