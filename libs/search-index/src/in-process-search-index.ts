@@ -589,22 +589,32 @@ function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: R
     const read = () => Math.max(offset + limit + 1, countLimit + 1) - total;
     const typoText = text.length >= MIN_TYPO_LENGTH && words.length > 0;
     if (typoText) {
-      // Names are measured against the text of the last typoCandidates call, made first.
-      const byScore = new Map<number, number[]>();
-      for (const o of memory.typoCandidates(words, TYPO_WORD_THRESHOLD, sight)) {
+      // Names are measured against the text of the last typoCandidates call, made first. The names
+      // that qualify and their scores go to arrays reused from search to search, and each score's
+      // group is gathered only when the page or the count needs it: a word close to a common one
+      // has tens of thousands of candidates, and garbage in proportion makes the young
+      // generation's collections (a pause for every request under way) come more often.
+      const candidates = memory.typoCandidates(words, TYPO_WORD_THRESHOLD, sight);
+      const { ordinals: qualifying, scores } = typoScratch(candidates.length);
+      const countByScore = new Map<number, number>();
+      let qualified = 0;
+      for (let i = 0; i < candidates.length; i++) {
+        const o = candidates[i];
         const similarity = memory.nameSimilarity(o, words.length);
         if (similarity < TYPO_THRESHOLD || everyWord(o) || exact(o)) continue;
         const score = SCORE.typo + similarity / 4;
-        const group = byScore.get(score);
-        if (group) group.push(o);
-        else byScore.set(score, [o]);
+        qualifying[qualified] = o;
+        scores[qualified++] = score;
+        countByScore.set(score, (countByScore.get(score) ?? 0) + 1);
       }
       // The best `read()` of them are kept and counted, as a ranking cut there would keep. A page
       // without a cursor never reads that far (read() covers it), so the cut is only made with one.
       let kept = Math.max(0, read());
-      for (const score of [...byScore.keys()].sort((a, b) => b - a)) {
+      for (const score of [...countByScore.keys()].sort((a, b) => b - a)) {
         if (kept === 0) break;
-        const ordinals = descending(byScore.get(score)!);
+        // Descending, as the candidates come.
+        const ordinals = new Int32Array(countByScore.get(score)!);
+        for (let i = 0, at = 0; i < qualified; i++) if (scores[i] === score) ordinals[at++] = qualifying[i];
         const counted = Math.min(ordinals.length, kept);
         tiers.push(arrayTier(score, counted === ordinals.length || !after ? ordinals : descending(memory.newest(arrayStream(ordinals), () => true, counted))));
         kept -= counted;
@@ -626,6 +636,18 @@ function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: R
     return pageOf(memory, rows, counted(total), query, after, resultWindow);
   }
   return readTiers(memory, tiers, counted(total), query, after, resultWindow);
+}
+
+/** Reused by rank's typo tier: a search ranks synchronously, so one at a time per thread. */
+const typoArrays = { ordinals: new Int32Array(1024), scores: new Float64Array(1024) };
+
+function typoScratch(size: number): { ordinals: Int32Array; scores: Float64Array } {
+  if (typoArrays.ordinals.length < size) {
+    const length = Math.max(size, typoArrays.ordinals.length * 2);
+    typoArrays.ordinals = new Int32Array(length);
+    typoArrays.scores = new Float64Array(length);
+  }
+  return typoArrays;
 }
 
 /** A tier of rows of one score from ordinals in descending order. */

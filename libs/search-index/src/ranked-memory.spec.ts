@@ -202,4 +202,18 @@ describe('RankedMemory typo similarity', () => {
       expect({ text, differing }).toEqual({ text, differing: [] });
     }
   });
+
+  it('gives each candidate once, newest ordinal first, from one close word or several', () => {
+    const memory = new RankedMemory();
+    const names = ['temperature a', 'rivers', 'temperatures', 'temperature temperatures', 'flow', 'temperature', 'rivers temperature', 'hidden temperature'];
+    names.forEach((name, i) => memory.add({ ...record(i), name, altName: null, accessKeys: [name.startsWith('hidden') ? 'nobody' : 'everyone'], groupIds: [] }));
+    const visible = memory.visibleTo({ keys: [memory.lookup('everyone')], owner: -1, group: -1 });
+    const candidates = (text: string) => Array.from(memory.typoCandidates(text.split(' '), 0.3, visible));
+    // "temperatur": temperature and temperatures are close (two lists); "rivrs": rivers only (one list).
+    expect(candidates('temperatur')).toEqual([6, 5, 3, 2, 0]);
+    expect(candidates('rivrs')).toEqual([6, 1]);
+    expect(candidates('temperatur rivrs')).toEqual([6, 5, 3, 2, 1, 0]);
+    // The bits used to merge several lists are clear again: the next call finds the same.
+    expect(candidates('temperatur')).toEqual([6, 5, 3, 2, 0]);
+  });
 });

@@ -982,35 +982,53 @@ export class RankedMemory {
 
   /**
    * Typo tolerance: the ordinals the filter lets through whose name holds a word close to one of
-   * the text's words (each once, in no particular order), to be measured by nameSimilarity, which
+   * the text's words (each once, in descending order), to be measured by nameSimilarity, which
    * this makes ready for the text (until the next call).
    */
-  typoCandidates(words: string[], wordThreshold: number, visible: Visible): number[] {
+  typoCandidates(words: string[], wordThreshold: number, visible: Visible): Int32Array {
     const lists = this.termsByTrigram
       .similar(words, wordThreshold)
       .map((postings) => postings.name)
       .filter((list) => list.length > 0);
     this.termsByTrigram.setText(words);
-    const found: number[] = [];
-    const single = lists.length === 1;
-    if (!single) this.seen = this.seen.length * 32 >= this.ids.length ? this.seen : new Int32Array((this.ids.length >>> 5) + 1);
+    // Into an array reused from call to call (the answer is a view of it, good until the next
+    // call): a word close to a common one has tens of thousands of candidates.
+    const most = lists.reduce((sum, list) => sum + list.length, 0);
+    if (this.candidates.length < most) this.candidates = new Int32Array(Math.max(most, this.candidates.length * 2));
+    const found = this.candidates;
+    let count = 0;
+    if (lists.length === 1) {
+      const list = lists[0];
+      for (let i = list.length - 1; i >= 0; i--) if (visible.passes(list.data[i])) found[count++] = list.data[i];
+      return found.subarray(0, count);
+    }
+    // Several lists: their entries as bits, read from the top down (each ordinal once, in
+    // descending order, without a sort) and cleared on the way for the next call.
+    if (this.seen.length * 32 < this.ids.length) this.seen = new Int32Array((this.ids.length >>> 5) + 1);
+    const seen = this.seen;
+    let top = -1;
     for (const list of lists) {
-      for (let i = 0; i < list.length; i++) {
-        const ordinal = list.data[i];
-        if (!single) {
-          if (hasBit(this.seen, ordinal)) continue;
-          this.seen[ordinal >>> 5] |= 1 << (ordinal & 31);
-        }
-        if (visible.passes(ordinal)) found.push(ordinal);
+      for (let i = 0; i < list.length; i++) seen[list.data[i] >>> 5] |= 1 << (list.data[i] & 31);
+      if (list.length > 0) top = Math.max(top, list.data[list.length - 1] >>> 5);
+    }
+    for (let word = top; word >= 0; word--) {
+      let bits = seen[word];
+      if (bits === 0) continue;
+      seen[word] = 0;
+      while (bits !== 0) {
+        const bit = 31 - Math.clz32(bits);
+        bits ^= 1 << bit;
+        const ordinal = (word << 5) + bit;
+        if (visible.passes(ordinal)) found[count++] = ordinal;
       }
     }
-    // Cleared for the next call: the bits set were those of the lists' entries.
-    if (!single) for (const list of lists) for (let i = 0; i < list.length; i++) this.seen[list.data[i] >>> 5] = 0;
-    return found;
+    return found.subarray(0, count);
   }
 
   /** Bits of the ordinals typoCandidates has met in this call; all clear between calls. */
   private seen = new Int32Array(0);
+  /** What typoCandidates answers a view of. */
+  private candidates = new Int32Array(1024);
 
   /**
    * How close the text of the last typoCandidates call comes to the closest run of whole words of
