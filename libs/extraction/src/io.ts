@@ -61,6 +61,12 @@ export class TextChunkDecoder {
       bytes = this.sniffBom(bytes);
     }
     if (this.encoding !== 'utf-8') return this.decoder.decode(bytes, { stream: true });
+    return this.decodeUtf8(this.wholeCharacters(bytes));
+  }
+
+  /** The bytes held back and the chunk, up to the last whole UTF-8 character; the rest is held back for the next chunk. */
+  private wholeCharacters(chunk: Uint8Array): Uint8Array {
+    let bytes = chunk;
     if (this.pending.length) {
       const joined = new Uint8Array(this.pending.length + bytes.length);
       joined.set(this.pending);
@@ -69,7 +75,7 @@ export class TextChunkDecoder {
     }
     const complete = completeUtf8Length(bytes);
     this.pending = bytes.slice(complete);
-    return this.decodeUtf8(bytes.subarray(0, complete));
+    return bytes.subarray(0, complete);
   }
 
   end(): string {
@@ -90,16 +96,7 @@ export class TextChunkDecoder {
       return;
     }
     if (this.encoding !== 'utf-8') return; // Windows-1252 keeps no state; UTF-16 is never read as bytes
-    let bytes = chunk;
-    if (this.pending.length) {
-      const joined = new Uint8Array(this.pending.length + bytes.length);
-      joined.set(this.pending);
-      joined.set(bytes, this.pending.length);
-      bytes = joined;
-    }
-    const complete = completeUtf8Length(bytes);
-    this.pending = bytes.slice(complete);
-    const whole = bytes.subarray(0, complete);
+    const whole = this.wholeCharacters(chunk);
     if (isUtf8(whole)) this.offset += whole.length;
     else this.decodeUtf8(whole);
   }

@@ -12,12 +12,12 @@
  * the product, for example --trace-gc, whose collections are then summed up per class), PRODUCT_NODE_OPTIONS.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
-import { parseRawMail } from '@dc/mailer';
+import { followNext, signIn } from './bench-account';
 import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/ranked-memory';
 import { buildServer, freePort, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
 
@@ -26,7 +26,6 @@ const requests = Number(process.argv[3] ?? 1000);
 const connections = Number(process.argv[4] ?? 1);
 const driver = process.env.SEARCH_DRIVER ?? 'in-process';
 const profileDir = process.env.PROFILE ? path.join(os.tmpdir(), 'search-profiles') : null;
-const PASSWORD = 'bench search password 1';
 
 const CLASSES: Array<{ name: string; path: string; anonymous?: boolean; follow?: number }> = [
   { name: 'housing prices', path: '/api/records/?query=housing%20prices' },
@@ -55,41 +54,6 @@ function postgresCpu(): number {
   return pids.reduce((sum, pid) => sum + cpuOf(pid), 0);
 }
 
-async function post(url: string, body: unknown): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
-
-async function signIn(base: string, mailDir: string, username: string): Promise<string> {
-  const login = () => post(`${base}/api-token-auth/`, { username, password: PASSWORD });
-  let response = await login();
-  if (response.status !== 200) {
-    const registered = await post(`${base}/api/register/`, {
-      username, email: `${username}@example.org`, first_name: 'Bench', last_name: 'Viewer', description: 'Search benchmark', password: PASSWORD, password_confirm: PASSWORD,
-    });
-    if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
-    const deadline = Date.now() + 30_000;
-    let link: string | undefined;
-    while (!link && Date.now() < deadline) {
-      const mails = existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).map((f) => parseRawMail(readFileSync(path.join(mailDir, f), 'utf8'))) : [];
-      const mail = mails.find((m) => m.to?.includes(`${username}@example.org`) && /activate/i.test(m.text ?? ''));
-      link = mail ? /(https?:\/\/\S+\/api\/register\/activate\/\?token=[\w-]+)/.exec(mail.text ?? '')?.[1] : undefined;
-      if (!link) await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-    await fetch(link!.replace(/^https?:\/\/[^/]+/, base), { redirect: 'manual' });
-    response = await login();
-  }
-  return ((await response.json()) as { token: string }).token;
-}
-
-async function followNext(base: string, start: string, token: string | null, times: number): Promise<string> {
-  let url = `${base}${start}`;
-  for (let i = 0; i < times; i++) {
-    const body = (await (await fetch(url, { headers: token ? { authorization: `JWT ${token}` } : {} })).json()) as { next: string | null };
-    url = body.next!.replace(/^https?:\/\/[^/]+/, base);
-  }
-  return url;
-}
-
 async function run(url: string, token: string | null, amount: number): Promise<number[]> {
   const latencies: number[] = [];
   await new Promise<void>((resolve, reject) => {
@@ -113,7 +77,10 @@ function gcPauses(lines: string[]): string {
   const byKind = new Map<string, number[]>();
   for (const line of lines) {
     const match = /ms: (Scavenge|Mark-Compact|Minor Mark-Sweep|Mark-Sweep)\b.*?, ([\d.]+) \/ [\d.]+ ms/.exec(line);
-    if (match) byKind.set(match[1], [...(byKind.get(match[1]) ?? []), Number(match[2])]);
+    if (!match) continue;
+    const pauses = byKind.get(match[1]) ?? [];
+    pauses.push(Number(match[2]));
+    byKind.set(match[1], pauses);
   }
   return [...byKind].map(([kind, pauses]) => `; ${kind} ${pauses.length}× max ${Math.max(...pauses).toFixed(1)} total ${pauses.reduce((a, b) => a + b, 0).toFixed(0)} ms`).join('');
 }

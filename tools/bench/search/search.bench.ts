@@ -15,15 +15,15 @@
  * Deep pages are asked for as a client following the `next` links does: with the search-after
  * cursor of the page before (an adapter that cannot seek uses the page number).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
-import { parseRawMail } from '@dc/mailer';
 import { InProcessSearchIndex, PostgresSearchIndex, SearchIndex, SearchQuery, SearchViewer } from '@dc/search-index';
 import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/ranked-memory';
 import { buildServer, freePort, REPO_ROOT, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
+import { followNext, signIn } from './bench-account';
 import { syntheticCatalogue, VOCABULARY_SIZE, ZIPF_EXPONENT } from './synthetic-records';
 import { BENCHMARKS_DOC, sectionMarkers, writeBenchmarkSection } from '../bench-support';
 
@@ -37,7 +37,6 @@ const DB = `dc_bench_search_${records}`;
 /** Changes whenever synthetic-records.ts would produce other records, so an old seed is replaced. */
 const GENERATOR = `zipf-${ZIPF_EXPONENT}-${VOCABULARY_SIZE}-chronological-v1-${driver}`;
 const SEED_BATCH = 5000;
-const PASSWORD = 'bench search password 1';
 const CONNECTIONS = [1, 16];
 
 interface Scenario {
@@ -127,40 +126,6 @@ async function prepareDatabase(): Promise<string> {
   return url.toString();
 }
 
-async function post(url: string, body: unknown): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-}
-
-/** A real account: logs in, or registers, activates from the mailed link and logs in. */
-async function signIn(base: string, mailDir: string, username: string): Promise<string> {
-  const login = () => post(`${base}/api-token-auth/`, { username, password: PASSWORD });
-  let response = await login();
-  if (response.status !== 200) {
-    const registered = await post(`${base}/api/register/`, {
-      username, email: `${username}@example.org`, first_name: 'Bench', last_name: 'Viewer', description: 'Search benchmark', password: PASSWORD, password_confirm: PASSWORD,
-    });
-    if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
-    const link = await activationLink(mailDir, username);
-    const activated = await fetch(link.replace(/^https?:\/\/[^/]+/, base), { redirect: 'manual' });
-    if (!activated.headers.get('location')?.endsWith('#/login?activated=1')) throw new Error(`activation failed: ${activated.status} ${activated.headers.get('location')}`);
-    response = await login();
-  }
-  if (response.status !== 200) throw new Error(`login failed: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { token: string }).token;
-}
-
-async function activationLink(mailDir: string, username: string): Promise<string> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    const mails = existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).map((f) => parseRawMail(readFileSync(path.join(mailDir, f), 'utf8'))) : [];
-    const mail = mails.find((m) => m.to?.includes(`${username}@example.org`) && /activate/i.test(m.text ?? ''));
-    const link = mail && /(https?:\/\/\S+\/api\/register\/activate\/\?token=[\w-]+)/.exec(mail.text ?? '')?.[1];
-    if (link) return link;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`no activation mail for ${username} in ${mailDir}`);
-}
-
 /** The account in the token, as the search service sees it. */
 function viewerOf(token: string): SearchViewer {
   const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
@@ -207,18 +172,6 @@ function matchShare(viewer: SearchViewer, text: string): string {
     if (words.every((word) => all.has(word))) matched++;
   }
   return `${((matched / sampled) * 100).toFixed(1)}%`;
-}
-
-/** The URL of a deep page as a client reaches it: following `next` links from the first page. */
-async function followNext(base: string, start: string, token: string | null, times: number): Promise<string> {
-  let url = `${base}${start}`;
-  for (let i = 0; i < times; i++) {
-    const response = await fetch(url, { headers: token ? { authorization: `JWT ${token}` } : {} });
-    const body = (await response.json()) as { next: string | null };
-    if (!body.next) throw new Error(`${url}: no next page after ${i} links`);
-    url = body.next.startsWith('http') ? body.next.replace(/^https?:\/\/[^/]+/, base) : `${base}${body.next}`;
-  }
-  return url;
 }
 
 function startProduct(url: string, dataDir: string, port: number) {
