@@ -17,10 +17,12 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
-import { followNext, signIn } from './bench-account';
+import { signIn } from '../bench-account';
+import { followNext } from './follow-next';
 import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/ranked-memory';
 import { buildServer, freePort, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
 
+const PASSWORD = 'bench search password 1';
 const records = Number(process.argv[2] ?? 1_000_000);
 const requests = Number(process.argv[3] ?? 1000);
 const connections = Number(process.argv[4] ?? 1);
@@ -107,7 +109,7 @@ async function main() {
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 600_000 });
-    const token = await signIn(base, path.join(dataDir, 'mail'), 'benchviewer');
+    const token = await signIn(base, path.join(dataDir, 'mail'), 'benchviewer', PASSWORD);
     const started = Date.now();
     await fetch(`${base}/api/records/?query=river%20flow`, { headers: { authorization: `JWT ${token}` } });
     if (driver === 'in-process') {

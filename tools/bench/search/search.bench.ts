@@ -23,10 +23,12 @@ import { Client } from 'pg';
 import { InProcessSearchIndex, PostgresSearchIndex, SearchIndex, SearchQuery, SearchViewer } from '@dc/search-index';
 import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/ranked-memory';
 import { buildServer, freePort, REPO_ROOT, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
-import { followNext, signIn } from './bench-account';
+import { signIn } from '../bench-account';
+import { followNext } from './follow-next';
 import { syntheticCatalogue, VOCABULARY_SIZE, ZIPF_EXPONENT } from './synthetic-records';
 import { BENCHMARKS_DOC, sectionMarkers, writeBenchmarkSection } from '../bench-support';
 
+const PASSWORD = 'bench search password 1';
 const records = Number(process.argv[2] ?? 100_000);
 const seconds = Number(process.argv[3] ?? 10);
 const driver = process.argv[4] ?? 'in-process';
@@ -198,7 +200,7 @@ async function main() {
   try {
     const base = `http://127.0.0.1:${port}`;
     await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 120_000 });
-    const token = await signIn(base, path.join(dataDir, 'mail'), 'benchviewer');
+    const token = await signIn(base, path.join(dataDir, 'mail'), 'benchviewer', PASSWORD);
     const viewer = viewerOf(token);
     await seeder.init();
     await seed(url, seeder, viewer);
