@@ -117,6 +117,14 @@ describeInfra('merge jobs end to end in embedded mode', isChromiumInstalled() ||
     await candidates.getByRole('checkbox', { name: 'Choose Country Code and Country Code' }).check();
     await candidates.getByRole('checkbox', { name: 'Choose Year and Year' }).check();
     await saveScreenshot(page, 'merge-jobs-scan-results');
+    // Whether the page was ever told of a running job: a small merge on a quiet machine can end
+    // before any poll finds it running, and then no progress bar can have been shown.
+    let toldOfRunningJob = false;
+    page.on('response', async (response) => {
+      if (!response.url().includes('/api/tasks/jobs-list')) return;
+      const body = (await response.json().catch(() => null)) as { results?: Array<{ is_active: boolean }> } | null;
+      if (body?.results?.some((listed) => listed.is_active)) toldOfRunningJob = true;
+    });
     await results.getByRole('button', { name: 'Merge Horizontal' }).click();
     await page.getByText('New merge job was successfully initiated.').waitFor();
 
@@ -129,7 +137,8 @@ describeInfra('merge jobs end to end in embedded mode', isChromiumInstalled() ||
     await job.getByText('Status: Complete').waitFor({ timeout: 180_000 });
     await saveScreenshot(page, 'merge-jobs-complete');
     const progressSeen = await page.evaluate(() => (window as unknown as { progressSeen: string[] }).progressSeen);
-    expect(progressSeen.length).toBeGreaterThan(0);
+    if (toldOfRunningJob) expect(progressSeen.length).toBeGreaterThan(0);
+    else console.log('merge-jobs e2e: the job ended before the page saw it running; no progress bar to check');
     expect(await job.getByTestId('job-info').textContent()).toContain('gdp.csv and population.csv');
 
     // The new record: the job's result, a record of ana's whose file is the merged CSV.
