@@ -1,6 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { Button, Field, HStack, Input, Stack, Tag, Wrap } from '@chakra-ui/react';
-import { useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { NamedId } from './types';
 
 interface AutofillPickerProps {
@@ -25,6 +25,10 @@ export function AutofillPicker({ label, search, selected, onChange }: AutofillPi
     queryFn: ({ signal }) => search(debounced, signal),
     enabled: debounced.length > 0,
     staleTime: 30_000,
+    // The names found so far stay while the next text's load: else Add, enabled by a whole name
+    // from the list, turned disabled for a moment as that very name was looked up, and a click
+    // then did nothing.
+    placeholderData: keepPreviousData,
   });
   const choice = results.data?.find((entry) => entry.name === text.trim() && !selected.some((s) => s.id === entry.id));
 
