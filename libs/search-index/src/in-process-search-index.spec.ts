@@ -117,6 +117,32 @@ describe('InProcessSearchIndex', () => {
       expect(await names(reader)).toEqual(['c']);
     });
 
+    it("reads a page's documents from the store again only when their record was written since", async () => {
+      await writer.upsert([recordDocument({ id: 'd', name: 'Tide gauge', description: 'first', changedAt: minutesIn(5) })]);
+      const search = () => reader.search({ text: 'tide gauge', viewer: null, view: 'all', page: 1, pageSize: 10 });
+      expect((await search()).results.map((hit) => hit.description)).toEqual(['first']);
+      const pool = (reader as unknown as { pool: Pool }).pool;
+      const queries = jest.spyOn(pool, 'query');
+      try {
+        // Kept from the page before: the page's statement asks for no document.
+        const again = await search();
+        expect(again.results.map((hit) => hit.description)).toEqual(['first']);
+        expect(queries).toHaveBeenCalledTimes(1);
+        expect((queries.mock.calls[0][0] as unknown as { values: unknown[] }).values).toEqual([[]]);
+        // Shared by every search that finds it: frozen, so no caller can change it for the others.
+        expect(() => {
+          (again.results[0].card as Record<string, unknown>).size = 1;
+        }).toThrow(TypeError);
+        // Written again by another process (same name, so ranked the same): the new version is read.
+        await writer.upsert([recordDocument({ id: 'd', name: 'Tide gauge', description: 'second', changedAt: minutesIn(5) })]);
+        expect((await search()).results.map((hit) => hit.description)).toEqual(['second']);
+        expect(queries.mock.calls.some((call) => JSON.stringify((call[0] as unknown as { values?: unknown[] }).values) === '[["d"]]')).toBe(true);
+      } finally {
+        queries.mockRestore();
+        await writer.remove(['d']);
+      }
+    });
+
     it('loads the index from the store when it starts (a restart)', async () => {
       const restarted = new InProcessSearchIndex({ connectionString: db.url, schema });
       try {

@@ -1,6 +1,7 @@
 import { Pool, type PoolClient } from 'pg';
 import { MemorySnapshotStore } from './memory-snapshots';
 import { RELATED_CANDIDATES } from './postgres-search-index';
+import { RecentDocuments } from './recent-documents';
 import { RankedMemory, tokenize, union, type Filter, type IndexedRecord, type OrdinalStream, type RankedRow, type RowKey, type Visible } from './ranked-memory';
 import {
   assertValidQuery,
@@ -34,6 +35,8 @@ export interface InProcessSearchIndexOptions extends SearchLimits {
   rebuildMinOrdinals?: number;
   /** Write a snapshot of the memory after a full load and once this many rows were applied since the last; default 50,000, 0 never. */
   snapshotAfterRows?: number;
+  /** Documents of recently answered pages kept in memory, so their pages need not read them again; default 5,000, 0 none. */
+  documentsKept?: number;
 }
 
 /** Where the memory came from when the index started: a snapshot (and the writes after it) or every row of the store. */
@@ -49,6 +52,8 @@ const TYPO_THRESHOLD = 0.5;
 /** Name words at least this close to a word of the text make their names typo candidates. */
 const TYPO_WORD_THRESHOLD = 0.3;
 const UPSERT_BATCH = 500;
+/** Documents kept from answered pages: 250 pages of 20 (a few KB of heap each). */
+const DOCUMENTS_KEPT = 5000;
 const LOAD_BATCH = 5000;
 /** Rebuilding the memory in change order pays off once this share of its ordinals is dead or out of order. */
 const REBUILD_SHARE = 0.25;
@@ -104,7 +109,7 @@ const toIndexed = (row: StoreRow): IndexedRecord => ({
  * numbered after it; without a usable one (none, corrupt, of another format, older than the last
  * clear) it loads every row, oldest change first, and writes a snapshot. Snapshots are written again
  * in the background once enough rows were applied since the last.
- * Documents of a result page come from the store.
+ * Documents of a result page come from the store, unless kept from an earlier page at the same write.
  */
 export class InProcessSearchIndex extends SearchIndex {
   private readonly pool: Pool;
@@ -126,6 +131,7 @@ export class InProcessSearchIndex extends SearchIndex {
   private snapshotWrite: Promise<void> | null = null;
   private origin: MemoryOrigin | null = null;
   private snapshotRejection: Error | null = null;
+  private readonly recentDocuments: RecentDocuments;
 
   constructor(options: InProcessSearchIndexOptions) {
     super();
@@ -139,6 +145,7 @@ export class InProcessSearchIndex extends SearchIndex {
     this.pool.on('error', () => undefined);
     this.snapshots = new MemorySnapshotStore(this.pool, schema);
     this.snapshotAfterRows = options.snapshotAfterRows ?? SNAPSHOT_AFTER_ROWS;
+    this.recentDocuments = new RecentDocuments(options.documentsKept ?? DOCUMENTS_KEPT);
   }
 
   private get records() {
@@ -282,7 +289,7 @@ export class InProcessSearchIndex extends SearchIndex {
         group: query.groupId === undefined ? -1 : memory.lookup(`group:${query.groupId}`),
       };
       const ranked = query.relatedTo !== undefined ? await this.rankRelated(memory, filter, query, after) : rank(memory, filter, query, after, this.limits);
-      const page = await this.documentsOf(ranked ? ranked.rows.map((row) => ({ id: memory.idOf(row.ordinal), score: row.score })) : []);
+      const page = await this.documentsOf(memory, ranked ? ranked.rows : []);
       // The second time, the memory holds every write up to the number the first query read.
       if (page.generation > applied && attempt === 1) {
         await this.sync();
@@ -308,22 +315,27 @@ export class InProcessSearchIndex extends SearchIndex {
     return pageOf(memory, rows, { count: rows.length, countCapped: rows.length >= RELATED_CANDIDATES }, query, after, this.limits.resultWindow);
   }
 
-  /** The documents of a page's rows, and the store's last write number, read in one statement (one snapshot of the store). */
-  private async documentsOf(rows: Array<{ id: string; score: number | null }>): Promise<{ generation: number; hits: SearchHit[] }> {
-    const found = await this.pool.query<{ generation: string | null; id: string | null; doc: RecordDocument | null }>({
+  /**
+   * The documents of a page's rows, and the store's last write number, read in one statement (one
+   * snapshot of the store). Documents kept from earlier pages are not read again when the ranking
+   * names the same write of their record.
+   */
+  private async documentsOf(memory: RankedMemory, rows: RankedRow[]): Promise<{ generation: number; hits: SearchHit[] }> {
+    const docs: Array<RecordDocument | undefined> = rows.map((row) => this.recentDocuments.get(memory.idOf(row.ordinal), memory.seqOf(row.ordinal)));
+    const found = await this.pool.query<{ generation: string | null; id: string | null; seq: string | null; doc: RecordDocument | null }>({
       // Prepared once per connection: every search runs it, and PostgreSQL then plans it once.
-      name: `in-process-search-page:${this.schema}`,
-      text: `SELECT generation, NULL AS id, NULL::jsonb AS doc FROM ${this.state} UNION ALL SELECT NULL, id, doc FROM ${this.records} WHERE id = ANY($1::text[])`,
-      values: [rows.map((row) => row.id)],
+      name: `in-process-search-page-2:${this.schema}`,
+      text: `SELECT generation, NULL AS id, NULL::bigint AS seq, NULL::jsonb AS doc FROM ${this.state} UNION ALL SELECT NULL, id, seq, doc FROM ${this.records} WHERE id = ANY($1::text[])`,
+      values: [rows.filter((_, i) => docs[i] === undefined).map((row) => memory.idOf(row.ordinal))],
     });
     let generation = 0;
-    const byId = new Map<string, RecordDocument>();
+    const read = new Map<string, RecordDocument>();
     for (const row of found.rows) {
       if (row.id === null) generation = Number(row.generation);
-      else byId.set(row.id, row.doc!);
+      else read.set(row.id, this.recentDocuments.keep(row.id, Number(row.seq), row.doc!));
     }
-    const hits = rows.flatMap((row): SearchHit[] => {
-      const doc = byId.get(row.id);
+    const hits = rows.flatMap((row, i): SearchHit[] => {
+      const doc = docs[i] ?? read.get(memory.idOf(row.ordinal));
       if (!doc) return [];
       return [row.score === null ? doc : { ...doc, score: row.score }];
     });
@@ -596,24 +608,43 @@ function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: R
       // generation's collections (a pause for every request under way) come more often.
       const candidates = memory.typoCandidates(words, TYPO_WORD_THRESHOLD, sight);
       const { ordinals: qualifying, scores } = typoScratch(candidates.length);
-      const countByScore = new Map<number, number>();
+      // The candidates descend, as this test's cursors need (everyWord's test, without a lookup of the words per name).
+      const hasEveryWord = memory.allWordsTest(words, 'all');
+      // Each score's group and its size: names of one score mostly come in a row, so the map (whose
+      // number keys are allocated) is only asked when the score changes.
+      const groupOf = new Map<number, number>();
+      const groupScores: number[] = [];
+      const groupSizes: number[] = [];
+      let lastScore = -1;
+      let group = -1;
       let qualified = 0;
       for (let i = 0; i < candidates.length; i++) {
         const o = candidates[i];
         const similarity = memory.nameSimilarity(o, words.length);
-        if (similarity < TYPO_THRESHOLD || everyWord(o) || exact(o)) continue;
+        if (similarity < TYPO_THRESHOLD || hasEveryWord(o) || exact(o)) continue;
         const score = SCORE.typo + similarity / 4;
         qualifying[qualified] = o;
         scores[qualified++] = score;
-        countByScore.set(score, (countByScore.get(score) ?? 0) + 1);
+        if (score !== lastScore) {
+          lastScore = score;
+          group = groupOf.get(score) ?? -1;
+          if (group < 0) {
+            group = groupScores.length;
+            groupOf.set(score, group);
+            groupScores.push(score);
+            groupSizes.push(0);
+          }
+        }
+        groupSizes[group]++;
       }
       // The best `read()` of them are kept and counted, as a ranking cut there would keep. A page
       // without a cursor never reads that far (read() covers it), so the cut is only made with one.
       let kept = Math.max(0, read());
-      for (const score of [...countByScore.keys()].sort((a, b) => b - a)) {
+      for (const g of groupScores.map((_, g) => g).sort((a, b) => groupScores[b] - groupScores[a])) {
         if (kept === 0) break;
+        const score = groupScores[g];
         // Descending, as the candidates come.
-        const ordinals = new Int32Array(countByScore.get(score)!);
+        const ordinals = new Int32Array(groupSizes[g]);
         for (let i = 0, at = 0; i < qualified; i++) if (scores[i] === score) ordinals[at++] = qualifying[i];
         const counted = Math.min(ordinals.length, kept);
         tiers.push(arrayTier(score, counted === ordinals.length || !after ? ordinals : descending(memory.newest(arrayStream(ordinals), () => true, counted))));

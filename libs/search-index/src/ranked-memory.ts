@@ -457,7 +457,11 @@ class TermsByTrigram {
   /** Each indexed term's trigram ids, by term number. */
   private readonly trigramIds: Int32Array[] = [];
   private readonly byTrigram: IntList[] = [];
+  /** similar's scratch: shared trigrams per term, the terms touched, and foundMarks[term] === found once a call found it. */
   private counts: Int32Array = new Int32Array(1024);
+  private touched: Int32Array = new Int32Array(1024);
+  private foundMarks: Int32Array = new Int32Array(1024);
+  private found = 0;
   /** Per term: its number of trigrams; the trigrams it shares with the text of stamp termText[term] (none when another stamp). */
   private termSize: Int32Array = new Int32Array(1024);
   private termText: Int32Array = new Int32Array(1024);
@@ -502,22 +506,39 @@ class TermsByTrigram {
   /** Postings of the terms whose trigram similarity to one of the words reaches the threshold. */
   similar(words: string[], threshold: number): Postings[] {
     this.index();
-    if (this.counts.length < this.terms.length) this.counts = new Int32Array(this.terms.length * 2);
-    const found = new Set<number>();
+    if (this.counts.length < this.terms.length) {
+      // Every term may be touched by a word; the marks are stamps, so never cleared.
+      this.counts = new Int32Array(this.terms.length * 2);
+      this.touched = new Int32Array(this.terms.length * 2);
+      this.foundMarks = grownTo(this.foundMarks, this.terms.length * 2);
+    }
+    if (this.found === 2 ** 31 - 1) {
+      this.foundMarks.fill(0);
+      this.found = 0;
+    }
+    const stamp = ++this.found;
+    const { counts, touched, foundMarks, termSize } = this;
+    const postings: Postings[] = [];
     for (const word of words) {
       const trigrams = trigramsOf([word]);
-      const touched: number[] = [];
+      // The terms sharing a trigram with the word, each with how many it shares (in reused arrays:
+      // a word's trigrams reach thousands of terms, and this runs at every typo search).
+      let count = 0;
       for (const id of this.trigrams.known(trigrams)) {
         const list = this.byTrigram[id];
-        for (let i = 0; list && i < list.length; i++) if (this.counts[list.data[i]]++ === 0) touched.push(list.data[i]);
+        for (let i = 0; list && i < list.length; i++) if (counts[list.data[i]]++ === 0) touched[count++] = list.data[i];
       }
-      for (const term of touched) {
-        const common = this.counts[term];
-        this.counts[term] = 0;
-        if (common / (trigrams.size + this.trigramIds[term].length - common) >= threshold) found.add(term);
+      for (let i = 0; i < count; i++) {
+        const term = touched[i];
+        const common = counts[term];
+        counts[term] = 0;
+        if (foundMarks[term] !== stamp && common / (trigrams.size + termSize[term] - common) >= threshold) {
+          foundMarks[term] = stamp;
+          postings.push(this.postings[term]);
+        }
       }
     }
-    return [...found].map((term) => this.postings[term]);
+    return postings;
   }
 
   /** The text the next similarities are measured against: each term's shared trigrams counted from the text's trigrams' lists. */
@@ -726,6 +747,11 @@ export class RankedMemory {
     return this.byId.get(id);
   }
 
+  /** The number of the write that stored the ordinal's version of its record. */
+  seqOf(ordinal: number): number {
+    return this.seqs.data[ordinal];
+  }
+
   idOf(ordinal: number): string {
     return this.ids[ordinal];
   }
@@ -764,27 +790,29 @@ export class RankedMemory {
    */
   visibleTo(filter: Filter): Visible {
     const sets: OrdinalSet[] = [];
-    let sees: (ordinal: number) => boolean;
+    const alive = this.alive;
+    // One closure per kind of filter, the viewer's sight first (the most selective test, and its
+    // bits stay in the cache): the test runs for every candidate of a search, and a chain of
+    // closures costs three times a single one.
+    let passes: (ordinal: number) => boolean;
     if (filter.owner !== -1) {
       const owner = filter.owner;
       const owners = this.owners.data;
       sets.push(this.setOf(this.keyLists.get(owner)));
-      sees = (ordinal) => owners[ordinal] === owner;
+      passes = (ordinal) => owners[ordinal] === owner && alive[ordinal] === 1;
     } else {
       const sight = this.sightOf(filter.keys);
       sets.push({ size: sight.size, list: null, bits: sight.bits });
       const bits = sight.bits;
-      sees = (ordinal) => hasBit(bits, ordinal);
+      passes = (ordinal) => hasBit(bits, ordinal) && alive[ordinal] === 1;
     }
-    let inGroup = (_ordinal: number) => true;
     if (filter.group !== -1) {
       const group = filter.group;
       sets.push(this.setOf(this.keyLists.get(group)));
-      inGroup = (ordinal) => this.hasAny(this.groupPool, this.groupStart, ordinal, group);
+      const seen = passes;
+      passes = (ordinal) => seen(ordinal) && this.hasAny(this.groupPool, this.groupStart, ordinal, group);
     }
-    const alive = this.alive;
-    // The viewer's sight first: the most selective test, and its bits stay in the cache.
-    return { sets, passes: (ordinal) => sees(ordinal) && alive[ordinal] === 1 && inGroup(ordinal) };
+    return { sets, passes };
   }
 
   private setOf(list: IntList | undefined): OrdinalSet {
