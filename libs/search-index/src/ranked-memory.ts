@@ -123,6 +123,11 @@ function setBit(bits: Int32Array, value: number): Int32Array {
   return bits;
 }
 
+function clearBit(bits: Int32Array, value: number): void {
+  const word = value >>> 5;
+  if (word < bits.length) bits[word] &= ~(1 << (value & 31));
+}
+
 function hasBit(bits: Int32Array, value: number): boolean {
   const word = value >>> 5;
   return word < bits.length && (bits[word] & (1 << (value & 31))) !== 0;
@@ -321,7 +326,7 @@ export interface Visible {
   passes(ordinal: number): boolean;
 }
 
-/** The ordinals a set of access keys lets see, as bits, for the ordinals below `upTo`. */
+/** The alive ordinals a set of access keys lets see, as bits, for the ordinals below `upTo`. */
 interface Sight {
   bits: Int32Array;
   upTo: number;
@@ -759,6 +764,8 @@ export class RankedMemory {
   private kill(ordinal: number) {
     this.alive[ordinal] = 0;
     this.disorder++;
+    // A sight holds alive ordinals only, so a viewer's test is one bit (sightOf).
+    for (const sight of this.sights.values()) if (ordinal < sight.upTo) clearBit(sight.bits, ordinal);
   }
 
   private keyListOf(key: number): IntList {
@@ -804,7 +811,7 @@ export class RankedMemory {
       const sight = this.sightOf(filter.keys);
       sets.push({ size: sight.size, list: null, bits: sight.bits });
       const bits = sight.bits;
-      passes = (ordinal) => hasBit(bits, ordinal) && alive[ordinal] === 1;
+      passes = (ordinal) => hasBit(bits, ordinal);
     }
     if (filter.group !== -1) {
       const group = filter.group;
@@ -829,9 +836,12 @@ export class RankedMemory {
     sight ??= { bits: new Int32Array(0), upTo: 0, size: 0 };
     this.sights.set(name, sight);
     if (sight.upTo < this.ids.length) {
-      // The ordinals added since: at the end of each (ascending) list.
+      // The ordinals added since: at the end of each (ascending) list. Only the alive ones: kill
+      // clears an ordinal from every sight kept, so a sight's bits test visibility and life at once.
+      const alive = this.alive;
       for (const list of lists) {
         for (let i = list.length - 1; i >= 0 && list.data[i] >= sight.upTo; i--) {
+          if (alive[list.data[i]] !== 1) continue;
           sight.bits = setBit(sight.bits, list.data[i]);
           sight.size++;
         }
