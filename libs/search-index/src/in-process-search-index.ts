@@ -52,7 +52,7 @@ const TYPO_THRESHOLD = 0.5;
 /** Name words at least this close to a word of the text make their names typo candidates. */
 const TYPO_WORD_THRESHOLD = 0.3;
 const UPSERT_BATCH = 500;
-/** Documents kept from answered pages: 250 pages of 20 (a few KB of heap each). */
+/** Documents kept from answered pages: 250 pages of 20 (the benchmark's records take ~1 KB of heap each, 5 MB in all). */
 const DOCUMENTS_KEPT = 5000;
 const LOAD_BATCH = 5000;
 /** Rebuilding the memory in change order pays off once this share of its ordinals is dead or out of order. */
@@ -324,7 +324,7 @@ export class InProcessSearchIndex extends SearchIndex {
     const docs: Array<RecordDocument | undefined> = rows.map((row) => this.recentDocuments.get(memory.idOf(row.ordinal), memory.seqOf(row.ordinal)));
     const found = await this.pool.query<{ generation: string | null; id: string | null; seq: string | null; doc: RecordDocument | null }>({
       // Prepared once per connection: every search runs it, and PostgreSQL then plans it once.
-      name: `in-process-search-page-2:${this.schema}`,
+      name: `in-process-search-page:${this.schema}`,
       text: `SELECT generation, NULL AS id, NULL::bigint AS seq, NULL::jsonb AS doc FROM ${this.state} UNION ALL SELECT NULL, id, seq, doc FROM ${this.records} WHERE id = ANY($1::text[])`,
       values: [rows.filter((_, i) => docs[i] === undefined).map((row) => memory.idOf(row.ordinal))],
     });
@@ -610,13 +610,11 @@ function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: R
       const { ordinals: qualifying, scores } = typoScratch(candidates.length);
       // The candidates descend, as this test's cursors need (everyWord's test, without a lookup of the words per name).
       const hasEveryWord = memory.allWordsTest(words, 'all');
-      // Each score's group and its size: names of one score mostly come in a row, so the map (whose
+      // How many names each score has: names of one score mostly come in a row, so the map (whose
       // number keys are allocated) is only asked when the score changes.
-      const groupOf = new Map<number, number>();
-      const groupScores: number[] = [];
-      const groupSizes: number[] = [];
+      const groups = new Map<number, { size: number }>();
       let lastScore = -1;
-      let group = -1;
+      let group = { size: 0 };
       let qualified = 0;
       for (let i = 0; i < candidates.length; i++) {
         const o = candidates[i];
@@ -627,24 +625,17 @@ function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: R
         scores[qualified++] = score;
         if (score !== lastScore) {
           lastScore = score;
-          group = groupOf.get(score) ?? -1;
-          if (group < 0) {
-            group = groupScores.length;
-            groupOf.set(score, group);
-            groupScores.push(score);
-            groupSizes.push(0);
-          }
+          group = groups.get(score) ?? groups.set(score, { size: 0 }).get(score)!;
         }
-        groupSizes[group]++;
+        group.size++;
       }
       // The best `read()` of them are kept and counted, as a ranking cut there would keep. A page
       // without a cursor never reads that far (read() covers it), so the cut is only made with one.
       let kept = Math.max(0, read());
-      for (const g of groupScores.map((_, g) => g).sort((a, b) => groupScores[b] - groupScores[a])) {
+      for (const [score, { size }] of [...groups].sort((a, b) => b[0] - a[0])) {
         if (kept === 0) break;
-        const score = groupScores[g];
         // Descending, as the candidates come.
-        const ordinals = new Int32Array(groupSizes[g]);
+        const ordinals = new Int32Array(size);
         for (let i = 0, at = 0; i < qualified; i++) if (scores[i] === score) ordinals[at++] = qualifying[i];
         const counted = Math.min(ordinals.length, kept);
         tiers.push(arrayTier(score, counted === ordinals.length || !after ? ordinals : descending(memory.newest(arrayStream(ordinals), () => true, counted))));

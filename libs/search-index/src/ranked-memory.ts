@@ -462,11 +462,11 @@ class TermsByTrigram {
   /** Each indexed term's trigram ids, by term number. */
   private readonly trigramIds: Int32Array[] = [];
   private readonly byTrigram: IntList[] = [];
-  /** similar's scratch: shared trigrams per term, the terms touched, and foundMarks[term] === found once a call found it. */
+  /** similar's scratch: shared trigrams per term, the terms touched, and foundMarks[term] === foundStamp once a call found it. */
   private counts: Int32Array = new Int32Array(1024);
   private touched: Int32Array = new Int32Array(1024);
   private foundMarks: Int32Array = new Int32Array(1024);
-  private found = 0;
+  private foundStamp = 0;
   /** Per term: its number of trigrams; the trigrams it shares with the text of stamp termText[term] (none when another stamp). */
   private termSize: Int32Array = new Int32Array(1024);
   private termText: Int32Array = new Int32Array(1024);
@@ -517,11 +517,11 @@ class TermsByTrigram {
       this.touched = new Int32Array(this.terms.length * 2);
       this.foundMarks = grownTo(this.foundMarks, this.terms.length * 2);
     }
-    if (this.found === 2 ** 31 - 1) {
+    if (this.foundStamp === 2 ** 31 - 1) {
       this.foundMarks.fill(0);
-      this.found = 0;
+      this.foundStamp = 0;
     }
-    const stamp = ++this.found;
+    const stamp = ++this.foundStamp;
     const { counts, touched, foundMarks, termSize } = this;
     const postings: Postings[] = [];
     for (const word of words) {
