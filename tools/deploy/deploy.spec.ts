@@ -11,6 +11,7 @@ import { ConfigMap, Namespace, Service, ServiceAccount } from 'kubernetes-models
 import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
 import { parse } from 'yaml';
 import { Topic } from '@dc/contracts';
+import { productNodeFlags } from '@dc/testing';
 import { execForm, parseDockerfile } from './dockerfile';
 import { KubeObject, kustomizationDirs, kustomizeBuild, readYamlDocuments, referencedPaths } from './kustomize';
 
@@ -277,6 +278,13 @@ describe('deploy/Dockerfile', () => {
     expect(cmd.join(' ')).toMatch(/exec node dist\/apps\/\$\{SERVICE\}\/src\/main\.js$/);
     expect(of(runtime, 'ENV').join(' ')).toMatch(/SERVICE=gateway/);
     expect(of(runtime, 'HEALTHCHECK').join(' ')).toContain('"node", "deploy/healthcheck.mjs"');
+  });
+
+  it("starts the services with npm start's Node flags (the young generation's size among them)", () => {
+    const flags = productNodeFlags();
+    expect(flags).toContainEqual(expect.stringMatching(/^--max-semi-space-size=\d+$/));
+    const nodeOptions = /NODE_OPTIONS="([^"]*)"/.exec(of(runtime, 'ENV').join(' '))?.[1].split(' ') ?? [];
+    expect(nodeOptions).toEqual(expect.arrayContaining(flags));
   });
 
   it('copies only files that exist and that .dockerignore lets through', () => {

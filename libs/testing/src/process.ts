@@ -1,5 +1,5 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -37,9 +37,24 @@ export interface RunningProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/**
+ * The Node flags `npm start` gives the product (package.json's start script, for example the young
+ * generation's size), so tests and benchmarks run its entry points as users do.
+ */
+export function productNodeFlags(): string[] {
+  const start: string = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).scripts.start;
+  const flags = /^node((?:\s+--\S+)*)\s+dist\//.exec(start);
+  if (!flags) throw new Error(`package.json: the start script is not "node [--flags] dist/...": ${start}`);
+  return flags[1].trim().split(/\s+/).filter(Boolean);
+}
+
+/** A service's entry point (dist/apps/<service>/src/main.js), which production starts with npm start's flags. */
+const PRODUCT_ENTRY_POINT = /^dist\/apps\/[^/]+\/src\/main\.js$/;
+
 /** Starts a Node entry point of the repo with the project's Node and a controlled environment. */
 export function startNode(name: string, script: string, env: Record<string, string>, args: string[] = []): RunningProcess {
-  const child = spawn(process.execPath, [path.join(REPO_ROOT, script), ...args], {
+  const flags = PRODUCT_ENTRY_POINT.test(script) ? productNodeFlags() : [];
+  const child = spawn(process.execPath, [...flags, path.join(REPO_ROOT, script), ...args], {
     cwd: REPO_ROOT,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -7,11 +7,18 @@ export function webAppDir(): string {
   return path.resolve(__dirname, '../../../web');
 }
 
+/**
+ * Paths that are never the web app's: the API, the token exchange and health. Passed on without a
+ * file lookup, so an API call costs no stat of the disk and no file of the build can shadow a route.
+ */
+const NOT_WEB_APP_PATH = /^\/(api|api-token-auth|health)(\/|$)/i;
+
 /** Serves the single-page client at `/`; the API keeps everything under /api. */
 export function serveWebApp(server: Express, dir = webAppDir()): boolean {
   if (!existsSync(path.join(dir, 'index.html'))) return false;
-  server.use(express.static(dir, { index: 'index.html', maxAge: '1h', setHeaders: (res, file) => {
+  const files = express.static(dir, { index: 'index.html', maxAge: '1h', setHeaders: (res, file) => {
     if (file.endsWith('index.html')) res.setHeader('Cache-Control', 'no-cache');
-  } }));
+  } });
+  server.use((req, res, next) => (NOT_WEB_APP_PATH.test(req.path) ? next() : files(req, res, next)));
   return true;
 }
