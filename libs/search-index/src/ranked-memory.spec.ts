@@ -123,11 +123,11 @@ describe('RankedMemory reads', () => {
       const expected = (keep: (r: IndexedRecord) => boolean) =>
         [...records.values()].filter((r) => sees(r) && keep(r)).sort((a, b) => memory.ordinalOf(b.id)! - memory.ordinalOf(a.id)!).map((r) => r.id);
       const visible = memory.visibleTo(filter);
-      const read = (stream: ReturnType<RankedMemory['visible']>) => memory.collect(stream, visible.passes, Infinity).map((o) => memory.idOf(o));
+      const read = (stream: ReturnType<RankedMemory['visible']>) => Array.from(memory.collect(stream, visible.passes, Infinity), (o) => memory.idOf(o));
       // The streams themselves, only dead entries (replaced or removed) left out: the filter's own
       // test must not be what hides a record the intersection should not have given.
       const current = (o: number) => memory.ordinalOf(memory.idOf(o)) === o;
-      const readStream = (stream: ReturnType<RankedMemory['visible']>) => memory.collect(stream, current, Infinity).map((o) => memory.idOf(o));
+      const readStream = (stream: ReturnType<RankedMemory['visible']>) => Array.from(memory.collect(stream, current, Infinity), (o) => memory.idOf(o));
       expect({ f, ids: read(memory.visible(visible)) }).toEqual({ f, ids: expected(() => true) });
       for (const words of wordSets) {
         for (const field of ['name', 'summary', 'all'] as const) {
@@ -145,6 +145,18 @@ describe('RankedMemory reads', () => {
       }
     }
   }
+
+  it('collects the accepted ordinals in the stream\'s order, up to the limit, however many there are', () => {
+    const memory = memoryOf(3_000);
+    const visible = memory.visibleTo({ keys: [memory.lookup('everyone')], owner: -1, group: -1 });
+    const every = Array.from(memory.collect(memory.visible(visible), visible.passes, Infinity));
+    // Every record but the removed one, newest ordinal first: more than the reused array first holds.
+    expect(every).toHaveLength(2_999);
+    expect(every).toEqual([...every].sort((a, b) => b - a));
+    expect(Array.from(memory.collect(memory.visible(visible), visible.passes, 10))).toEqual(every.slice(0, 10));
+    const even = (o: number) => visible.passes(o) && o % 2 === 0;
+    expect(Array.from(memory.collect(memory.visible(visible), even, 1_001))).toEqual(every.filter((o) => o % 2 === 0).slice(0, 1_001));
+  });
 
   it('finds what a scan of the records finds, as the memory takes writes', () => {
     const memory = new RankedMemory();

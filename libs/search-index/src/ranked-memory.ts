@@ -1011,11 +1011,20 @@ export class RankedMemory {
     return list ? listStream(list) : EMPTY_STREAM;
   }
 
-  /** The accepted ordinals of a stream in its order, at most `limit` of them. */
-  collect(stream: OrdinalStream, accept: (ordinal: number) => boolean, limit: number): number[] {
-    const found: number[] = [];
-    for (let ordinal = stream.next(); ordinal >= 0 && found.length < limit; ordinal = stream.next()) if (accept(ordinal)) found.push(ordinal);
-    return found;
+  /**
+   * The accepted ordinals of a stream in its order, at most `limit` of them: a view of an array
+   * reused from call to call, good until the next call (every search collects up to the count
+   * limit, and a fresh array each time was the largest part of a search's garbage).
+   */
+  collect(stream: OrdinalStream, accept: (ordinal: number) => boolean, limit: number): Int32Array {
+    let found = this.collected;
+    let count = 0;
+    for (let ordinal = stream.next(); ordinal >= 0 && count < limit; ordinal = stream.next()) {
+      if (!accept(ordinal)) continue;
+      if (count === found.length) found = this.collected = grown(found);
+      found[count++] = ordinal;
+    }
+    return found.subarray(0, count);
   }
 
   /**
@@ -1067,6 +1076,8 @@ export class RankedMemory {
   private seen = new Int32Array(0);
   /** What typoCandidates answers a view of. */
   private candidates = new Int32Array(1024);
+  /** What collect answers a view of. */
+  private collected = new Int32Array(1024);
 
   /**
    * How close the text of the last typoCandidates call comes to the closest run of whole words of
