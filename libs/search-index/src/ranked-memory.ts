@@ -1077,7 +1077,7 @@ export class RankedMemory {
   /** What typoCandidates answers a view of. */
   private candidates = new Int32Array(1024);
   /** What collect answers a view of. */
-  private collected = new Int32Array(1024);
+  private collected: Int32Array = new Int32Array(1024);
 
   /**
    * How close the text of the last typoCandidates call comes to the closest run of whole words of
