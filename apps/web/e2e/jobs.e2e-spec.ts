@@ -230,8 +230,8 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
     expect(await modal.getByText('population.csv was removed from the product.').count()).toBe(1);
     expect(await modal.getByRole('button', { name: 'Merge', exact: true }).isDisabled()).toBe(true);
     // Escape once the dialog has opened as a user sees it: the focus inside and its opening animation
-    // over. Pressed during that animation (a loaded CI machine, twice in full runs), the close began
-    // but the dialog never left the page; the state it was left in is said if it happens again.
+    // over. Pressed earlier on a loaded CI machine (twice in full runs), the dialog stayed on the page,
+    // most likely a close begun mid-animation that never unmounted; if it stays again, its state is said.
     await eventually(async () =>
       expect(await modal.evaluate((element) => element.contains(document.activeElement) && element.getAnimations().every((animation) => animation.playState === 'finished'))).toBe(true),
     );
