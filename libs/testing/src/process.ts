@@ -37,15 +37,19 @@ export interface RunningProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** productNodeFlags, read once per process. */
+let startFlags: string[] | undefined;
+
 /**
  * The Node flags `npm start` gives the product (package.json's start script, for example the young
  * generation's size), so tests and benchmarks run its entry points as users do.
  */
 export function productNodeFlags(): string[] {
+  if (startFlags) return startFlags;
   const start: string = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')).scripts.start;
   const flags = /^node((?:\s+--\S+)*)\s+dist\//.exec(start);
   if (!flags) throw new Error(`package.json: the start script is not "node [--flags] dist/...": ${start}`);
-  return flags[1].trim().split(/\s+/).filter(Boolean);
+  return (startFlags = flags[1].trim().split(/\s+/).filter(Boolean));
 }
 
 /** A service's entry point (dist/apps/<service>/src/main.js), which production starts with npm start's flags. */

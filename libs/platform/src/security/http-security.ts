@@ -28,6 +28,11 @@ export const CONTENT_SECURITY_POLICY = {
 /** Paths whose answers are per caller and may carry tokens or secrets: never kept by a cache. */
 const API_PATH = /^\/(api|api-token-auth)(\/|$|\?)/i;
 
+/** Whether a URL (path, with or without its query) is the API's or the token exchange's. */
+export function isApiPath(url: string): boolean {
+  return API_PATH.test(url);
+}
+
 /**
  * Headers on every response: CSP, nosniff, X-Frame-Options DENY (with frame-ancestors 'none' for
  * browsers that read CSP), no referrer beyond the origin, and `Cache-Control: no-store` on API
@@ -45,7 +50,7 @@ export function applySecurityHeaders(app: NestExpressApplication, config: Pick<A
     }),
   );
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (API_PATH.test(req.originalUrl)) res.setHeader('Cache-Control', 'no-store');
+    if (isApiPath(req.originalUrl)) res.setHeader('Cache-Control', 'no-store');
     next();
   });
   const origins = corsOrigins(config.CORS_ORIGINS);
