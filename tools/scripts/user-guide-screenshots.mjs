@@ -23,6 +23,7 @@ export const GUIDE_IMAGES = {
   'record-details.png': 'records-details-csv.png',
   'record-statistics.png': 'records-details-csv-statistics.png',
   'record-edit.png': 'records-edit-custom.png',
+  'record-derivatives.png': 'lineage-derivatives.png',
   'index-database.png': 'sources-database-tables.png',
   'index-s3.png': 'sources-s3-objects.png',
   'private-indexing.png': 'sources-private-columns.png',

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { createTestDatabase, describeInfra, ensureServerBuild, eventually, freePort, RunningProcess, startNode, TestDatabase, waitForHttp } from '@dc/testing';
 import { activateAndLogin, register } from './flows';
 import { INTERNAL_PATH_VARIANTS, multipart, Part, rawRequest, RawAnswer } from './raw-http';
-import { FuzzRequest, fuzzRoutes, RequestFuzzer } from './route-fuzz';
+import { FuzzRequest, fuzzRoutes, HOSTILE_PAGES, pagingProbes, RequestFuzzer } from './route-fuzz';
 
 const MiB = 1024 * 1024;
 /** The product's upload limit in this suite: small, so going past it is cheap. */
@@ -169,6 +169,23 @@ describeInfra('no request takes the product down (embedded mode, the built gatew
     const answer = await upload(multipart([{ name: 'file', filename: 'fine.csv', type: 'text/csv', data: csv(10) }]));
     expect(answer?.status).toBe(201);
     expect(json(answer)).toMatchObject({ name: 'fine.csv', size: csv(10).length });
+  });
+
+  it('answers every list called with a huge or silly page or page size without a 5xx; the connections list with an empty page', async () => {
+    const openApi = (await (await fetch(`${base()}/api/docs/openapi.json`)).json()) as Parameters<typeof pagingProbes>[0];
+    const probes = pagingProbes(openApi, { authorization: auth.authorization, knownIds: [] });
+    expect(probes.map((probe) => probe.path)).toEqual(expect.arrayContaining(['/api/connections/list-connections/?page=99999999999999999999999', '/api/records/?page=99999999999999999999999', '/api/account/?page=99999999999999999999999', '/api/policies/?page=99999999999999999999999']));
+    const failures: string[] = [];
+    for (const probe of probes) {
+      const answer = await send(port, probe, false);
+      if (answer.status >= 500) failures.push(`${probe.path} -> ${answer.status} ${answer.body.slice(0, 200)}`);
+    }
+    expect(failures).toEqual([]);
+    for (const page of HOSTILE_PAGES.slice(0, 4)) {
+      const answer = await fetch(`${base()}/api/connections/list-connections/?page=${page}`, { headers: auth });
+      expect([page, answer.status, await answer.json()]).toEqual([page, 200, { count: 0, next: null, previous: expect.stringContaining('page=1'), results: [] }]);
+    }
+    await expectAlive();
   });
 
   it(`survives a seeded run of ${FUZZ_REQUESTS} hostile requests over every route with no 5xx (FUZZ_SEED=${FUZZ_SEED})`, async () => {

@@ -43,6 +43,22 @@ export function fuzzRoutes(openApi: { paths: Record<string, Record<string, unkno
   return routes;
 }
 
+/** Pages and page sizes no list has: past any bigint offset, past a double, negative, zero, not numbers. */
+export const HOSTILE_PAGES = ['99999999999999999999999', '9'.repeat(400), String(Number.MAX_SAFE_INTEGER), '1000001', '1e309', '-1', '0', '1.5', 'NaN'];
+
+/**
+ * Every list of the document (a GET with a `page` or `page_size` parameter) called with each hostile
+ * page, page size and both: a seeded run may never draw them for a given list, so they are all sent.
+ */
+export function pagingProbes(openApi: { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> }, ctx: FuzzContext): FuzzRequest[] {
+  const lists = Object.entries(openApi.paths)
+    .filter(([path, operations]) => !path.includes('{') && (operations.get?.parameters ?? []).some((p) => p.in === 'query' && (p.name === 'page' || p.name === 'page_size')))
+    .map(([path]) => path);
+  return lists.flatMap((path) =>
+    HOSTILE_PAGES.flatMap((value) => [`page=${value}`, `page_size=${value}`, `page=${value}&page_size=${value}`]).map((query) => ({ method: 'GET', path: `${path}/?${query}`, headers: { authorization: ctx.authorization } })),
+  );
+}
+
 /** Text nobody should store or trust: NUL, lone surrogates, controls, markup, huge, path tricks. */
 const HOSTILE_TEXT = [
   '\u0000',

@@ -242,6 +242,19 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
     });
   });
 
+  it('says why a link\'s row pairs are withheld (the grant a record was read under ended) instead of an empty table', async () => {
+    const withheld = 'The access grant on "population.csv" has ended: the links made under it are no longer shown.';
+    jobs = [job('job-link-4', 'LINK', { content: { ...job('x', 'LINK').content, matches: [], total_matches: 0, withheld } })];
+    const page = await open('/jobs');
+    await jobCard(page, 'job-link-4').getByRole('button', { name: /^Result/ }).click();
+    const modal = page.getByTestId('link-result');
+    await modal.getByTestId('links-withheld').getByText(withheld).waitFor();
+    expect(await modal.getByRole('table', { name: 'Linked rows' }).count()).toBe(0);
+    expect(await modal.getByTestId('no-links').count()).toBe(0);
+    expect(await modal.getByRole('button', { name: 'Merge', exact: true }).isDisabled()).toBe(true);
+    await saveScreenshot(page, 'jobs-link-result-withheld');
+  });
+
   it('deletes a job ("Job deleted.") and says when a delete failed ("Job delete failed.")', async () => {
     jobs = [job('job-a', 'MERGE'), job('job-b', 'LINK')];
     const page = await open('/jobs');

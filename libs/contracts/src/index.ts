@@ -12,3 +12,4 @@ export * from './events/relation-events';
 export * from './record-access';
 export * from './paging';
 export * from './events/job-events';
+export * from './names';

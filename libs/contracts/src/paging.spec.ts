@@ -1,4 +1,4 @@
-import { MAX_PAGE, pageOf } from './paging';
+import { MAX_PAGE, pageOf, strictPageOf } from './paging';
 
 describe('pageOf', () => {
   it('reads page and page_size, defaulting nonsense', () => {
@@ -13,5 +13,16 @@ describe('pageOf', () => {
     const { page, offset } = pageOf({ page: '9'.repeat(200), page_size: '100' });
     expect(page).toBe(MAX_PAGE);
     expect(Number.isSafeInteger(offset)).toBe(true);
+  });
+});
+
+describe('strictPageOf', () => {
+  it('reads a whole number from 1 and caps a huge one, however many digits it has', () => {
+    expect(['1', '42', 7, '1000000'].map(strictPageOf)).toEqual([1, 42, 7, MAX_PAGE]);
+    expect(['1000001', '99999999999999999999999', '9'.repeat(400)].map(strictPageOf)).toEqual([MAX_PAGE, MAX_PAGE, MAX_PAGE]);
+  });
+
+  it('answers null for anything that is not a page', () => {
+    expect(['0', '-1', '1.5', 'x', '', ' ', '1e309', 'Infinity', undefined, null, ['2'], {}].map(strictPageOf)).toEqual(Array(12).fill(null));
   });
 });

@@ -12,3 +12,16 @@ export function pageOf(query: { page?: unknown; page_size?: unknown }, sizes: Pa
   const pageSize = Math.min(sizes.max, Math.max(1, Number.parseInt(String(query.page_size ?? sizes.size), 10) || sizes.size));
   return { page, pageSize, offset: (page - 1) * pageSize };
 }
+
+/**
+ * The page of a list that answers 404 "Invalid page." for a page it does not have (the Workspace
+ * list, accounts): a whole number from 1, capped at MAX_PAGE like pageOf's (past the end of any
+ * list, so it answers as any page past the end); null for anything else.
+ */
+export function strictPageOf(value: unknown): number | null {
+  const page = typeof value === 'number' || (typeof value === 'string' && value.trim() !== '') ? Number(value) : Number.NaN;
+  // A run of digits too long for a double is still a whole number, only a huge one.
+  if (page === Number.POSITIVE_INFINITY && typeof value === 'string' && /^\s*\+?\d+\s*$/.test(value)) return MAX_PAGE;
+  if (!Number.isInteger(page) || page < 1) return null;
+  return Math.min(page, MAX_PAGE);
+}

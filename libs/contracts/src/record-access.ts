@@ -11,6 +11,11 @@ export interface RecordAccessFacts {
   sharedUserIds: readonly string[];
   sharedOrganisationIds: readonly string[];
   access: 'RE' | 'OP' | string;
+  /**
+   * Seen and downloaded by its owner alone, whatever its visibility: a record derived from data
+   * shared with its maker only (docs/metadata-before-access.md, "Lineage"). Absent = false.
+   */
+  ownerOnly?: boolean;
 }
 
 /** What the rules need of the caller (null = an anonymous visitor). */
@@ -31,9 +36,11 @@ export interface RecordPermissions {
 
 /**
  * Visibility: PR = the owner and the members of the owner's organisation; EV = everyone, anonymous
- * visitors included; CU = as PR, plus the listed organisations and users.
+ * visitors included; CU = as PR, plus the listed organisations and users. An ownerOnly record is
+ * its owner's alone (not even the organisation's Data Admins see it).
  */
 export function canViewRecord(record: RecordAccessFacts, viewer: RecordViewer | null): boolean {
+  if (record.ownerOnly) return !!viewer && viewer.id === record.ownerId;
   if (record.visibility === 'EV') return true;
   if (!viewer) return false;
   if (viewer.id === record.ownerId || viewer.organisationId === record.organisationId) return true;
@@ -61,4 +68,27 @@ export function recordPermissions(record: RecordAccessFacts, viewer: RecordViewe
   const remove = view && (isOwner || holdsInOrganisation(viewer, record.organisationId, Permission.DeleteRecord));
   const download = view && (isOwner || isRecordDataAdmin(viewer, record.organisationId) || record.access === 'OP' || !!options.approvedRequest);
   return { view, edit, delete: remove, download, isOwner };
+}
+
+/**
+ * On what terms a maker reads a source record into a derived one (a merge), decided when the job is
+ * asked for: `own` (theirs, or their organisation's as its Data Admin), `public` (everyone sees it
+ * and it is Open), `open` (Open, but not to everyone), `grant` (only through their approved request).
+ * `open` and `grant` data was shared with the maker, not published: what is made from it stays theirs
+ * alone (ownerOnly) and follows the source's terms (docs/metadata-before-access.md, "Lineage").
+ */
+export const SOURCE_TERMS = ['own', 'public', 'open', 'grant'] as const;
+export type SourceTerms = (typeof SOURCE_TERMS)[number];
+
+/** Terms under which a derivative stays its maker's alone and its download follows the source. */
+export const isRestrictingTerms = (terms: SourceTerms) => terms === 'open' || terms === 'grant';
+
+/**
+ * The terms a viewer who may download the record holds it under, without their request: `grant`
+ * when only an approved request lets them download it.
+ */
+export function sourceTermsFor(record: RecordAccessFacts, maker: RecordViewer): SourceTerms {
+  if (maker.id === record.ownerId || (!record.ownerOnly && isRecordDataAdmin(maker, record.organisationId))) return 'own';
+  if (record.access === 'OP' && canViewRecord(record, maker)) return record.visibility === 'EV' && !record.ownerOnly ? 'public' : 'open';
+  return 'grant';
 }

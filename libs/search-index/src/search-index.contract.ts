@@ -131,6 +131,30 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
         expect(await index.search(query({ text: 'Secret plans', viewer: dave }))).toEqual(NOTHING);
         expect(await ids({ text: 'Secret plans', viewer: amy })).toEqual(['a-pr']);
       });
+
+      it('shows an owner-only record (lineage) to its owner alone, whatever its visibility and lists say', async () => {
+        const derived = [
+          rec('a-only-ev', 'alice', 'org-a', 'EV', { ownerOnly: true, name: 'Derived rainfall', groupIds: ['g1'] }),
+          rec('a-only-cu', 'alice', 'org-a', 'CU', { ownerOnly: true, name: 'Derived rainfall shared', sharedWithUserIds: ['bob'], sharedWithOrganisationIds: ['org-c'] }),
+        ];
+        await index.upsert(derived);
+        try {
+          const derivedIds = derived.map((d) => d.id).sort();
+          for (const text of [undefined, 'sensor', 'Derived rainfall']) {
+            expect((await ids({ viewer: alice, text })).filter((id) => derivedIds.includes(id)).sort()).toEqual(derivedIds);
+            for (const viewerName of ['anonymous', 'amy', 'bob', 'carol', 'dave'] as const) {
+              expect([viewerName, (await ids({ viewer: viewers[viewerName], text })).filter((id) => derivedIds.includes(id))]).toEqual([viewerName, []]);
+            }
+          }
+          expect((await ids({ viewer: alice, view: 'own' })).filter((id) => derivedIds.includes(id)).sort()).toEqual(derivedIds);
+          expect(await ids({ viewer: amy, groupId: 'g1' })).not.toContain('a-only-ev');
+          // Nor does it serve as a reference of "find similar" for anyone else.
+          expect(await index.search(query({ viewer: amy, relatedTo: 'a-only-ev' }))).toEqual(NOTHING);
+          expect((await index.get('a-only-ev'))?.ownerOnly).toBe(true);
+        } finally {
+          await index.remove(derived.map((d) => d.id));
+        }
+      });
     });
 
     describe('relevance', () => {

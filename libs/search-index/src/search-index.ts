@@ -17,6 +17,8 @@ export interface RecordDocument {
   visibility: RecordVisibility;
   sharedWithUserIds: string[];
   sharedWithOrganisationIds: string[];
+  /** Seen by its owner alone, whatever its visibility: a derivative of data shared with its maker only (lineage). */
+  ownerOnly?: boolean;
   /** Projects (groups) the record belongs to. */
   groupIds: string[];
   /** ISO 8601 timestamps; returned exactly as given. */

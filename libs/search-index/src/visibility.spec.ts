@@ -25,6 +25,10 @@ describe('access keys', () => {
     expect(documentAccessKeys({ ...base, visibility: 'PR', ownerId: 'same', organisationId: 'other' })).not.toContain('org:same');
   });
 
+  it('grants an owner-only document (lineage) to its owner alone, whatever its visibility and lists', () => {
+    for (const visibility of ['PR', 'EV', 'CU'] as const) expect(documentAccessKeys({ ...base, visibility, ownerOnly: true })).toEqual(['user:u1']);
+  });
+
   it('always grants the owner sight of their documents (the own view filters by owner alone)', () => {
     for (const visibility of ['PR', 'EV', 'CU'] as const) expect(documentAccessKeys({ ...base, visibility })).toContain('user:u1');
   });

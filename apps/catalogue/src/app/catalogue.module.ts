@@ -25,6 +25,10 @@ import { RecordPrivateColumns1764000000000 } from './migrations/1764000000000-re
 import { CatalogueSharing1764300000000 } from './migrations/1764300000000-catalogue-sharing';
 import { CatalogueTopRelated1764320000000 } from './migrations/1764320000000-catalogue-top-related';
 import { CatalogueCrashRecovery1764400000000 } from './migrations/1764400000000-crash-recovery';
+import { CatalogueRecordLineage1764510000000 } from './migrations/1764510000000-record-lineage';
+import { LineageController } from './lineage/lineage.controller';
+import { LineageRepository } from './lineage/lineage.repository';
+import { LineageService } from './lineage/lineage.service';
 import { Connections1764200000000 } from './migrations/1764200000000-connections';
 import { CloudAccounts1764200000001 } from './migrations/1764200000001-cloud-accounts';
 import { EndpointGuard } from './network/endpoint-guard';
@@ -56,10 +60,10 @@ import { VisibilityService } from './visibility/visibility.service';
   imports: [
     ServiceRuntimeModule.forService({
       name: 'catalogue',
-      migrations: [CatalogueRecords1763800000000, RecordPrivateColumns1764000000000, Connections1764200000000, CloudAccounts1764200000001, CatalogueSharing1764300000000, CatalogueTopRelated1764320000000, CatalogueCrashRecovery1764400000000],
+      migrations: [CatalogueRecords1763800000000, RecordPrivateColumns1764000000000, Connections1764200000000, CloudAccounts1764200000001, CatalogueSharing1764300000000, CatalogueTopRelated1764320000000, CatalogueCrashRecovery1764400000000, CatalogueRecordLineage1764510000000],
     }),
   ],
-  controllers: [RecordsController, FilesController, AccessOptionsController, VisibilitiesController, PoliciesController, GroupsController, ConnectionsController, CloudController],
+  controllers: [RecordsController, FilesController, AccessOptionsController, VisibilitiesController, PoliciesController, GroupsController, ConnectionsController, CloudController, LineageController],
   providers: [
     DirectoryConsumer,
     DirectoryRepository,
@@ -77,6 +81,8 @@ import { VisibilityService } from './visibility/visibility.service';
     ExtractionRepository,
     ExtractionWorker,
     MergedRecordsConsumer,
+    LineageRepository,
+    LineageService,
     PoliciesRepository,
     PoliciesService,
     GroupsRepository,

@@ -14,6 +14,7 @@ import { RelationsInitial1764100000000 } from './migrations/1764100000000-relati
 import { RelationsRowIndexes1764310000000 } from './migrations/1764310000000-relations-row-indexes';
 import { RelationsRowIndexBuilding1764330000000 } from './migrations/1764330000000-relations-row-index-building';
 import { RelationsTopRelated1764320000000 } from './migrations/1764320000000-relations-top-related';
+import { RelationsValueSight1764500000000 } from './migrations/1764500000000-relations-value-sight';
 import { RecordsConsumer } from './projection/records.consumer';
 import { RecordsRepository } from './projection/records.repository';
 import { RelatedController } from './related/related.controller';
@@ -44,7 +45,7 @@ class WordNetLifecycle implements OnModuleDestroy {
  * record.*, file.sketched and request.* only.
  */
 @Module({
-  imports: [ServiceRuntimeModule.forService({ name: 'relations', migrations: [RelationsInitial1764100000000, RelationsRequestGrants1764300000000, RelationsRowIndexes1764310000000, RelationsTopRelated1764320000000, RelationsRowIndexBuilding1764330000000] })],
+  imports: [ServiceRuntimeModule.forService({ name: 'relations', migrations: [RelationsInitial1764100000000, RelationsRequestGrants1764300000000, RelationsRowIndexes1764310000000, RelationsTopRelated1764320000000, RelationsRowIndexBuilding1764330000000, RelationsValueSight1764500000000] })],
   controllers: [RelationsController, MergeScanController, MergeJobsController, RelatedController, DefinitionController],
   providers: [
     RecordsRepository,

@@ -8,6 +8,7 @@ import { MessagesController } from './messages/messages.controller';
 import { MessagesRepository } from './messages/messages.repository';
 import { MessagesService } from './messages/messages.service';
 import { RequestsInitial1764300000000 } from './migrations/1764300000000-requests-initial';
+import { RequestsOwnerOnlyRecords1764510000000 } from './migrations/1764510000000-requests-owner-only-records';
 import { RecordsConsumer } from './records/records.consumer';
 import { RecordsRepository } from './records/records.repository';
 import { RequestsController } from './requests/requests.controller';
@@ -19,7 +20,7 @@ import { RequestsService } from './requests/requests.service';
  * projections of records, policies, users and organisations fed by the others' events.
  */
 @Module({
-  imports: [ServiceRuntimeModule.forService({ name: 'requests', migrations: [RequestsInitial1764300000000] })],
+  imports: [ServiceRuntimeModule.forService({ name: 'requests', migrations: [RequestsInitial1764300000000, RequestsOwnerOnlyRecords1764510000000] })],
   controllers: [RequestsController, MessagesController],
   providers: [
     DirectoryConsumer,

@@ -25,7 +25,7 @@ function snapshot(overrides: Partial<RecordSnapshot> = {}): RecordSnapshot {
   return {
     recordId: 'r-1', name: 'River flow', altName: '', description: 'Daily discharge', provenance: '', source: '',
     ownerId: 'u-ada', ownerUsername: 'ada', organisationId: 'o-1', organisationName: 'Hydro Lab', visibility: 'EV',
-    sharedWithUserIds: [], sharedWithOrganisationIds: [], groupIds: [], access: 'OP', accessFee: null, currency: 'CAD', policyId: null,
+    sharedWithUserIds: [], sharedWithOrganisationIds: [], groupIds: [], projects: [], access: 'OP', ownerOnly: false, derivedFrom: [], accessFee: null, currency: 'CAD', policyId: null,
     origin: 'upload', type: 'text/csv', size: 10, version: 1, createdAt: at(0).toISOString(), changedAt: at(0).toISOString(),
     headers: ['date', 'flow'], words: [], totalRows: 3, encryptedHeaders: [], files: [], ...overrides,
   };

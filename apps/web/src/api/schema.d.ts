@@ -618,6 +618,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/records/{id}/derivatives/{derivedId}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Revoke a derivative of the record (one of its `derivatives`): its data, and that of whatever was made from it since, can no longer be downloaded. For the record's owner and its organisation's Data Admins */
+        post: operations["Lineage_revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/records/{id}/download": {
         parameters: {
             query?: never;
@@ -744,7 +761,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Records the caller may see that join with this one on some column, best first (at most 10) */
+        /** Records the caller may see that join with this one on some column whose values they may read, best first (at most 10) */
         get: operations["Related_joinableWith"];
         put?: never;
         post?: never;
@@ -3993,6 +4010,47 @@ export interface operations {
                             /** @description ISO 8601 date and time */
                             date_created: string;
                         }[];
+                        /** @description Made from other records (a merge): its sources and whether each still holds. Shown to those who may edit the record; null otherwise, and for records not made from others. */
+                        lineage: {
+                            /** @description Visible to and downloadable by its maker alone: a source was shared with them (open or grant), not published. */
+                            restricted: boolean;
+                            /** @description Why its data can no longer be downloaded (download_url is then null); null while every source still holds. */
+                            download_blocked: string | null;
+                            sources: {
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description own: the maker's or their organisation's; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker's approved request.
+                                 * @enum {string}
+                                 */
+                                terms: "own" | "public" | "open" | "grant";
+                                /** @description The derivative of this source the record was made from; null when read directly. */
+                                via: string | null;
+                                /** @description The source's owner revoked its use in this record. */
+                                revoked: boolean;
+                                /** @description Whether the terms still allow download now. */
+                                holds: boolean;
+                                /** @description Why it no longer holds. */
+                                reason: string | null;
+                            }[];
+                        } | null;
+                        /** @description Records made from this one (directly or from its derivatives), newest first: for its owner and its organisation's Data Admins; an empty list for everyone else. */
+                        derivatives: {
+                            id: string;
+                            name: string;
+                            /** @description the maker's username */
+                            user: string;
+                            /** @description ISO 8601 date and time */
+                            date_created: string;
+                            /**
+                             * @description own: the maker's or their organisation's; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker's approved request.
+                             * @enum {string}
+                             */
+                            terms: "own" | "public" | "open" | "grant";
+                            revoked: boolean;
+                            /** @description ISO 8601 date and time */
+                            date_revoked: string | null;
+                        }[];
                     };
                 };
             };
@@ -6322,6 +6380,47 @@ export interface operations {
                             /** @description ISO 8601 date and time */
                             date_created: string;
                         }[];
+                        /** @description Made from other records (a merge): its sources and whether each still holds. Shown to those who may edit the record; null otherwise, and for records not made from others. */
+                        lineage: {
+                            /** @description Visible to and downloadable by its maker alone: a source was shared with them (open or grant), not published. */
+                            restricted: boolean;
+                            /** @description Why its data can no longer be downloaded (download_url is then null); null while every source still holds. */
+                            download_blocked: string | null;
+                            sources: {
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description own: the maker's or their organisation's; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker's approved request.
+                                 * @enum {string}
+                                 */
+                                terms: "own" | "public" | "open" | "grant";
+                                /** @description The derivative of this source the record was made from; null when read directly. */
+                                via: string | null;
+                                /** @description The source's owner revoked its use in this record. */
+                                revoked: boolean;
+                                /** @description Whether the terms still allow download now. */
+                                holds: boolean;
+                                /** @description Why it no longer holds. */
+                                reason: string | null;
+                            }[];
+                        } | null;
+                        /** @description Records made from this one (directly or from its derivatives), newest first: for its owner and its organisation's Data Admins; an empty list for everyone else. */
+                        derivatives: {
+                            id: string;
+                            name: string;
+                            /** @description the maker's username */
+                            user: string;
+                            /** @description ISO 8601 date and time */
+                            date_created: string;
+                            /**
+                             * @description own: the maker's or their organisation's; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker's approved request.
+                             * @enum {string}
+                             */
+                            terms: "own" | "public" | "open" | "grant";
+                            revoked: boolean;
+                            /** @description ISO 8601 date and time */
+                            date_revoked: string | null;
+                        }[];
                     } | {
                         id: string;
                         name: string;
@@ -6417,6 +6516,47 @@ export interface operations {
                             stored: boolean;
                             /** @description ISO 8601 date and time */
                             date_created: string;
+                        }[];
+                        /** @description Made from other records (a merge): its sources and whether each still holds. Shown to those who may edit the record; null otherwise, and for records not made from others. */
+                        lineage: {
+                            /** @description Visible to and downloadable by its maker alone: a source was shared with them (open or grant), not published. */
+                            restricted: boolean;
+                            /** @description Why its data can no longer be downloaded (download_url is then null); null while every source still holds. */
+                            download_blocked: string | null;
+                            sources: {
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description own: the maker's or their organisation's; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker's approved request.
+                                 * @enum {string}
+                                 */
+                                terms: "own" | "public" | "open" | "grant";
+                                /** @description The derivative of this source the record was made from; null when read directly. */
+                                via: string | null;
+                                /** @description The source's owner revoked its use in this record. */
+                                revoked: boolean;
+                                /** @description Whether the terms still allow download now. */
+                                holds: boolean;
+                                /** @description Why it no longer holds. */
+                                reason: string | null;
+                            }[];
+                        } | null;
+                        /** @description Records made from this one (directly or from its derivatives), newest first: for its owner and its organisation's Data Admins; an empty list for everyone else. */
+                        derivatives: {
+                            id: string;
+                            name: string;
+                            /** @description the maker's username */
+                            user: string;
+                            /** @description ISO 8601 date and time */
+                            date_created: string;
+                            /**
+                             * @description own: the maker's or their organisation's; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker's approved request.
+                             * @enum {string}
+                             */
+                            terms: "own" | "public" | "open" | "grant";
+                            revoked: boolean;
+                            /** @description ISO 8601 date and time */
+                            date_revoked: string | null;
                         }[];
                     }[];
                 };
@@ -6593,6 +6733,47 @@ export interface operations {
                             stored: boolean;
                             /** @description ISO 8601 date and time */
                             date_created: string;
+                        }[];
+                        /** @description Made from other records (a merge): its sources and whether each still holds. Shown to those who may edit the record; null otherwise, and for records not made from others. */
+                        lineage: {
+                            /** @description Visible to and downloadable by its maker alone: a source was shared with them (open or grant), not published. */
+                            restricted: boolean;
+                            /** @description Why its data can no longer be downloaded (download_url is then null); null while every source still holds. */
+                            download_blocked: string | null;
+                            sources: {
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description own: the maker's or their organisation's; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker's approved request.
+                                 * @enum {string}
+                                 */
+                                terms: "own" | "public" | "open" | "grant";
+                                /** @description The derivative of this source the record was made from; null when read directly. */
+                                via: string | null;
+                                /** @description The source's owner revoked its use in this record. */
+                                revoked: boolean;
+                                /** @description Whether the terms still allow download now. */
+                                holds: boolean;
+                                /** @description Why it no longer holds. */
+                                reason: string | null;
+                            }[];
+                        } | null;
+                        /** @description Records made from this one (directly or from its derivatives), newest first: for its owner and its organisation's Data Admins; an empty list for everyone else. */
+                        derivatives: {
+                            id: string;
+                            name: string;
+                            /** @description the maker's username */
+                            user: string;
+                            /** @description ISO 8601 date and time */
+                            date_created: string;
+                            /**
+                             * @description own: the maker's or their organisation's; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker's approved request.
+                             * @enum {string}
+                             */
+                            terms: "own" | "public" | "open" | "grant";
+                            revoked: boolean;
+                            /** @description ISO 8601 date and time */
+                            date_revoked: string | null;
                         }[];
                     };
                 };
@@ -6789,6 +6970,47 @@ export interface operations {
                             /** @description ISO 8601 date and time */
                             date_created: string;
                         }[];
+                        /** @description Made from other records (a merge): its sources and whether each still holds. Shown to those who may edit the record; null otherwise, and for records not made from others. */
+                        lineage: {
+                            /** @description Visible to and downloadable by its maker alone: a source was shared with them (open or grant), not published. */
+                            restricted: boolean;
+                            /** @description Why its data can no longer be downloaded (download_url is then null); null while every source still holds. */
+                            download_blocked: string | null;
+                            sources: {
+                                id: string;
+                                name: string;
+                                /**
+                                 * @description own: the maker's or their organisation's; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker's approved request.
+                                 * @enum {string}
+                                 */
+                                terms: "own" | "public" | "open" | "grant";
+                                /** @description The derivative of this source the record was made from; null when read directly. */
+                                via: string | null;
+                                /** @description The source's owner revoked its use in this record. */
+                                revoked: boolean;
+                                /** @description Whether the terms still allow download now. */
+                                holds: boolean;
+                                /** @description Why it no longer holds. */
+                                reason: string | null;
+                            }[];
+                        } | null;
+                        /** @description Records made from this one (directly or from its derivatives), newest first: for its owner and its organisation's Data Admins; an empty list for everyone else. */
+                        derivatives: {
+                            id: string;
+                            name: string;
+                            /** @description the maker's username */
+                            user: string;
+                            /** @description ISO 8601 date and time */
+                            date_created: string;
+                            /**
+                             * @description own: the maker's or their organisation's; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker's approved request.
+                             * @enum {string}
+                             */
+                            terms: "own" | "public" | "open" | "grant";
+                            revoked: boolean;
+                            /** @description ISO 8601 date and time */
+                            date_revoked: string | null;
+                        }[];
                     };
                 };
             };
@@ -6869,6 +7091,105 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Lineage_revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                derivedId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        detail: string;
+                        derivative: {
+                            id: string;
+                            name: string;
+                            /** @description the maker's username */
+                            user: string;
+                            /** @description ISO 8601 date and time */
+                            date_created: string;
+                            /**
+                             * @description own: the maker's or their organisation's; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker's approved request.
+                             * @enum {string}
+                             */
+                            terms: "own" | "public" | "open" | "grant";
+                            revoked: boolean;
+                            /** @description ISO 8601 date and time */
+                            date_revoked: string | null;
+                        };
+                    };
+                };
             };
             /** @description Invalid input: field errors or non_field_errors. */
             400: {
@@ -7685,6 +8006,8 @@ export interface operations {
                                 containment_right: number;
                                 jaccard: number;
                                 score: number;
+                                /** @description the two columns' values were compared; false: by header and type only (masked, or values the caller may not read), the overlap figures are 0 */
+                                values_compared: boolean;
                             }[];
                         }[];
                     };
@@ -7796,10 +8119,14 @@ export interface operations {
                             containment_right: number;
                             jaccard: number;
                             score: number;
+                            /** @description the two columns' values were compared; false: by header and type only (masked, or values the caller may not read), the overlap figures are 0 */
+                            values_compared: boolean;
                         }[];
                         /** @description every column of the narrower record has a counterpart of the same kind */
                         unionable: boolean;
                         union_score: number;
+                        /** @description why some values were not compared (a record the caller may not download), or null */
+                        message: string | null;
                     };
                 };
             };
@@ -8577,6 +8904,8 @@ export interface operations {
                             header_right: string;
                             nrmsd: number;
                         }[];
+                        /** @description why some values were not compared (a record the caller may not download), or null */
+                        message: string | null;
                     };
                 };
             };
@@ -9900,6 +10229,8 @@ export interface operations {
                                 rowB: number;
                                 rows_match_prob: number;
                             }[];
+                            /** @description LINK: why its row pairs are no longer shown (the access grant a record was read under has ended; matches then empty, total_matches 0), else null */
+                            withheld: string | null;
                             tot_rows: {
                                 left: number;
                                 right: number;
@@ -10118,6 +10449,8 @@ export interface operations {
                                     rowB: number;
                                     rows_match_prob: number;
                                 }[];
+                                /** @description LINK: why its row pairs are no longer shown (the access grant a record was read under has ended; matches then empty, total_matches 0), else null */
+                                withheld: string | null;
                                 tot_rows: {
                                     left: number;
                                     right: number;

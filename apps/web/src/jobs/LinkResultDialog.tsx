@@ -32,6 +32,8 @@ function LinkResult({ job, onClose }: { job: Job; onClose(): void }) {
   const left = data?.record_left_name ?? '';
   const right = data?.record_right_name ?? '';
   const matches = data?.matches ?? [];
+  // Set when a grant a record was read under has ended: the server then sends no pairs.
+  const withheld = data?.withheld ?? null;
   const missing = [data?.record_left_removed && left, data?.record_right_removed && right].filter((name): name is string => typeof name === 'string');
   return (
     <>
@@ -59,7 +61,12 @@ function LinkResult({ job, onClose }: { job: Job; onClose(): void }) {
                 Total rows: {left} {data.tot_rows.left} · {right} {data.tot_rows.right}
               </Text>
             )}
-            {matches.length === 0 ? (
+            {withheld ? (
+              <Alert.Root status="info" data-testid="links-withheld">
+                <Alert.Indicator />
+                <Alert.Title>{withheld}</Alert.Title>
+              </Alert.Root>
+            ) : matches.length === 0 ? (
               <Text color="fg.muted" data-testid="no-links">
                 {noLinksText(left, right)}
               </Text>

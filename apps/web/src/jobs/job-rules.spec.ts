@@ -8,7 +8,7 @@ import type { Job, MergeFeaturesResult } from './jobs-api';
 
 const job = (overrides: Partial<Job>): Job => ({
   job_id: 'j-1', type: 'MERGE', progress: { current: 0, total: 1 }, info: '', is_active: true, status: 'active', failed: false, created: '2026-11-25T03:00:00Z', completed: null,
-  content: { record_left_name: 'gdp.csv', record_left_id: 'l', record_left_removed: false, record_right_name: 'population.csv', record_right_id: 'r', record_right_removed: false, result_record_id: null, total_matches: 0, tot_rows: null },
+  content: { record_left_name: 'gdp.csv', record_left_id: 'l', record_left_removed: false, record_right_name: 'population.csv', record_right_id: 'r', record_right_removed: false, result_record_id: null, total_matches: 0, withheld: null, tot_rows: null },
   ...overrides,
 });
 /** A merge or link answer (the server sends every field). */

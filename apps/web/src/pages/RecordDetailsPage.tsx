@@ -5,6 +5,7 @@ import { ServerErrorAlert } from '../forms/ServerErrorAlert';
 import { toApiError } from '../forms/use-form';
 import { RecordActions } from '../records/RecordActions';
 import { RecordHeader } from '../records/RecordHeader';
+import { DownloadBlockedNotice } from '../records/LineagePanels';
 import { RecordTabs } from '../records/RecordTabs';
 import { RelatedRecords } from '../relations/RelatedRecords';
 import { useRecord } from '../records/use-record';
@@ -28,6 +29,7 @@ export function RecordDetailsPage() {
           <RecordHeader record={query.data} />
           {/* Keyed by record: a dialog or a deletion in progress must not carry over to the next record shown. */}
           <RecordActions key={query.data.id} record={query.data} />
+          <DownloadBlockedNotice record={query.data} />
           <RecordTabs record={query.data} />
           <RelatedRecords key={`related-${query.data.id}`} recordId={query.data.id} />
         </>

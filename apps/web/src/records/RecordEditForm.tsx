@@ -39,7 +39,10 @@ interface EditValues {
   users: NamedId[];
 }
 
-function initialValues(record: CatalogueRecord, visibility: Visibility | undefined, basic: boolean): EditValues {
+/** A record made from data shared with its maker alone stays theirs alone (docs/metadata-before-access.md, "Lineage"). */
+export const OWNER_ONLY_HINT = 'Made from data shared with you alone: only you see this record, and its visibility and access cannot be widened.';
+
+function initialValues(record: CatalogueRecord, visibility: Visibility | undefined, basic: boolean, ownerOnly: boolean): EditValues {
   return {
     name: record.name ?? '',
     description: record.description ?? '',
@@ -51,8 +54,8 @@ function initialValues(record: CatalogueRecord, visibility: Visibility | undefin
     currency: record.currency ?? 'CAD',
     policy: record.policy ?? '',
     groups: (record.groups ?? []).map((g) => g.id),
-    // BASIC clients' records are visible to everyone (spec section 6).
-    visibility: basic ? 'EV' : (visibility?.visibility_selection ?? record.visibility),
+    // BASIC clients' records are visible to everyone (spec section 6), except those only their owner may see.
+    visibility: ownerOnly ? 'PR' : basic ? 'EV' : (visibility?.visibility_selection ?? record.visibility),
     organisations: visibility?.organisations_with_visibility ?? [],
     users: visibility?.users_with_visibility ?? [],
   };
@@ -62,9 +65,10 @@ function initialValues(record: CatalogueRecord, visibility: Visibility | undefin
 export function RecordEditForm({ record, visibility, options }: { record: CatalogueRecord; visibility: Visibility | undefined; options: AccessOptions | undefined }) {
   const { clientType } = useAuth();
   const basic = clientType === 'BASIC';
+  const ownerOnly = !!record.lineage?.restricted;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const [values, setValues] = useState<EditValues>(() => initialValues(record, visibility, basic));
+  const [values, setValues] = useState<EditValues>(() => initialValues(record, visibility, basic, ownerOnly));
   const [error, setError] = useState<ApiError | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
@@ -72,7 +76,7 @@ export function RecordEditForm({ record, visibility, options }: { record: Catalo
 
   const accessOptions = options?.access_options ?? record.access_options;
   const currencyOptions = options?.currency_options ?? [[values.currency, values.currency]];
-  const visibilityOptions = basic ? [['Everyone', 'EV'] as [string, string]] : (visibility?.visibility_options ?? record.visibility_options);
+  const visibilityOptions = ownerOnly ? record.visibility_options : basic ? [['Everyone', 'EV'] as [string, string]] : (visibility?.visibility_options ?? record.visibility_options);
   // The organisation's policies and projects (spec section 2, Record edit: policy, groups).
   const policies = useQuery({ queryKey: sharingKeys.policies, queryFn: ({ signal }) => sharingApi.policies(signal) });
   const groups = useQuery({ queryKey: sharingKeys.groups(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal) });
@@ -150,7 +154,16 @@ export function RecordEditForm({ record, visibility, options }: { record: Catalo
         </Section>
         <Section title="Access">
           <Stack gap="4">
-            <SelectField label="Access" name="access" value={values.access} options={accessOptions} onChange={(v) => set('access', v as AccessCode)} error={error?.fieldError('access')} />
+            <SelectField
+              label="Access"
+              name="access"
+              value={values.access}
+              options={accessOptions}
+              onChange={(v) => set('access', v as AccessCode)}
+              disabled={ownerOnly}
+              helperText={ownerOnly ? OWNER_ONLY_HINT : undefined}
+              error={error?.fieldError('access')}
+            />
             <HStack gap="4" align="start">
               <TextField label="Access fee" name="accessFee" value={values.accessFee} onChange={(v) => set('accessFee', v)} error={error?.fieldError('accessFee')} helperText="A term shown to requestors; nothing is charged." />
               <SelectField label="Currency" name="currency" value={values.currency} options={currencyOptions} onChange={(v) => set('currency', v)} disabled={!values.accessFee.trim()} error={error?.fieldError('currency')} />
@@ -187,11 +200,19 @@ export function RecordEditForm({ record, visibility, options }: { record: Catalo
         </Section>
         <Section title="Visibility">
           <Stack gap="4">
-            <UpgradeHint active={basic}>
-              <SelectField label="Visibility" name="visibility" value={values.visibility} options={visibilityOptions} onChange={(v) => set('visibility', v as VisibilityCode)} disabled={basic} />
+            <UpgradeHint active={basic && !ownerOnly}>
+              <SelectField
+                label="Visibility"
+                name="visibility"
+                value={values.visibility}
+                options={visibilityOptions}
+                onChange={(v) => set('visibility', v as VisibilityCode)}
+                disabled={basic || ownerOnly}
+                helperText={ownerOnly ? OWNER_ONLY_HINT : undefined}
+              />
             </UpgradeHint>
             {!visibility && !basic && <Text color="fg.muted">The visibility settings could not be loaded.</Text>}
-            {values.visibility === 'CU' && !basic && (
+            {values.visibility === 'CU' && !basic && !ownerOnly && (
               <>
                 <AutofillPicker label="Organisations" search={recordsApi.organisations} selected={values.organisations} onChange={(v) => set('organisations', v)} />
                 <AutofillPicker label="Users" search={recordsApi.users} selected={values.users} onChange={(v) => set('users', v)} />

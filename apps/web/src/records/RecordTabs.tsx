@@ -6,6 +6,7 @@ import { formatDate, formatNumber, formatSize } from '../lib/format';
 import { AuditTrail } from '../sharing/AuditTrail';
 import { labelOf } from './format';
 import { errorsOf, isNumeric, latestFile, sharingOf, tableMetadataOf, type TableSection, tableOf, wordSetOf } from './meta';
+import { DerivativesPanel, SourcesPanel } from './LineagePanels';
 import { StatsChart } from './StatsChart';
 import type { CatalogueRecord, ColumnStats, FileTable, ShareFormat } from './types';
 import { TableScrollArea } from '../components/TableScrollArea';
@@ -118,29 +119,42 @@ function FileMetadataTab({ record }: { record: CatalogueRecord }) {
   );
 }
 
+/** Numeric columns whose MIN and MAX the server left out (docs/metadata-before-access.md, "Statistics"). */
+const WITHHELD_NOTE = (count: number) =>
+  `MIN and MAX of ${count === 1 ? 'one numeric column are' : `${count} numeric columns are`} not shown: the owner masked them, or they would show one person's value (fewer than 10 values, nearly unique values, identifiers such as a date of birth), which only those who may download the data see.`;
+
 function StatisticsTab({ table }: { table: FileTable | undefined }) {
-  const numeric = (table?.HEADERS ?? [])
-    .map((header, index) => ({ header, stats: table?.STATS[String(index)] }))
-    .filter((c): c is { header: string; stats: ColumnStats } => !!c.stats && [c.stats.MIN, c.stats.MAX, c.stats.MEAN].some(isNumeric));
-  if (numeric.length === 0) return <Text color="fg.muted">{NO_NUMBERS}</Text>;
+  const columns = (table?.HEADERS ?? []).map((header, index) => ({ header, stats: table?.STATS[String(index)] }));
+  const numeric = columns.filter((c): c is { header: string; stats: ColumnStats } => !!c.stats && [c.stats.MIN, c.stats.MAX, c.stats.MEAN].some(isNumeric));
+  const withheld = columns.filter((c) => (c.stats?.DICT?.type === 'integer' || c.stats?.DICT?.type === 'float') && !isNumeric(c.stats.MIN) && !isNumeric(c.stats.MAX)).length;
+  const note = withheld > 0 && (
+    <Text fontSize="sm" color="fg.muted" data-testid="statistics-withheld">
+      {WITHHELD_NOTE(withheld)}
+    </Text>
+  );
+  if (numeric.length === 0) return note || <Text color="fg.muted">{NO_NUMBERS}</Text>;
+  const shown = (value: number | null | undefined) => (isNumeric(value) ? formatNumber(value) : '–');
   return (
-    <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4">
-      {numeric.map(({ header, stats }) => (
-        <Card.Root key={header} size="sm" variant="outline" data-testid="stats-card">
-          <Card.Header>
-            <Text fontWeight="semibold">{header}</Text>
-          </Card.Header>
-          <Card.Body>
-            <Stack gap="2">
-              <Text fontSize="xs" color="fg.muted">
-                MIN {formatNumber(stats.MIN)} · MAX {formatNumber(stats.MAX)} · MEAN {formatNumber(stats.MEAN)} · STD {formatNumber(stats.STD)}
-              </Text>
-              <StatsChart header={header} stats={stats} />
-            </Stack>
-          </Card.Body>
-        </Card.Root>
-      ))}
-    </SimpleGrid>
+    <Stack gap="3">
+      {note}
+      <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4">
+        {numeric.map(({ header, stats }) => (
+          <Card.Root key={header} size="sm" variant="outline" data-testid="stats-card">
+            <Card.Header>
+              <Text fontWeight="semibold">{header}</Text>
+            </Card.Header>
+            <Card.Body>
+              <Stack gap="2">
+                <Text fontSize="xs" color="fg.muted">
+                  MIN {shown(stats.MIN)} · MAX {shown(stats.MAX)} · MEAN {shown(stats.MEAN)} · STD {shown(stats.STD)}
+                </Text>
+                <StatsChart header={header} stats={stats} />
+              </Stack>
+            </Card.Body>
+          </Card.Root>
+        ))}
+      </SimpleGrid>
+    </Stack>
   );
 }
 
@@ -251,8 +265,10 @@ function AccessTab({ record }: { record: CatalogueRecord }) {
           </DataList.Item>
         ))}
       </DataList.Root>
-      {/* The owner side (the owner and Data Admins, who may edit) reads the record's audit trail. */}
+      {record.lineage && <SourcesPanel lineage={record.lineage} />}
+      {/* The owner side (the owner and Data Admins, who may edit) reads the record's audit trail and the records made from it. */}
       {record.edit && <AuditTrail recordId={record.id} />}
+      {record.edit && record.derivatives.length > 0 && <DerivativesPanel record={record} />}
     </Stack>
   );
 }

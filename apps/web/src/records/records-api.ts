@@ -105,6 +105,8 @@ export const recordsApi = {
   visibility: async (recordId: string, signal?: AbortSignal): Promise<Visibility | undefined> =>
     (await typedApi.get('/api/visibilities', { query: { associated_record: recordId }, signal })).results[0],
   updateVisibility: (id: string, body: VisibilityUpdate) => typedApi.put('/api/visibilities/{id}', body, { params: { id } }),
+  /** The record's owner side stops a derivative of it (one of its `derivatives`) from being downloaded, for good. */
+  revokeDerivative: (recordId: string, derivedId: string) => typedApi.post('/api/records/{id}/derivatives/{derivedId}/revoke', undefined, { params: { id: recordId, derivedId } }),
   users: (q: string, signal?: AbortSignal) => typedApi.get('/api/userprofile-autofill-list', { query: { q }, signal }),
   organisations: (q: string, signal?: AbortSignal) => typedApi.get('/api/organisation-autofill-list', { query: { q }, signal }),
 };

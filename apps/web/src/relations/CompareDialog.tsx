@@ -3,7 +3,7 @@ import { Alert, Badge, Box, Button, CloseButton, Dialog, Heading, HStack, Portal
 import { LoadingState } from '../components/LoadingState';
 import { formatDate, formatSize } from '../lib/format';
 import {
-  FIRST_SHOWN, formatNrmsd, formatScore, type JoiningResult, type Linkability, type LinkabilityResult, RANGE_ERROR, relationErrorText, relationsApi, type SemanticsResult,
+  FIRST_SHOWN, formatNrmsd, formatScore, type JoiningResult, type Linkability, type LinkabilityResult, type MatchingHeader, RANGE_ERROR, relationErrorText, relationsApi, type SemanticsResult,
   type StatisticsResult, type StructuresResult,
 } from './relations-api';
 import type { WorkAreaRecord } from './work-area';
@@ -93,6 +93,18 @@ function SimpleTable({ label, columns, rows }: { label: string; columns: string[
     </TableScrollArea>
   );
 }
+
+/** Why values took no part in a relation (a record the viewer may not download), if they did not. */
+function ValuesMessage({ message }: { message: string | null }) {
+  return message ? (
+    <Text fontSize="sm" color="fg.muted" data-testid="values-withheld">
+      {message}
+    </Text>
+  ) : null;
+}
+
+/** A share of values found, or a dash where the values were not compared (header and type only). */
+const foundShare = (pair: MatchingHeader, share: number) => (pair.values_compared ? `${Math.round(share * 100)} %` : '–');
 
 export function LinkResultView({ data }: { data: Linkability }) {
   return (
@@ -214,13 +226,16 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
         )}
       </RelationSection>
       <RelationSection title="Statistical Relations" testId="relation-statistics" status={statistics.status} onCompute={() => void statistics.run((signal) => relationsApi.statistics(a, b, signal))}>
-        {(data) =>
-          data.stats_mtx.length === 0 ? (
-            <Text fontSize="sm" color="fg.muted">No numeric columns with an NRMSD under 10.</Text>
-          ) : (
-            <FirstTen items={data.stats_mtx}>{(items) => <SimpleTable label="NRMSD between columns" columns={[left.name, right.name, 'NRMSD']} rows={items.map((m) => [m.header_left, m.header_right, formatNrmsd(m.nrmsd)])} />}</FirstTen>
-          )
-        }
+        {(data) => (
+          <Stack gap="2">
+            {data.stats_mtx.length === 0 ? (
+              <Text fontSize="sm" color="fg.muted">No numeric columns with an NRMSD under 10.</Text>
+            ) : (
+              <FirstTen items={data.stats_mtx}>{(items) => <SimpleTable label="NRMSD between columns" columns={[left.name, right.name, 'NRMSD']} rows={items.map((m) => [m.header_left, m.header_right, formatNrmsd(m.nrmsd)])} />}</FirstTen>
+            )}
+            <ValuesMessage message={data.message} />
+          </Stack>
+        )}
       </RelationSection>
       <RelationSection title="Joinability" testId="relation-joining" status={joining.status} onCompute={() => void joining.run((signal) => relationsApi.joining(a, b, signal))}>
         {(data) => (
@@ -236,11 +251,12 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
                   <SimpleTable
                     label="Matching headers"
                     columns={[left.name, right.name, 'Values found right', 'Values found left', 'Score']}
-                    rows={items.map((m) => [m.header_left, m.header_right, `${Math.round(m.containment_left * 100)} %`, `${Math.round(m.containment_right * 100)} %`, formatScore(m.score)])}
+                    rows={items.map((m) => [m.header_left, m.header_right, foundShare(m, m.containment_left), foundShare(m, m.containment_right), formatScore(m.score)])}
                   />
                 )}
               </FirstTen>
             )}
+            <ValuesMessage message={data.message} />
           </Stack>
         )}
       </RelationSection>
@@ -250,7 +266,7 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
       <Box>
         <Alert.Root status="info" size="sm">
           <Alert.Indicator />
-          <Alert.Description>Each relation is computed when you ask for it; rows take part only for records you may download.</Alert.Description>
+          <Alert.Description>Each relation is computed when you ask for it; values and rows take part only for records you may download.</Alert.Description>
         </Alert.Root>
       </Box>
     </Stack>

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCE_TERMS } from '../record-access';
 import { defineEvent } from './registry';
 
 /**
@@ -23,6 +24,19 @@ const recordFile = z.object({
   extractionStatus: z.enum(EXTRACTION_STATUSES),
 });
 
+/**
+ * A source a derived record's data depends on (lineage): read by the record's owner under `open` or
+ * `grant` terms, directly or through a derivative it was made from. The data may be read while every
+ * link holds: not revoked by the source's owner, and the owner still may download the source.
+ */
+export const derivationLinkSchema = z.object({
+  recordId: id.describe('The source record.'),
+  terms: z.enum(SOURCE_TERMS),
+  requestId: id.nullable().default(null).describe('grant only: the approved request the data was read under.'),
+  revoked: z.boolean().default(false).describe("The source's owner revoked this derivative's use of their data."),
+});
+export type DerivationLink = z.output<typeof derivationLinkSchema>;
+
 /** The state of a record after a change (record.created, record.updated). */
 export const recordSnapshotSchema = z.object({
   recordId: id,
@@ -39,7 +53,13 @@ export const recordSnapshotSchema = z.object({
   sharedWithUserIds: z.array(id).default([]).describe('CU only: users who may see the record.'),
   sharedWithOrganisationIds: z.array(id).default([]).describe('CU only: organisations whose members may see the record.'),
   groupIds: z.array(id).default([]).describe('Projects (groups) the record belongs to.'),
+  projects: z
+    .array(z.object({ id, organisationId: id }))
+    .default([])
+    .describe("The same projects with the organisation each belongs to (a member may file another organisation's visible record into their project): only that organisation may list a project."),
   access: z.enum(RECORD_ACCESS_CODES).describe('RE: data needs an approved request; OP: whoever may see it may download.'),
+  derivedFrom: z.array(derivationLinkSchema).default([]).describe('Lineage: the sources under someone else\'s terms this record\'s data depends on (empty for ordinary records).'),
+  ownerOnly: z.boolean().default(false).describe('Seen and downloaded by its owner alone, whatever visibility says: a record derived from data shared with its maker only (lineage).'),
   accessFee: z.number().nonnegative().nullable().describe('A term shown to requestors; no payment is taken.'),
   currency: z.string(),
   policyId: id.nullable(),

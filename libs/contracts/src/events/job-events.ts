@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SOURCE_TERMS } from '../record-access';
 import { defineEvent } from './registry';
 
 /**
@@ -25,6 +26,24 @@ const jobOwnerSchema = z.object({
 });
 export type JobOwner = z.output<typeof jobOwnerSchema>;
 
+/**
+ * The terms the job's owner reads a source under, decided when the job was asked for (lineage:
+ * what is made from it keeps them). Null in events written before lineage: the catalogue then
+ * decides them itself when it makes the result record.
+ */
+function sourceTermsShape() {
+  return {
+    terms: z.enum(SOURCE_TERMS).nullable().default(null).describe('own: the owner\'s or their organisation\'s (as Data Admin); public: Everyone and Open; open: Open but not to everyone; grant: only through the approved request requestId.'),
+    requestId: id.nullable().default(null).describe('grant only: the approved request the owner reads the source under.'),
+    grantExpiresAt: z
+      .string()
+      .datetime({ offset: true })
+      .nullable()
+      .default(null)
+      .describe('grant only: when that approval ends (null: until revoked or closed), as it stood when the job was asked for.'),
+  };
+}
+
 /** One side of a job: a record and the stored file its rows are read from. */
 const jobSourceSchema = z.object({
   recordId: id,
@@ -32,6 +51,7 @@ const jobSourceSchema = z.object({
   fileId: id,
   fileName: z.string(),
   storageKey: z.string().min(1).describe('Object storage key of the file, checked readable by the owner when the job was requested.'),
+  ...sourceTermsShape(),
 });
 export type JobSource = z.output<typeof jobSourceSchema>;
 
@@ -90,5 +110,5 @@ export const MergeCompleted = defineEvent('merge.completed', 1, 'A merge job sto
   size: z.number().int().nonnegative(),
   checksum: z.string(),
   rows: z.number().int().nonnegative(),
-  sources: z.array(z.object({ recordId: id, name: z.string() })).min(1),
+  sources: z.array(z.object({ recordId: id, name: z.string(), ...sourceTermsShape() })).min(1).describe('The records merged, with the terms the owner read each under: the result keeps them (lineage).'),
 }));

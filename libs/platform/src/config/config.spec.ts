@@ -33,6 +33,15 @@ describe('configuration', () => {
     }
   });
 
+  it('bounds merge results and merged records by default, and refuses limits that are not positive whole numbers', () => {
+    expect(loadConfig({})).toMatchObject({ MERGE_MAX_ROWS: 2_000_000, MERGE_MAX_BYTES: 256 * 1024 * 1024, DERIVED_STORAGE_QUOTA_BYTES: 2 * 1024 * 1024 * 1024 });
+    expect(loadConfig({ MERGE_MAX_ROWS: '5000', MERGE_MAX_BYTES: '1048576', DERIVED_STORAGE_QUOTA_BYTES: '4194304' })).toMatchObject({ MERGE_MAX_ROWS: 5000, MERGE_MAX_BYTES: 1048576, DERIVED_STORAGE_QUOTA_BYTES: 4194304 });
+    expect(() => loadConfig({ MERGE_MAX_ROWS: '0' })).toThrow(/MERGE_MAX_ROWS/);
+    expect(() => loadConfig({ MERGE_MAX_ROWS: '1e21' })).toThrow(/MERGE_MAX_ROWS/);
+    expect(() => loadConfig({ MERGE_MAX_BYTES: 'lots' })).toThrow(/MERGE_MAX_BYTES/);
+    expect(() => loadConfig({ DERIVED_STORAGE_QUOTA_BYTES: '-1' })).toThrow(/DERIVED_STORAGE_QUOTA_BYTES/);
+  });
+
   it('requires the secrets in distributed mode', () => {
     expect(() => loadConfig({ RUN_MODE: 'distributed' })).toThrow(/JWT_SECRET[\s\S]*ENCRYPTION_KEY/);
     expect(() => loadConfig({ ENCRYPTION_KEY: 'c2hvcnQ=' })).toThrow(/ENCRYPTION_KEY: must be 32 bytes/);

@@ -116,6 +116,14 @@ const rawSchema = z.object({
    */
   KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(65_000),
   MAX_CONNECTIONS_PER_ADDRESS: z.coerce.number().int().min(0).default(64),
+  /**
+   * A merge's result stops at this many rows or bytes (a key repeated on both sides multiplies
+   * rows); defaults argued in docs/jobs.md, "Limits".
+   */
+  MERGE_MAX_ROWS: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER - 1).default(2_000_000),
+  MERGE_MAX_BYTES: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(256 * 1024 * 1024),
+  /** Bytes of merged records each account may keep; its remainder also bounds a merge's bytes. */
+  DERIVED_STORAGE_QUOTA_BYTES: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(2 * 1024 * 1024 * 1024),
 });
 
 export type RawConfig = z.infer<typeof rawSchema>;

@@ -77,6 +77,20 @@ const TOO_MANY_CONNECTIONS = [
   TOO_MANY_CONNECTIONS_BODY,
 ].join('\r\n');
 
+/** How often Node checks for late headers: a tenth of the limit, 100 ms to 1 s (a connection is closed at most that late). */
+export function headersCheckIntervalMs(headersTimeoutMs: number): number {
+  return Math.min(1000, Math.max(100, Math.floor(headersTimeoutMs / 10)));
+}
+
+/**
+ * Node reads the interval from the server when it starts listening (so this must come before
+ * listen); createServer's option is the only documented way to set it, and Nest creates the server
+ * without options. http-security.spec.ts fails if a Node release stops reading it.
+ */
+function setConnectionsCheckingInterval(server: Server, intervalMs: number): void {
+  (server as Server & { connectionsCheckingInterval: number }).connectionsCheckingInterval = intervalMs;
+}
+
 export interface SlowClientLimits {
   /** Time a client has to send a request's headers (Node's default is 60 s). */
   headersTimeoutMs: number;
@@ -96,9 +110,13 @@ export interface SlowClientLimits {
  * server's own doing). Past the per-address cap, a new connection is answered 503.
  */
 export function limitSlowClients(server: Server, limits: SlowClientLimits, isTrustedProxy: (address: string) => boolean, logger: Logger): void {
-  // Node's own checks run every 30 s: a backstop; the socket timers below act on time.
+  // Node measures headersTimeout from a connection's start, or from the first byte of each later
+  // request on a kept-alive one, and answers 408; but it looks only every connectionsCheckingInterval
+  // (30 s), and the idle timer below restarts at every byte, so a client trickling a header line at a
+  // time was held up to 40 s. Checked often, the whole header section must arrive within the limit.
   server.headersTimeout = limits.headersTimeoutMs;
   server.requestTimeout = 0;
+  setConnectionsCheckingInterval(server, headersCheckIntervalMs(limits.headersTimeoutMs));
   if (limits.keepAliveTimeoutMs) server.keepAliveTimeout = limits.keepAliveTimeoutMs;
   const inFlight = new WeakMap<Socket, IncomingMessage>();
   server.on('connection', (socket: Socket) => socket.setTimeout(limits.headersTimeoutMs));

@@ -48,6 +48,14 @@ export function visibilityOptionsFor(clientType: ClientType | null | undefined):
   return clientType === 'BASIC' ? VISIBILITY_OPTIONS.filter(([, code]) => code === 'EV') : VISIBILITY_OPTIONS;
 }
 
+/** A record made from data shared with its maker alone stays theirs alone, whatever the plan (lineage). */
+export const OWNER_ONLY_VISIBILITY_OPTIONS: OptionPair<VisibilityCode>[] = [['Only me', 'PR']];
+
+/** The visibility choices a record offers: an owner-only record none but its own. */
+export function visibilityOptionsOf(record: { ownerOnly: boolean }, ownerClientType: ClientType | null | undefined): OptionPair<VisibilityCode>[] {
+  return record.ownerOnly ? OWNER_ONLY_VISIBILITY_OPTIONS : visibilityOptionsFor(ownerClientType);
+}
+
 export function accessLabel(code: AccessCode): string {
   return ACCESS_OPTIONS.find(([, value]) => value === code)![0];
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { bidiControlMessage } from '@dc/contracts';
 import path from 'node:path';
 import { Client } from 'pg';
 import { createTestDatabase, createTestMysqlDatabase, describeInfra, eventually, TEST_MYSQL, type TestDatabase, type TestMysqlDatabase } from '@dc/testing';
@@ -87,6 +88,13 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
     expect((await http().post('/api/connections/test-connection/').send(maria)).status).toBe(401);
   });
 
+  it('refuses bidi controls (U+202E and the like) in the database name and in the name of the record a table becomes', async () => {
+    const saved = await http().post('/api/connections/create-connection/').set(await as(owner)).send({ ...maria, name: 'sales\u202elx' });
+    expect([saved.status, saved.body]).toEqual([400, { name: [bidiControlMessage('\u202e')] }]);
+    const record = await http().post('/api/connections/create-metadata/').set(await as(owner)).send({ connectionId: randomUUID(), objectName: 'gdp', recordName: 'GDP\u2066 by country' });
+    expect([record.status, record.body]).toEqual([400, { recordName: [bidiControlMessage('\u2066')] }]);
+  });
+
   it('saves a connection after a passed test; lists, reads and uses it; never answers or stores the password in clear', async () => {
     const refused = await http().post('/api/connections/create-connection/').set(await as(owner)).send({ ...maria, password: 'wrong' });
     expect([refused.status, refused.body]).toEqual([400, FAILED]);
@@ -122,6 +130,18 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
     const missing = await http().post('/api/connections/get-object/').set(await as(owner)).send({ connectionId: created.body.id, objectName: 'gdp; DROP TABLE sp500' });
     expect([missing.status, missing.body]).toEqual([404, { detail: 'This database has no such table.' }]);
     for (const response of [created, pg, list, object, objects]) expect(JSON.stringify(response.body)).not.toContain(MARIADB_PASSWORD);
+  });
+
+  it('answers a huge page with an empty page and a silly one with the first, as every paged list does (never a 500)', async () => {
+    const headers = await as(owner);
+    for (const page of ['99999999999999999999999', '9'.repeat(400), '1000001']) {
+      const response = await http().get(`/api/connections/list-connections/?page=${page}`).set(headers);
+      expect([page, response.status, response.body]).toEqual([page, 200, { count: 2, next: null, previous: expect.stringContaining('page=1&'), results: [] }]);
+    }
+    for (const page of ['0', '-1', 'abc', '', '1e309']) {
+      const response = await http().get(`/api/connections/list-connections/?page=${page}`).set(headers);
+      expect([page, response.status, response.body]).toMatchObject([page, 200, { count: 2, previous: null, results: [{}, {}] }]);
+    }
   });
 
   it('indexes a table: META computed by the database equals the upload of the same CSV, with a hashed, a fuzzy hashed and a masked column', async () => {

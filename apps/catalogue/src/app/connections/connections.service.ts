@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { describeAggregatedTable, linkageKeyId } from '@dc/extraction';
+import { pageOf } from '@dc/contracts';
 import { AuthUser, DetailError, SecretCipher } from '@dc/platform';
 import { toRecordsPage } from '@dc/search-index';
 import { EndpointGuard, EndpointRefusedError } from '../network/endpoint-guard';
@@ -15,6 +16,7 @@ import { ConnectionsRepository } from './connections.repository';
 import type { ConnectionDto, CreateMetadataDto, GetObjectDto } from './dto/connection.dto';
 import { SqlConnectionError, SqlDatabases, type SqlSession } from './sql-database';
 
+/** The spec's page of connections: page_size is not one of this list's parameters. */
 const PAGE_SIZE = 100;
 const passwordContext = (id: string) => `connection:${id}`;
 
@@ -66,8 +68,8 @@ export class ConnectionsService {
   }
 
   async list(user: AuthUser, query: { page?: string }, baseUrl: string) {
-    const page = Math.max(1, Number.parseInt(query.page ?? '1', 10) || 1);
-    const { count, connections } = await this.connections.listOwned(user.id, { offset: (page - 1) * PAGE_SIZE, limit: PAGE_SIZE });
+    const { page, offset } = pageOf({ page: query.page }, { size: PAGE_SIZE, max: PAGE_SIZE });
+    const { count, connections } = await this.connections.listOwned(user.id, { offset, limit: PAGE_SIZE });
     return toRecordsPage({ count, results: connections.map(connectionView) }, { baseUrl, page, pageSize: PAGE_SIZE });
   }
 

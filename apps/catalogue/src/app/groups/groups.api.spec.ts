@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { bidiControlMessage } from '@dc/contracts';
 import { createTestDatabase, describeInfra, TestDatabase } from '@dc/testing';
 import { Caller, caller, CatalogueTestApp } from '../../testing/catalogue-test-app';
 
@@ -79,6 +80,27 @@ describeInfra('catalogue projects API: /api/groups/ (real PostgreSQL)', true, ()
     expect(after).toBe(before);
   });
 
+  it('refuses bidi controls (U+202E and the like) in a project\'s name and in a record\'s, naming the character', async () => {
+    const refused = (control: string) => [bidiControlMessage(control)];
+    const [{ before }] = await catalogue.sql<{ before: number }>('SELECT count(*)::int AS before FROM catalogue.groups');
+    for (const control of ['\u202e', '\u2066', '\u200f', '\u061c']) {
+      const project = await http().post('/api/groups/').set(as(creator)).send({ groupName: `Budget${control}slx.exe` });
+      expect([project.status, project.body]).toEqual([400, { groupName: refused(control) }]);
+    }
+    const [{ after }] = await catalogue.sql<{ after: number }>('SELECT count(*)::int AS after FROM catalogue.groups');
+    expect(after).toBe(before);
+    const { body: group } = await http().post('/api/groups/').set(as(creator)).send({ groupName: 'Budget' });
+    const renamed = await http().put(`/api/groups/${group.id}/`).set(as(creator)).send({ name: 'Budget\u202eslx' });
+    expect([renamed.status, renamed.body]).toEqual([400, { groupName: refused('\u202e') }]);
+
+    const record = await newRecord(creator, 'Plain name');
+    const created = await http().post('/api/records/').set(as(creator)).send({ name: 'Report\u202efdp.exe' });
+    expect([created.status, created.body]).toEqual([400, { name: refused('\u202e') }]);
+    const edited = await http().put(`/api/records/${record}/`).set(as(creator)).send({ name: 'Report\u2067fdp' });
+    expect([edited.status, edited.body]).toEqual([400, { name: refused('\u2067') }]);
+    expect((await http().get(`/api/records/${record}/`).set(as(creator))).body.name).toBe('Plain name');
+  });
+
   it('members file records they may see (record.updated carries groupIds, version unchanged); records they may not see are refused whole', async () => {
     const { body: group } = await http().post('/api/groups/').set(as(creator)).send({ groupName: 'Shared finds' });
     const own = await newRecord(creator, 'Own PR record');
@@ -95,6 +117,9 @@ describeInfra('catalogue projects API: /api/groups/ (real PostgreSQL)', true, ()
     expect(await groupIdsOf(theirsOpen)).toEqual([group.id]);
     const [event] = (await catalogue.events(own)).filter((e) => e.type === 'record.updated');
     expect(event.payload).toMatchObject({ groupIds: [group.id], version: 1 });
+    // A foreign record filed into the project names the project's organisation, not its own: only that organisation may list the project (search).
+    const filed = (await catalogue.events(theirsOpen)).filter((e) => e.type === 'record.updated').at(-1)!;
+    expect(filed.payload).toMatchObject({ groupIds: [group.id], projects: [{ id: group.id, organisationId: creator.organisationId }], organisationId: stranger.organisationId });
     expect((await http().get('/api/groups/').query({ record: own }).set(as(creator))).body.checked).toEqual([group.id]);
 
     // The record shows its projects by name to the organisation, and none of them to the owner of a filed foreign record.

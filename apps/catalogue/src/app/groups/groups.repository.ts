@@ -32,10 +32,10 @@ const toGroup = (row: GroupRow): Group => ({
   changed: row.changed,
 });
 
-/** Records the viewer may see (ARCHITECTURE section 8), as SQL over catalogue.records r: $viewer, $organisation. */
+/** Records the viewer may see (ARCHITECTURE section 8; an owner-only record its owner alone), as SQL over catalogue.records r: $viewer, $organisation. */
 const VISIBLE = (viewer: string, organisation: string) =>
-  `(r.visibility = 'EV' OR r.owner_id = ${viewer} OR r.organisation_id = ${organisation}
-    OR (r.visibility = 'CU' AND (${viewer} = ANY(r.shared_user_ids) OR ${organisation} = ANY(r.shared_organisation_ids))))`;
+  `(r.owner_id = ${viewer} OR (NOT r.owner_only AND (r.visibility = 'EV' OR r.organisation_id = ${organisation}
+    OR (r.visibility = 'CU' AND (${viewer} = ANY(r.shared_user_ids) OR ${organisation} = ANY(r.shared_organisation_ids))))))`;
 
 /** Projects I/O on a given entity manager: the records' transaction when records change with them. */
 @Injectable()

@@ -5,6 +5,7 @@ import { Outbox } from '@dc/messaging';
 import { ServiceEvents } from '@dc/platform';
 import { DirectoryRepository } from '../directory/directory.repository';
 import { ExtractionWorker } from '../extraction/extraction.worker';
+import { LineageService } from '../lineage/lineage.service';
 import { recordSnapshot } from '../records/record-events';
 import { RecordStore } from '../records/records.repository';
 
@@ -14,7 +15,9 @@ const outbox = new Outbox('catalogue');
  * A finished merge job becomes a new record of the job's owner: private (PR; everyone for BASIC
  * clients, as their uploads), access Request, its file the merged CSV the worker stored, extracted
  * like any upload, its provenance naming its sources. The record is named by the job, so a job run
- * twice (a worker killed after storing it) still makes one record.
+ * twice (a worker killed after storing it) still makes one record. Its lineage links it to every
+ * source with the terms it was read under; one read under open or grant terms (directly or through
+ * another derivative) makes it its maker's alone, whatever the plan.
  */
 @Injectable()
 export class MergedRecordsConsumer implements OnModuleInit {
@@ -22,6 +25,7 @@ export class MergedRecordsConsumer implements OnModuleInit {
     private readonly events: ServiceEvents,
     private readonly directory: DirectoryRepository,
     private readonly extraction: ExtractionWorker,
+    private readonly lineage: LineageService,
   ) {}
 
   onModuleInit(): void {
@@ -32,6 +36,8 @@ export class MergedRecordsConsumer implements OnModuleInit {
       const { owner } = merge;
       await store.rememberCaller({ id: owner.userId, username: owner.username, organisationId: owner.organisationId, clientType: owner.clientType, groups: owner.groups });
       const now = new Date();
+      const links = await this.lineage.linksOfMerge(store, merge, now);
+      const ownerOnly = this.lineage.isRestricted(links);
       await store.insertRecord({
         id: merge.recordId,
         name: merge.name,
@@ -47,7 +53,8 @@ export class MergedRecordsConsumer implements OnModuleInit {
         version: 1,
         createdAt: now,
         changedAt: now,
-        visibility: owner.clientType === 'BASIC' ? 'EV' : 'PR',
+        visibility: owner.clientType === 'BASIC' && !ownerOnly ? 'EV' : 'PR',
+        ownerOnly,
         visibilityId: randomUUID(),
         sharedUserIds: [],
         sharedOrganisationIds: [],
@@ -62,6 +69,7 @@ export class MergedRecordsConsumer implements OnModuleInit {
         groupIds: [],
         privateColumns: null,
       });
+      await this.lineage.save(store, links);
       const fileId = randomUUID();
       await store.insertFile({ id: fileId, recordId: merge.recordId, organisationId: owner.organisationId, name: merge.fileName, contentType: 'text/csv', size: merge.size, checksum: merge.checksum, storageKey: merge.storageKey }, now);
       const record = (await store.findRecord(merge.recordId))!;

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { bidiControlMessage } from '@dc/contracts';
 import { createTestDatabase, describeInfra, TestDatabase } from '@dc/testing';
 import { Caller, caller, CatalogueTestApp } from '../../testing/catalogue-test-app';
 
@@ -78,6 +79,15 @@ describeInfra('catalogue policies API: /api/policies/ (real PostgreSQL)', true, 
     }
     const [{ after }] = await catalogue.sql<{ after: number }>('SELECT count(*)::int AS after FROM catalogue.policies');
     expect(after).toBe(before);
+  });
+
+  it('refuses bidi controls (U+202E and the like) in a policy\'s name, on creation and on change', async () => {
+    const created = await http().post('/api/policies/').set(as(admin)).send({ policyName: 'Research\u202eylno', policyFields: FIELDS });
+    expect([created.status, created.body]).toEqual([400, { policyName: [bidiControlMessage('\u202e')] }]);
+    const { body: policy } = await http().post('/api/policies/').set(as(admin)).send({ policyName: 'Teaching only', policyFields: FIELDS }).expect(201);
+    const changed = await http().put(`/api/policies/${policy.id}/`).set(as(admin)).send({ name: 'Teaching\u200f only', fields: FIELDS });
+    expect([changed.status, changed.body]).toEqual([400, { policyName: [bidiControlMessage('\u200f')] }]);
+    await http().delete(`/api/policies/${policy.id}/`).set(as(admin)).expect(204);
   });
 
   it('only Data Admins change and delete; BASIC clients may not; other organisations get 404 for every call and see an empty list', async () => {

@@ -64,6 +64,21 @@ describeInfra('catalogue: what a record shows before access is granted (real Pos
     expect(leaked((await catalogue.http().get(`/api/records/${record.id}`).set(auth)).body)).toEqual([]);
   });
 
+  it('metadata: statistics that name one patient (date of birth, SSN) are withheld from those who may not download, shown to the owner', async () => {
+    const record = await publicRecord();
+    const stats = (body: { FILES: Array<{ META: { FILE: { HEADERS: string[]; STATS: Record<string, Record<string, unknown>> } } }> }, header: string) => {
+      const { FILE } = body.FILES[0].META;
+      return FILE.STATS[String(FILE.HEADERS.indexOf(header))];
+    };
+    const DATE_OF_BIRTH = 19610615173619;
+    const anonymous = (await catalogue.http().get(`/api/records/${record.id}`)).body;
+    expect(stats(anonymous, 'PID-7')).toMatchObject({ MIN: null, MAX: null, MEAN: null, STD: null, DICT: expect.objectContaining({ count: 1 }) });
+    expect(JSON.stringify(anonymous)).not.toContain(String(DATE_OF_BIRTH));
+    expect(JSON.stringify(anonymous)).not.toContain('444333333');
+    const owners = (await catalogue.http().get(`/api/records/${record.id}`).set(auth)).body;
+    expect(stats(owners, 'PID-7')).toMatchObject({ MIN: DATE_OF_BIRTH, MAX: DATE_OF_BIRTH });
+  });
+
   it('META stored before the rule (raw cells in the database) is masked when read', async () => {
     const record = await publicRecord();
     const raw = await extractMetadata({ stream: (await import('node:stream')).Readable.from([HL7]), fileName: '001_ADT_A01.hl7' }, { extractOption: 'metadata', cellValues: 'raw' });

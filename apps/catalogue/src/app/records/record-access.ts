@@ -5,7 +5,7 @@ import type { CatalogueRecord, RecordPermissions } from './record';
 /** null = an anonymous visitor. */
 export type Viewer = AuthUser | null;
 
-type AccessFacts = Pick<CatalogueRecord, 'ownerId' | 'organisationId' | 'visibility' | 'sharedUserIds' | 'sharedOrganisationIds' | 'access'>;
+type AccessFacts = Pick<CatalogueRecord, 'ownerId' | 'organisationId' | 'visibility' | 'sharedUserIds' | 'sharedOrganisationIds' | 'access' | 'ownerOnly'>;
 
 /** Visibility (ARCHITECTURE section 8); the rule lives in libs/contracts, shared with relations. */
 export function canView(record: AccessFacts, viewer: Viewer): boolean {

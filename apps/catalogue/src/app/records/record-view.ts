@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { withoutCellValues } from '@dc/extraction';
+import { withoutCellValues, withoutIdentifyingStatistics } from '@dc/extraction';
 import { ClientType, isoDateTime } from '@dc/platform';
-import { ACCESS_OPTIONS, visibilityOptionsFor, VISIBILITY_OPTIONS } from '../access-options/access-options';
+import { ACCESS_OPTIONS, visibilityOptionsOf, VISIBILITY_OPTIONS } from '../access-options/access-options';
 import { summariseMeta } from '../extraction/meta-summary';
 import type { NamedId } from '../directory/directory.repository';
+import { derivativesViewSchema, type DerivativeView, lineageViewSchema, type LineageView } from '../lineage/lineage-view';
 import type { TopRelatedView } from '../related/top-related';
 import type { CatalogueFile, CatalogueRecord, RecordPermissions } from './record';
 
@@ -77,6 +78,8 @@ export const recordViewSchema = z.object({
   RECORD: z.record(z.string(), z.string()),
   record_fields: z.array(z.object({ label: z.string(), value: z.string() })),
   FILES: z.array(fileViewSchema),
+  lineage: lineageViewSchema,
+  derivatives: derivativesViewSchema,
 });
 export type RecordView = z.output<typeof recordViewSchema>;
 
@@ -98,13 +101,17 @@ export function visibilityView(record: CatalogueRecord, shared: { users: NamedId
     visibility_selection: record.visibility,
     organisations_with_visibility: custom ? shared.organisations : [],
     users_with_visibility: custom ? shared.users : [],
-    visibility_options: visibilityOptionsFor(ownerClientType),
+    visibility_options: visibilityOptionsOf(record, ownerClientType),
     scope: 'RE',
     associated_record: record.id,
   };
 }
 
-export function fileView(file: CatalogueFile): z.output<typeof fileViewSchema> {
+/**
+ * A file as the API shows it. `mayDownload`: the caller may download the record's data now; others
+ * see no statistic that names one person's value (docs/metadata-before-access.md, "Statistics").
+ */
+export function fileView(file: CatalogueFile, mayDownload: boolean): z.output<typeof fileViewSchema> {
   return {
     id: file.id,
     name: file.name,
@@ -116,7 +123,7 @@ export function fileView(file: CatalogueFile): z.output<typeof fileViewSchema> {
      * samples option no cell value is shown (docs/metadata-before-access.md); META stored before
      * that rule is masked here, when it is read.
      */
-    META: withoutCellValues(file.meta),
+    META: mayDownload ? withoutCellValues(file.meta) : withoutIdentifyingStatistics(withoutCellValues(file.meta)),
     extraction_status: file.status,
     stored: file.storageKey !== null,
     date_created: file.createdAt.toISOString(),
@@ -125,6 +132,8 @@ export function fileView(file: CatalogueFile): z.output<typeof fileViewSchema> {
 
 export interface RecordViewExtras {
   permissions: RecordPermissions;
+  /** The caller may download the data now (permissions, and the record's lineage): META shows them every statistic. */
+  mayDownload: boolean;
   /** The owner's client type as far as the caller knows it (theirs when they own it). */
   ownerClientType: ClientType | null;
   downloadUrl: string | null;
@@ -137,6 +146,10 @@ export interface RecordViewExtras {
   groups: NamedId[];
   /** The related records (relation.top-related) the caller may see, best first. */
   topRelated?: TopRelatedView[];
+  /** Its sources and whether they still hold, for those who may edit a record made from others. */
+  lineage?: LineageView;
+  /** Records made from it, for its owner side. */
+  derivatives?: DerivativeView[];
 }
 
 /** The full Record of spec section 3, for GET /api/records/{id} and the answers of POST and PUT. */
@@ -162,7 +175,7 @@ export function recordView(record: CatalogueRecord, files: CatalogueFile[], extr
     policy_name: extras.policyName,
     access: record.access,
     access_options: ACCESS_OPTIONS,
-    visibility_options: visibilityOptionsFor(extras.ownerClientType),
+    visibility_options: visibilityOptionsOf(record, extras.ownerClientType),
     accessFee: record.accessFee,
     currency: record.currency,
     fee: { fixed_fee: record.accessFee, currency: record.currency },
@@ -179,7 +192,9 @@ export function recordView(record: CatalogueRecord, files: CatalogueFile[], extr
     extraction_status: files.length === 0 ? null : working ? 'working' : 'done',
     RECORD: Object.fromEntries(record.recordFields.map((f) => [f.label, f.value])),
     record_fields: record.recordFields,
-    FILES: files.map(fileView),
+    FILES: files.map((file) => fileView(file, extras.mayDownload)),
+    lineage: extras.lineage ?? null,
+    derivatives: extras.derivatives ?? [],
   };
 }
 

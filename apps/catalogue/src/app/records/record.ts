@@ -1,3 +1,4 @@
+import type { DerivationLink } from '@dc/contracts';
 import type { ClientType } from '@dc/platform';
 import type { AccessCode, VisibilityCode } from '../access-options/access-options';
 
@@ -74,8 +75,14 @@ export interface CatalogueRecord {
   extractFromUrl: boolean;
   deleteFile: boolean;
   groupIds: string[];
+  /** The same projects with their organisations (read with the record; a project lists only to its organisation). */
+  projects: Array<{ id: string; organisationId: string }>;
   /** null when every column is plain. */
   privateColumns: PrivateColumnChoices | null;
+  /** Its owner's alone, whatever its visibility: derived from data shared with its maker only (lineage). */
+  ownerOnly: boolean;
+  /** Lineage links under open or grant terms (record events carry them, so relations follows them too). */
+  derivedFrom: DerivationLink[];
 }
 
 export interface CatalogueFile {

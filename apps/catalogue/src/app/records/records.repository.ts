@@ -1,12 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { EventEnvelope } from '@dc/contracts';
+import type { DerivationLink, EventEnvelope } from '@dc/contracts';
 import { ServiceDatabase } from '@dc/platform';
 import { DirectoryRepository } from '../directory/directory.repository';
 import type { CatalogueFile, CatalogueRecord, CustomField } from './record';
 
-/** A record as stored, without what the directory adds. */
-export type NewRecord = Omit<CatalogueRecord, 'ownerUsername' | 'ownerClientType' | 'organisationName'>;
+/** A record as stored, without what the directory adds; ownerOnly only for derivatives (lineage). */
+export type NewRecord = Omit<CatalogueRecord, 'ownerUsername' | 'ownerClientType' | 'organisationName' | 'ownerOnly' | 'derivedFrom' | 'projects'> & { ownerOnly?: boolean };
 export type NewFile = Omit<CatalogueFile, 'meta' | 'attempts' | 'error' | 'createdAt' | 'status'>;
 
 export interface DuplicateFile {
@@ -47,7 +47,10 @@ interface RecordRow {
   extract_from_url: boolean;
   delete_file: boolean;
   group_ids: string[];
+  projects: Array<{ id: string; organisationId: string }>;
   private_columns: CatalogueRecord['privateColumns'];
+  owner_only: boolean;
+  derived_from: DerivationLink[];
 }
 
 export interface FileRow {
@@ -66,8 +69,14 @@ export interface FileRow {
   created_at: Date;
 }
 
+// derived_from: the lineage links whose terms its data depends on (open, grant), as record events carry them.
 const RECORD_SELECT = `
-  SELECT r.*, u.username AS owner_username, u.client_type AS owner_client_type, o.name AS organisation_name
+  SELECT r.*, u.username AS owner_username, u.client_type AS owner_client_type, o.name AS organisation_name,
+         COALESCE((SELECT jsonb_agg(jsonb_build_object('recordId', l.source_record_id, 'terms', l.terms, 'requestId', l.request_id, 'revoked', l.revoked_at IS NOT NULL)
+                                    ORDER BY l.source_record_id, l.terms, l.request_id)
+                     FROM catalogue.record_lineage l WHERE l.derived_record_id = r.id AND l.terms IN ('open', 'grant')), '[]'::jsonb) AS derived_from,
+         COALESCE((SELECT jsonb_agg(jsonb_build_object('id', g.id, 'organisationId', g.organisation_id) ORDER BY g.id)
+                     FROM catalogue.groups g WHERE g.id::text = ANY(r.group_ids)), '[]'::jsonb) AS projects
     FROM catalogue.records r
     LEFT JOIN catalogue.users u ON u.id = r.owner_id
     LEFT JOIN catalogue.organisations o ON o.id = r.organisation_id`;
@@ -106,7 +115,10 @@ function toRecord(row: RecordRow): CatalogueRecord {
     extractFromUrl: row.extract_from_url,
     deleteFile: row.delete_file,
     groupIds: row.group_ids,
+    projects: row.projects,
     privateColumns: row.private_columns,
+    ownerOnly: row.owner_only,
+    derivedFrom: row.derived_from,
   };
 }
 
@@ -158,9 +170,9 @@ export class RecordStore {
     return rows.map((row) => row.id);
   }
 
-  /** Records whose owner is the user, or of the organisation when the caller administers its data. */
+  /** Records whose owner is the user, or of the organisation when the caller administers its data (not its members' own-only ones). */
   async editableRecords(userId: string, organisationId: string | null, page: { offset: number; limit: number }): Promise<{ count: number; records: CatalogueRecord[] }> {
-    const where = 'WHERE r.owner_id = $1 OR r.organisation_id = $2';
+    const where = 'WHERE r.owner_id = $1 OR (r.organisation_id = $2 AND NOT r.owner_only)';
     const [{ count }]: Array<{ count: string }> = await this.manager.query(`SELECT count(*) FROM catalogue.records r ${where}`, [userId, organisationId]);
     const rows: RecordRow[] = await this.manager.query(`${RECORD_SELECT} ${where} ORDER BY r.date_created DESC, r.id LIMIT $3 OFFSET $4`, [userId, organisationId, page.limit, page.offset]);
     return { count: Number(count), records: rows.map(toRecord) };
@@ -196,14 +208,14 @@ export class RecordStore {
     await this.manager.query(
       `INSERT INTO catalogue.records (id, name, alt_name, description, provenance, source, owner_id, organisation_id, origin, type, size, version,
          date_created, date_changed, visibility, visibility_id, shared_user_ids, shared_organisation_ids, policy_id, access, access_fee, currency,
-         record_fields, extract_option, extract_from_url, delete_file, group_ids, private_columns)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23::jsonb, $24, $25, $26, $27, $28::jsonb)`,
+         record_fields, extract_option, extract_from_url, delete_file, group_ids, private_columns, owner_only)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23::jsonb, $24, $25, $26, $27, $28::jsonb, $29)`,
       [
         record.id, record.name, record.altName, record.description, record.provenance, record.source, record.ownerId, record.organisationId,
         record.origin, record.type, record.size, record.version, record.createdAt, record.changedAt, record.visibility, record.visibilityId,
         record.sharedUserIds, record.sharedOrganisationIds, record.policyId, record.access, record.accessFee, record.currency,
         JSON.stringify(record.recordFields), record.extractOption, record.extractFromUrl, record.deleteFile, record.groupIds,
-        record.privateColumns === null ? null : JSON.stringify(record.privateColumns),
+        record.privateColumns === null ? null : JSON.stringify(record.privateColumns), record.ownerOnly ?? false,
       ],
     );
   }

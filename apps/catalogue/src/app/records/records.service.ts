@@ -11,6 +11,7 @@ import { ExtractionWorker } from '../extraction/extraction.worker';
 import { DownloadGrant, DownloadLinks } from '../files/download-links';
 import { GroupsRepository } from '../groups/groups.repository';
 import { GroupsService } from '../groups/groups.service';
+import { LineageService } from '../lineage/lineage.service';
 import { PoliciesRepository } from '../policies/policies.repository';
 import { invalidPk } from '../sharing-rules';
 import { topRelatedFor, type TopRelatedView } from '../related/top-related';
@@ -25,7 +26,7 @@ import type { CatalogueFile, CatalogueRecord } from './record';
 import { permissionsFor, Viewer } from './record-access';
 import { RecordRequest, RecordRequests, ShownRequestStatus } from './record-requests';
 import { recordSnapshot } from './record-events';
-import { fileView, recordView, RecordView, visibilityView } from './record-view';
+import { fileView, recordView, RecordView, type RecordViewExtras, visibilityView } from './record-view';
 import {
   BASIC_POLICY_REFUSED, BASIC_VISIBILITY_FIXED, DOWNLOAD_REFUSED, forbidden, LINK_WITHDRAWN, NAME_REQUIRED, NO_STORED_FILE, notFound, SOURCE_OR_FILES, SOURCE_REQUIRED,
 } from './records.errors';
@@ -73,6 +74,7 @@ export class RecordsService {
     private readonly links: DownloadLinks,
     private readonly related: TopRelatedRepository,
     private readonly pending: PendingObjects,
+    private readonly lineage: LineageService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) logger: Logger,
   ) {
@@ -224,7 +226,8 @@ export class RecordsService {
       const record = await this.editable(store, id, user);
       const errors: FieldErrors = {};
       if (user.clientType === 'BASIC' && dto.policy) errors.policy = [BASIC_POLICY_REFUSED];
-      if (dto.visibility && dto.visibility !== 'EV' && ownerClientTypeOf(record, user) === 'BASIC') errors.visibility = [BASIC_VISIBILITY_FIXED];
+      if (dto.visibility && dto.visibility !== 'EV' && !record.ownerOnly && ownerClientTypeOf(record, user) === 'BASIC') errors.visibility = [BASIC_VISIBILITY_FIXED];
+      Object.assign(errors, await this.lineage.refusalToWiden(store, record, dto, { visibility: 'visibility', access: 'access' }));
       // A record's policy is one of its organisation's.
       if (!errors.policy && dto.policy && dto.policy !== record.policyId && !(await this.policies.belongsTo(store.manager, dto.policy, record.organisationId))) errors.policy = [invalidPk(dto.policy)];
       let groupIds = record.groupIds;
@@ -305,7 +308,9 @@ export class RecordsService {
         const touched = (await store.findRecord(record.id))!;
         await store.publish(createEvent(RecordUpdated, record.id, recordSnapshot(touched, await store.files(record.id)), { correlationId }));
       }
-      return fileView((await store.findFile(file.id))!);
+      // An editor may download, unless the record is a derivative whose sources no longer allow it (then: as anyone).
+      const blocked = (await this.lineage.standing(store, record)).some((s) => s.blocks);
+      return fileView((await store.findFile(file.id))!, permissionsFor(record, user).download && !blocked);
     });
   }
 
@@ -321,6 +326,7 @@ export class RecordsService {
       const permissions = record && permissionsFor(record, viewer, { approvedRequest: !!(await this.grantOf(record, viewer)) });
       if (!record || !permissions?.view) throw notFound();
       if (!permissions.download) throw new DetailError(DOWNLOAD_REFUSED, 403);
+      await this.refuseBlockedDownload(store, record);
       // The link is checked against the directory when followed: the caller must be known to it.
       if (viewer) await store.rememberCaller({ id: viewer.id, username: viewer.username, organisationId: viewer.organisationId, clientType: viewer.clientType, groups: viewer.groups });
       const files = await store.files(id);
@@ -348,6 +354,7 @@ export class RecordsService {
       const permissions = record && permissionsFor(record, holder, { approvedRequest: !!request });
       if (!record || !permissions?.view) throw notFound();
       if (!permissions.download) throw new DetailError(DOWNLOAD_REFUSED, 403);
+      await this.refuseBlockedDownload(store, record);
       // Only a download that the grant alone allows is one "under a grant" (the audit trail's).
       const underGrant = request && !permissionsFor(record, holder).download ? request : null;
       return { file: (await store.files(record.id)).find((f) => f.id === grant.fileId), record, holder, request: underGrant };
@@ -371,6 +378,12 @@ export class RecordsService {
     // Inactive and learnt after the link was made: deactivated since (before, it is the directory lagging behind an activation).
     if (!user || user.deleted || (!user.active && user.updatedAt > grant.issuedAt)) throw new DetailError(LINK_WITHDRAWN, 403);
     return { id: user.id, username: user.username, organisationId: user.organisationId, clientType: user.clientType, groups: user.groups, permissions: permissionsOfGroups(user.groups), passwordVersion: 0 };
+  }
+
+  /** 403 with the reason when the record was made from data whose terms no longer allow its download (lineage). */
+  private async refuseBlockedDownload(store: RecordStore, record: CatalogueRecord): Promise<void> {
+    const blocked = await this.lineage.downloadBlocked(store, record);
+    if (blocked) throw new DetailError(blocked, 403);
   }
 
   /** The caller's request that grants download now (owners never request their own). */
@@ -414,7 +427,9 @@ export class RecordsService {
     }
     // The related records relations keeps for this one, as far as this viewer may see them.
     const topRelated = topRelatedFor(await this.related.candidates(store.manager, record.id), viewer);
-    return this.toView(record, files, viewer, visibility, requestStatus, names, topRelated);
+    const standing = await this.lineage.standing(store, record);
+    const lineage = { blocked: standing.some((s) => s.blocks), lineage: this.lineage.lineageView(record, standing, viewer), derivatives: await this.lineage.derivativesView(store, record, viewer) };
+    return this.toView(record, files, viewer, visibility, requestStatus, names, topRelated, lineage);
   }
 
   /** The caller's request for the record (owners never request their own). */
@@ -431,11 +446,13 @@ export class RecordsService {
     requestStatus: ShownRequestStatus | null,
     names: { policyName: string | null; groups: NamedId[] },
     topRelated: TopRelatedView[] = [],
+    lineage: { blocked: boolean; lineage?: RecordViewExtras['lineage']; derivatives?: RecordViewExtras['derivatives'] } = { blocked: false },
   ): RecordView {
     const permissions = permissionsFor(record, viewer, { approvedRequest: requestStatus === 'approved' });
     const ownerClientType = ownerClientTypeOf(record, viewer);
     if (!visibility && permissions.edit) visibility = visibilityView(record, { users: [], organisations: [] }, ownerClientType);
-    const downloadUrl = permissions.download && files.some((f) => f.storageKey) ? downloadPathFor(record.id) : null;
-    return recordView(record, files, { permissions, ownerClientType, downloadUrl, visibility, requestStatus, ...names, topRelated });
+    const mayDownload = permissions.download && !lineage.blocked;
+    const downloadUrl = mayDownload && files.some((f) => f.storageKey) ? downloadPathFor(record.id) : null;
+    return recordView(record, files, { permissions, mayDownload, ownerClientType, downloadUrl, visibility, requestStatus, ...names, topRelated, lineage: lineage.lineage, derivatives: lineage.derivatives });
   }
 }

@@ -14,6 +14,7 @@ interface CandidateRow {
   shared_user_ids: string[];
   shared_organisation_ids: string[];
   access: string;
+  owner_only: boolean;
   item: RelatedRecordPayload;
 }
 
@@ -38,7 +39,7 @@ export class TopRelatedRepository {
   /** The kept related records that still exist, in the kept order, with their visibility facts and names. */
   async candidates(manager: EntityManager, recordId: string): Promise<RelatedCandidate[]> {
     const rows = (await manager.query(
-      `SELECT r.id, r.name, r.owner_id, r.organisation_id, r.visibility, r.shared_user_ids, r.shared_organisation_ids, r.access, e.item
+      `SELECT r.id, r.name, r.owner_id, r.organisation_id, r.visibility, r.shared_user_ids, r.shared_organisation_ids, r.access, r.owner_only, e.item
          FROM catalogue.top_related t
          CROSS JOIN LATERAL jsonb_array_elements(t.related) WITH ORDINALITY AS e(item, position)
          JOIN catalogue.records r ON r.id = (e.item->>'recordId')::uuid
@@ -55,6 +56,7 @@ export class TopRelatedRepository {
       sharedUserIds: row.shared_user_ids,
       sharedOrganisationIds: row.shared_organisation_ids,
       access: row.access,
+      ownerOnly: row.owner_only,
       sem_score: row.item.semScore,
       struct_score: row.item.structScore,
       stats_score: row.item.statsScore,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { pageOf } from '@dc/contracts';
 import { AuthUser, currentCorrelationId, FieldErrors, FieldValidationError } from '@dc/platform';
 import { toRecordsPage } from '@dc/search-index';
+import { LineageService } from '../lineage/lineage.service';
 import { isUuid } from '../records/dto/record-fields';
 import type { CatalogueRecord } from '../records/record';
 import { isDataAdminOf, permissionsFor } from '../records/record-access';
@@ -30,6 +31,7 @@ export class VisibilityService {
   constructor(
     private readonly records: RecordsRepository,
     private readonly recordsService: RecordsService,
+    private readonly lineage: LineageService,
   ) {}
 
   /** The visibilities of records the caller may edit, paged; `associated_record` narrows to one record. */
@@ -90,7 +92,8 @@ export class VisibilityService {
 
   private async apply(store: RecordStore, record: CatalogueRecord, user: AuthUser, dto: VisibilityDto): Promise<VisibilityView> {
     const errors: FieldErrors = {};
-    if (dto.visibility_selection !== 'EV' && ownerClientTypeOf(record, user) === 'BASIC') errors.visibility_selection = [BASIC_VISIBILITY_FIXED];
+    if (dto.visibility_selection !== 'EV' && !record.ownerOnly && ownerClientTypeOf(record, user) === 'BASIC') errors.visibility_selection = [BASIC_VISIBILITY_FIXED];
+    Object.assign(errors, await this.lineage.refusalToWiden(store, record, { visibility: dto.visibility_selection }, { visibility: 'visibility_selection', access: 'access' }));
     const custom = dto.visibility_selection === 'CU';
     const userIds = custom ? dto.users_with_visibility : [];
     const organisationIds = custom ? dto.organisations_with_visibility : [];

@@ -42,6 +42,13 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
       expect((await identity.http().get('/api/account/?page=0').set(auth(roles.founder.token))).body).toEqual({ page: ['Invalid page.'] });
     });
 
+    it('answers a huge page as any page past the end (404 Invalid page.), never a 500', async () => {
+      for (const query of ['page=99999999999999999999999', `page=${'9'.repeat(400)}`, 'page=1000001', 'page=99999999999999999999999&page_size=500']) {
+        const response = await identity.http().get(`/api/account/?${query}`).set(auth(roles.founder.token));
+        expect([query, response.status, response.body]).toEqual([query, 404, { detail: 'Invalid page.' }]);
+      }
+    });
+
     it('answers each account with the account fields', async () => {
       const response = await identity.http().get(`/api/account/${roles.basic.id}/`).set(auth(roles.dataViewer.token));
       expect(response.status).toBe(200);

@@ -1,5 +1,10 @@
+import { bidiControlMessage } from '@dc/contracts';
 import { createTestDatabase, describeInfra, TestDatabase } from '@dc/testing';
 import { auth, IdentityTestApp } from '../../testing/identity-test-app';
+
+/** An invisible right-to-left override: "Lab\u202Etxt.exe" shows as "Labexe.txt". */
+const RLO = '\u202e';
+const REFUSED = [bidiControlMessage(RLO)];
 
 describeInfra('identity API: autofill lists for the custom-visibility picker (real PostgreSQL)', true, () => {
   let db: TestDatabase;
@@ -47,6 +52,42 @@ describeInfra('identity API: autofill lists for the custom-visibility picker (re
     expect((await identity.http().get('/api/userprofile-autofill-list/?q=(char').set(auth(ada.token))).body).toEqual([{ id: charles.id, name: 'Sub charles (charles)' }]);
     expect((await identity.http().get('/api/organisation-autofill-list?q=navy').set(auth(ada.token))).body).toEqual([{ id: grace.organisationId, name: 'Navy Computing Lab' }]);
     expect((await identity.http().get('/api/organisation-autofill-list?q=%25').set(auth(ada.token))).body).toEqual([]);
+  });
+
+  it('refuses bidi controls in every name a person gives: sign-up, profile, sub-accounts, organisation', async () => {
+    const signUp = await identity.signUp(`eve${RLO}`, { email: 'eve@example.org', first_name: `Eve${RLO}`, last_name: `Mallory${RLO}` });
+    expect([signUp.status, signUp.body]).toEqual([400, { username: REFUSED, first_name: REFUSED, last_name: REFUSED }]);
+    // Each of the other controls, one at a time.
+    for (const control of ['\u202a', '\u202b', '\u202c', '\u202d', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c']) {
+      const response = await identity.signUp('eve', { email: 'eve@example.org', first_name: `E${control}ve` });
+      expect([control, response.status, response.body]).toEqual([control, 400, { first_name: [bidiControlMessage(control)] }]);
+    }
+    expect(await identity.sql("SELECT 1 FROM identity.users WHERE email = 'eve@example.org'")).toEqual([]);
+
+    const profile = await identity.http().put('/api/change-profile-information/').set(auth(ada.token)).send({ first_name: 'Ada', last_name: `Love${RLO}lace` });
+    expect([profile.status, profile.body]).toEqual([400, { last_name: REFUSED }]);
+    const created = await identity.http().post('/api/account/').set(auth(ada.token)).send({ username: 'sub-eve', email: 'sub-eve@example.org', first_name: `Sub${RLO}`, last_name: 'Eve', password: 'correct horse battery' });
+    expect([created.status, created.body]).toEqual([400, { first_name: REFUSED }]);
+    const renamed = await identity.http().patch(`/api/account/${charles.id}/`).set(auth(ada.token)).send({ last_name: `${RLO}charles` });
+    expect([renamed.status, renamed.body]).toEqual([400, { last_name: REFUSED }]);
+    const organisation = await identity.http().put(`/api/organisation/${grace.organisationId}/`).set(auth(grace.token)).send({ name: `Navy${RLO}baL` });
+    expect([organisation.status, organisation.body]).toEqual([400, { name: REFUSED }]);
+    // Names in every other script stay welcome.
+    const arabic = await identity.http().put(`/api/organisation/${grace.organisationId}/`).set(auth(grace.token)).send({ name: 'مختبر الحوسبة' });
+    expect(arabic.status).toBe(200);
+    await identity.http().put(`/api/organisation/${grace.organisationId}/`).set(auth(grace.token)).send({ name: 'Navy Computing Lab' }).expect(200);
+  });
+
+  it('shows names stored before they were refused without their bidi controls', async () => {
+    await identity.sql(`UPDATE identity.users SET last_name = 'Hop${RLO}per' WHERE id = $1`, [grace.id]);
+    await identity.sql(`UPDATE identity.organisations SET name = 'Navy${RLO}baL' WHERE id = $1`, [grace.organisationId]);
+    try {
+      expect((await identity.http().get('/api/userprofile-autofill-list/?q=grace').set(auth(ada.token))).body).toEqual([{ id: grace.id, name: 'Grace Hopper (grace)' }]);
+      expect((await identity.http().get('/api/organisation-autofill-list/?q=navy').set(auth(ada.token))).body).toEqual([{ id: grace.organisationId, name: 'NavybaL' }]);
+    } finally {
+      await identity.sql(`UPDATE identity.users SET last_name = 'Hopper' WHERE id = $1`, [grace.id]);
+      await identity.sql(`UPDATE identity.organisations SET name = 'Navy Computing Lab' WHERE id = $1`, [grace.organisationId]);
+    }
   });
 
   it('needs a signed-in caller', async () => {

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { stripBidiControls } from '@dc/contracts';
 import { AutofillRepository } from './autofill.repository';
 
 export interface AutofillEntry {
@@ -13,11 +14,11 @@ export class AutofillService {
 
   async users(query: unknown): Promise<AutofillEntry[]> {
     const users = await this.autofill.activeUsers(filterOf(query));
-    return users.map((user) => ({ id: user.id, name: `${user.firstName} ${user.lastName} (${user.username})` }));
+    return users.map((user) => ({ id: user.id, name: stripBidiControls(`${user.firstName} ${user.lastName} (${user.username})`) }));
   }
 
-  organisations(query: unknown): Promise<AutofillEntry[]> {
-    return this.autofill.organisations(filterOf(query));
+  async organisations(query: unknown): Promise<AutofillEntry[]> {
+    return (await this.autofill.organisations(filterOf(query))).map((organisation) => ({ ...organisation, name: stripBidiControls(organisation.name) }));
   }
 }
 

@@ -9,6 +9,9 @@ export interface MailRecipient {
   username: string;
 }
 
+/** The web app's Password Reset page without a token: it asks for the address to send a link to. */
+const PASSWORD_RESET_REQUEST_PATH = '/#/passreset';
+
 /** The activation mail, in the plain layout every product mail shares. */
 export function activationMail(to: MailRecipient, activationPath: string): PlainMail {
   return {
@@ -31,6 +34,22 @@ export function passwordResetMail(to: MailRecipient, resetPath: string): PlainMa
       'The link works once and expires in 1 hour. If you did not ask for it, ignore this message: your password stays as it is.',
     ],
     action: { label: 'Reset my password', path: resetPath },
+  };
+}
+
+/**
+ * To the owner of an address someone tried to sign up with: no account was made, and how to get back
+ * in. Nothing the person signing up typed goes in it (they may not own the address).
+ */
+export function signUpAttemptMail(to: MailRecipient): PlainMail {
+  return {
+    subject: 'Someone tried to sign up with your email address',
+    greeting: `Hello ${to.firstName},`,
+    paragraphs: [
+      `Someone tried to sign up to the Data Catalogue with this email address, which already belongs to your account ${to.username}. No new account was made.`,
+      'If it was you, log in as that account; if you have forgotten its password, follow the link below to reset it. If it was not you, ignore this message: your account stays as it is.',
+    ],
+    action: { label: 'Reset my password', path: PASSWORD_RESET_REQUEST_PATH },
   };
 }
 
@@ -74,6 +93,10 @@ export class IdentityMailer {
 
   sendPasswordReset(to: MailRecipient, token: string): Promise<boolean> {
     return this.send(to, passwordResetMail(to, resetPath(token, to.email)));
+  }
+
+  sendSignUpAttempt(to: MailRecipient): Promise<boolean> {
+    return this.send(to, signUpAttemptMail(to));
   }
 
   /** A failed send is logged (never the link: it holds a token) and reported as false. */

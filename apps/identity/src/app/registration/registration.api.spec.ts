@@ -64,10 +64,37 @@ describeInfra('identity API: POST /api/register/ (real PostgreSQL)', true, () =>
     ]);
   });
 
-  it('refuses a taken username or email whatever their case', async () => {
-    const response = await identity.signUp('ADA', { email: 'Ada@Example.org' });
-    expect(response.status).toBe(400);
-    expect(response.body).toEqual({ username: ['A user with that username already exists.'], email: ['A user with that email already exists.'] });
+  it('refuses a taken username whatever its case, and says nothing about the email beside it', async () => {
+    for (const email of ['Ada@Example.org', 'someone-else@example.org']) {
+      const response = await identity.signUp('ADA', { email });
+      expect([email, response.status, response.body]).toEqual([email, 400, { username: ['A user with that username already exists.'] }]);
+    }
+  });
+
+  it('answers a taken email (whatever its case) exactly as a sign-up, creates nothing, and mails the address\'s owner how to reset their password', async () => {
+    const state = async () => ({
+      users: await identity.sql('SELECT id FROM identity.users ORDER BY id'),
+      organisations: await identity.sql('SELECT id FROM identity.organisations ORDER BY id'),
+      tokens: await identity.sql('SELECT token_hash FROM identity.one_time_tokens ORDER BY token_hash'),
+      events: await identity.sql('SELECT id FROM identity.outbox_events ORDER BY id'),
+    });
+    const fresh = await identity.signUp('newcomer', { email: 'newcomer@example.org' });
+    const before = await state();
+    const mailsBefore = identity.mails().length;
+
+    const taken = await identity.signUp('impostor', { email: 'ADA@example.org', first_name: 'Eve' });
+    expect(taken.status).toBe(fresh.status);
+    expect(taken.headers['content-type']).toBe(fresh.headers['content-type']);
+    expect(taken.body).toEqual({ ...fresh.body, username: 'impostor', email: 'ADA@example.org' });
+    expect(await state()).toEqual(before);
+
+    const mails = identity.mails().slice(mailsBefore);
+    expect(mails.map((mail) => [mail.to, mail.subject])).toEqual([[expect.stringContaining('ada@example.org'), 'Someone tried to sign up with your email address']]);
+    expect(mails[0].text).toContain('Hello Ada,');
+    expect(mails[0].text).toContain(`${PUBLIC_URL}/#/passreset`);
+    // Nothing the caller typed is mailed (the address is someone else's to read).
+    expect(mails[0].text).not.toMatch(/impostor|Eve/);
+    expect((await identity.http().post('/api-token-auth/').set('X-Forwarded-For', identity.nextAddress()).send({ username: 'impostor', password: PASSWORD })).status).toBe(400);
   });
 
   it('answers every missing field with the spec messages', async () => {

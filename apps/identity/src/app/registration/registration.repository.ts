@@ -21,6 +21,11 @@ export class RegistrationRepository {
     return usernameOrEmailTaken(this.db.dataSource, username, email);
   }
 
+  /** The account an email address belongs to, whatever its case. */
+  accountWithEmail(email: string): Promise<Pick<Account, 'email' | 'firstName' | 'username' | 'active' | 'activatedAt'> | null> {
+    return this.db.dataSource.getRepository(UserEntity).createQueryBuilder('u').where('lower(u.email) = lower(:email)', { email }).getOne();
+  }
+
   /** Organisation, user, activation token and their events in one transaction. */
   async create(account: NewAccount): Promise<void> {
     await this.db.transaction(async (tx) => {

@@ -18,6 +18,10 @@ class InMemoryAccounts {
   async create(account: NewAccount) {
     this.accounts.push(account);
   }
+  async accountWithEmail(email: string) {
+    const user = this.accounts.find((a) => a.user.email.toLowerCase() === email.toLowerCase())?.user;
+    return user ?? null;
+  }
 }
 
 class ReversingHasher extends PasswordHasher {
@@ -33,8 +37,13 @@ const valid = { username: 'ada', email: 'ada@example.org', first_name: 'Ada', la
 
 class SentActivations {
   sent: Array<{ to: MailRecipient; token: string }> = [];
+  attempts: MailRecipient[] = [];
   async sendActivation(to: MailRecipient, token: string) {
     this.sent.push({ to, token });
+    return true;
+  }
+  async sendSignUpAttempt(to: MailRecipient) {
+    this.attempts.push(to);
     return true;
   }
 }
@@ -70,11 +79,25 @@ describe('registration', () => {
     expect(days).toBeLessThanOrEqual(3);
   });
 
-  it('refuses a taken username or email whatever their case', async () => {
+  it('refuses a taken username whatever its case, without a word about the email', async () => {
     await service.register(registerSchema.parse(valid));
     const again = service.register(registerSchema.parse({ ...valid, username: 'ADA', email: 'Ada@Example.org' }));
     await expect(again).rejects.toBeInstanceOf(FieldValidationError);
-    await expect(again).rejects.toMatchObject({ response: { username: ['A user with that username already exists.'], email: ['A user with that email already exists.'] } });
+    await expect(again).rejects.toMatchObject({ response: { username: ['A user with that username already exists.'] } });
+    await expect(again).rejects.not.toMatchObject({ response: { email: expect.anything() } });
+  });
+
+  it('answers a taken email as a sign-up, makes nothing, and tells the owner (not a deactivated one)', async () => {
+    await service.register(registerSchema.parse(valid));
+    const answer = await service.register(registerSchema.parse({ ...valid, username: 'eve', email: 'Ada@Example.org' }));
+    expect(answer).toEqual({ message: REGISTRATION_SENT, username: 'eve', email: 'Ada@Example.org' });
+    expect(accounts.accounts).toHaveLength(1);
+    expect(mails.sent).toHaveLength(1);
+    expect(mails.attempts).toEqual([expect.objectContaining({ email: 'ada@example.org', username: 'ada' })]);
+
+    Object.assign(accounts.accounts[0].user, { active: false, activatedAt: new Date() });
+    await expect(service.register(registerSchema.parse({ ...valid, username: 'eve', email: 'ada@example.org' }))).resolves.toEqual({ message: REGISTRATION_SENT, username: 'eve', email: 'ada@example.org' });
+    expect(mails.attempts).toHaveLength(1);
   });
 
   it('validates with the spec messages', () => {

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { ACCESS_ADMIN, DATA_ADMIN, DATA_VIEWER } from '@dc/contracts';
 import { FieldErrors, FieldValidationError } from '@dc/platform';
-import { EMAIL_TAKEN, USERNAME_TAKEN } from '../accounts/dto/fields';
+import { USERNAME_TAKEN } from '../accounts/dto/fields';
 import { IdentityMailer } from '../mail/identity-mailer';
 import { newOneTimeToken } from '../security/one-time-token';
 import { PasswordHasher } from '../security/password-hasher';
@@ -27,14 +27,25 @@ export class RegistrationService {
     private readonly mail: IdentityMailer,
   ) {}
 
+  /**
+   * A taken username is said (usernames are public: cards and autofill show them). A taken email is
+   * not: the answer is a sign-up's, nothing is made, and the address's owner is mailed instead, as
+   * password reset answers the same whether or not an account exists.
+   */
   async register(dto: RegisterDto): Promise<{ message: string; username: string; email: string }> {
     const taken = await this.accounts.usernameOrEmailTaken(dto.username, dto.email);
     const errors: FieldErrors = {};
     if (taken.username) errors.username = [USERNAME_TAKEN];
-    if (taken.email) errors.email = [EMAIL_TAKEN];
     const weak = this.passwords.problems(dto.password, { username: dto.username, email: dto.email, firstName: dto.first_name, lastName: dto.last_name });
     if (weak.length) errors.password = weak;
     if (Object.keys(errors).length) throw new FieldValidationError(errors);
+    const answer = { message: REGISTRATION_SENT, username: dto.username, email: dto.email };
+    // Hashed either way, so a taken email is not answered sooner.
+    const passwordHash = await this.hasher.hash(dto.password);
+    if (taken.email) {
+      await this.tellOwner(dto.email);
+      return answer;
+    }
 
     const organisationId = randomUUID();
     const activation = newOneTimeToken();
@@ -45,7 +56,7 @@ export class RegistrationService {
       firstName: dto.first_name,
       lastName: dto.last_name,
       description: dto.description,
-      passwordHash: await this.hasher.hash(dto.password),
+      passwordHash,
       passwordVersion: 1,
       organisationId,
       clientType: 'STANDARD' as const,
@@ -61,6 +72,13 @@ export class RegistrationService {
     });
     // A lost mail is logged; the owner can still prove their email through a password reset.
     await this.mail.sendActivation(user, activation.token);
-    return { message: REGISTRATION_SENT, username: dto.username, email: dto.email };
+    return answer;
+  }
+
+  /** An account an admin deactivated is not mailed, as password reset sends it nothing either. */
+  private async tellOwner(email: string): Promise<void> {
+    const owner = await this.accounts.accountWithEmail(email);
+    if (!owner || (!owner.active && owner.activatedAt !== null)) return;
+    await this.mail.sendSignUpAttempt(owner);
   }
 }

@@ -36,6 +36,10 @@ export const jobViewSchema = z.object({
     result_record_id: z.string().nullable().describe('MERGE: the new record holding the merged file'),
     total_matches: z.number().int(),
     matches: z.array(linkMatchSchema).optional().describe('LINK, job-content only: the matched row pairs, best first'),
+    withheld: z
+      .string()
+      .nullable()
+      .describe('LINK: why its row pairs are no longer shown (the access grant a record was read under has ended; matches then empty, total_matches 0), else null'),
     tot_rows: z.object({ left: z.number().int(), right: z.number().int() }).nullable(),
   }),
 });

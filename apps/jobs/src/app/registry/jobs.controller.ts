@@ -17,7 +17,7 @@ const JOB_EXAMPLE = {
   content: {
     record_left_name: 'Rainfall', record_left_id: '0e6c2d1a-3b4f-4c5d-8e6f-7a8b9c0d1e2f', record_left_removed: false,
     record_right_name: 'Stations', record_right_id: '9a1f2b3c-4d5e-4f60-8a7b-1c2d3e4f5a6b', record_right_removed: false,
-    result_record_id: 'c4d5e6f7-0a1b-4c2d-9e3f-5a6b7c8d9e0f', total_matches: 0, tot_rows: null,
+    result_record_id: 'c4d5e6f7-0a1b-4c2d-9e3f-5a6b7c8d9e0f', total_matches: 0, withheld: null, tot_rows: null,
   },
 };
 

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { JobCompleted, JobProgressed, JobRequestedPayload } from '@dc/contracts';
+import type { JobCompleted, JobProgressed, JobRequestedPayload, SourceTerms } from '@dc/contracts';
 import { ServiceDatabase } from '@dc/platform';
 import type { z } from 'zod';
-import type { Job } from './job';
+import type { Job, JobSide } from './job';
 
 interface JobRow {
   job_id: string;
@@ -25,15 +25,32 @@ interface JobRow {
   completed_at: Date | null;
   left_removed: boolean;
   right_removed: boolean;
+  left_terms: SourceTerms | null;
+  left_request_id: string | null;
+  left_grant_status: string | null;
+  left_grant_expires_at: Date | null;
+  right_terms: SourceTerms | null;
+  right_request_id: string | null;
+  right_grant_status: string | null;
+  right_grant_expires_at: Date | null;
 }
+
+const side = (id: string, name: string, removed: boolean, terms: SourceTerms | null, requestId: string | null, status: string | null, expiresAt: Date | null): JobSide => ({
+  id,
+  name,
+  removed,
+  terms,
+  requestId,
+  grant: status === null ? null : { status, expiresAt },
+});
 
 const toJob = (row: JobRow): Job => ({
   jobId: row.job_id,
   type: row.type,
   ownerId: row.owner_id,
   info: row.info,
-  left: { id: row.record_left_id, name: row.record_left_name, removed: row.left_removed },
-  right: { id: row.record_right_id, name: row.record_right_name, removed: row.right_removed },
+  left: side(row.record_left_id, row.record_left_name, row.left_removed, row.left_terms, row.left_request_id, row.left_grant_status, row.left_grant_expires_at),
+  right: side(row.record_right_id, row.record_right_name, row.right_removed, row.right_terms, row.right_request_id, row.right_grant_status, row.right_grant_expires_at),
   progress: { current: row.progress_current, total: row.progress_total },
   status: row.status,
   resultRecordId: row.result_record_id,
@@ -43,8 +60,13 @@ const toJob = (row: JobRow): Job => ({
   completedAt: row.completed_at,
 });
 
+// Each side's request only if it is the owner's request for that very record.
 const SELECT_JOBS = `SELECT j.*, EXISTS (SELECT 1 FROM jobs.removed_records r WHERE r.record_id = j.record_left_id) AS left_removed,
-  EXISTS (SELECT 1 FROM jobs.removed_records r WHERE r.record_id = j.record_right_id) AS right_removed FROM jobs.jobs j`;
+  EXISTS (SELECT 1 FROM jobs.removed_records r WHERE r.record_id = j.record_right_id) AS right_removed,
+  lg.status AS left_grant_status, lg.expires_at AS left_grant_expires_at, rg.status AS right_grant_status, rg.expires_at AS right_grant_expires_at
+  FROM jobs.jobs j
+  LEFT JOIN jobs.request_grants lg ON lg.request_id = j.left_request_id AND lg.requestor_id = j.owner_id AND lg.record_id = j.record_left_id
+  LEFT JOIN jobs.request_grants rg ON rg.request_id = j.right_request_id AND rg.requestor_id = j.owner_id AND rg.record_id = j.record_right_id`;
 
 /**
  * The job registry: all I/O of the jobs schema. Progress never goes backwards and a finished job
@@ -56,9 +78,10 @@ export class JobsRepository {
 
   async register(manager: EntityManager, job: JobRequestedPayload, occurredAt: string): Promise<void> {
     await manager.query(
-      `INSERT INTO jobs.jobs (job_id, type, owner_id, info, record_left_id, record_left_name, record_right_id, record_right_name, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (job_id) DO NOTHING`,
-      [job.jobId, job.type, job.owner.userId, job.info, job.left.recordId, job.left.name, job.right.recordId, job.right.name, occurredAt],
+      `INSERT INTO jobs.jobs (job_id, type, owner_id, info, record_left_id, record_left_name, record_right_id, record_right_name, created_at,
+         left_terms, left_request_id, right_terms, right_request_id)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (job_id) DO NOTHING`,
+      [job.jobId, job.type, job.owner.userId, job.info, job.left.recordId, job.left.name, job.right.recordId, job.right.name, occurredAt, job.left.terms, job.left.requestId, job.right.terms, job.right.requestId],
     );
   }
 

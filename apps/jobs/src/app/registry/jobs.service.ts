@@ -13,7 +13,10 @@ export const JOB_DELETE_FAILED = 'Job delete failed.';
 /** Someone else's job answers like a job that does not exist: nothing about it leaks. */
 const notFound = (message = 'Not found.') => new DetailError(message, 404);
 
-/** The Jobs page's calls: only the job's owner lists, reads or deletes it. */
+/**
+ * The Jobs page's calls: only the job's owner lists, reads or deletes it. A LINK job's row pairs are
+ * shown only while the grants its records were read under hold (jobView).
+ */
 @Injectable()
 export class JobsService {
   constructor(private readonly jobs: JobsRepository) {}
@@ -22,11 +25,13 @@ export class JobsService {
     const { page, pageSize, offset } = pageOf(query);
     const { count, jobs } = await this.jobs.list(owner.id, activeOnly, { offset, limit: pageSize });
     const link = (n: number) => `?page=${n}`;
+    // One moment for the whole page, so two jobs under one expiring grant agree.
+    const now = new Date();
     return {
       count,
       next: offset + jobs.length < count ? link(page + 1) : null,
       previous: page > 1 ? link(page - 1) : null,
-      results: jobs.map((job) => jobView(job, false)),
+      results: jobs.map((job) => jobView(job, false, now)),
       ...(count === 0 ? { message: NO_JOBS } : {}),
     };
   }

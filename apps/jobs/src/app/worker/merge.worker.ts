@@ -6,11 +6,13 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
 import { createEvent, JobCompleted, JobProgressed, JobRequested, type JobRequestedPayload, MergeCompleted } from '@dc/contracts';
-import { GENERIC_ERROR, LOGGER, runWithCorrelationId } from '@dc/platform';
+import { APP_CONFIG, type AppConfig, GENERIC_ERROR, LOGGER, runWithCorrelationId } from '@dc/platform';
 import { ObjectNotFoundError, ObjectStorage } from '@dc/storage';
 import { derivedUuid, EventBus } from '@dc/messaging';
+import { DerivedStorageRepository } from './derived-storage.repository';
 import { JobRunsRepository } from './job-runs.repository';
-import { MergeEngine } from './merge-engine';
+import { MergeEngine, MergeLimitExceeded, type MergeLimits } from './merge-engine';
+import { mergeBounds, quotaMessage, stopMessage } from './merge-limits';
 
 export const NO_MATCHING_VALUES = 'Some merges had no matching values for the selected fields.';
 export const SOURCE_REMOVED = 'A record of this job was removed from the product.';
@@ -33,8 +35,11 @@ export const MERGE_WORKER_SETTINGS = Symbol('MERGE_WORKER_SETTINGS');
  * more jobs at once), streams both sources from object storage to disk, merges them with the
  * MergeEngine and streams the result into object storage under a key of the job's own, then
  * publishes job.completed and merge.completed (the catalogue makes the record) in one transaction
- * with the job's finished mark. Killed mid-way, the job is delivered again (Kafka: its offset was
- * not committed; embedded: the outbox row was not marked published) and runs again from the start:
+ * with the job's finished mark. The result is bounded while it is written (MERGE_MAX_ROWS,
+ * MERGE_MAX_BYTES, what is left of the owner's DERIVED_STORAGE_QUOTA_BYTES): past a bound the merge
+ * stops, keeps nothing and fails with a message naming it. Killed mid-way, the job is delivered
+ * again (Kafka: its offset was not committed; embedded: the outbox row was not marked published)
+ * and runs again from the start:
  * object storage only ever shows a complete object, and the result record is named by the job.
  */
 @Injectable()
@@ -47,6 +52,8 @@ export class MergeWorker implements OnApplicationBootstrap {
     private readonly storage: ObjectStorage,
     private readonly engine: MergeEngine,
     private readonly runs: JobRunsRepository,
+    private readonly derived: DerivedStorageRepository,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(LOGGER) logger: Logger,
     @Optional() @Inject(MERGE_WORKER_SETTINGS) settings?: Partial<MergeWorkerSettings>,
   ) {
@@ -70,12 +77,15 @@ export class MergeWorker implements OnApplicationBootstrap {
       return;
     }
     log.info({ left: job.left.recordId, right: job.right.recordId, mergeType: job.merge!.mergeType }, 'merge job started');
+    // Bounds on the result (docs/jobs.md, "Limits"); an owner whose quota is full gets no merge at all.
+    const bounds = mergeBounds(this.config, await this.derived.usedBy(job.owner.userId));
+    if (bounds.limits.maxBytes === 0) return await this.finish(job, 'failed', quotaMessage(bounds.quotaBytes, bounds.usedBytes), null);
     const dir = path.join(this.settings.workDir, job.jobId);
     // A run killed before leaves its files behind: start clean.
     await rm(dir, { recursive: true, force: true });
     await mkdir(dir, { recursive: true });
     try {
-      const outcome = await this.merge(job, dir);
+      const outcome = await this.merge(job, dir, bounds.limits);
       if (outcome.rows === 0) return await this.finish(job, 'failed', NO_MATCHING_VALUES, null);
       await this.progress(job, 4);
       const stored = await this.storage.put(mergedObjectKey(job.jobId), createReadStream(outcome.path), { contentType: 'text/csv', size: (await stat(outcome.path)).size });
@@ -97,13 +107,24 @@ export class MergeWorker implements OnApplicationBootstrap {
           size: stored.size,
           checksum: stored.checksum,
           rows: outcome.rows,
-          sources: [{ recordId: job.left.recordId, name: job.left.name }, { recordId: job.right.recordId, name: job.right.name }],
+          // The terms each side was read under go with the result (lineage).
+          sources: [job.left, job.right].map((side) => ({ recordId: side.recordId, name: side.name, terms: side.terms, requestId: side.requestId })),
         },
         { id: derivedUuid(job.jobId, MergeCompleted.type) },
       );
-      await this.finish(job, 'done', `Merged ${outcome.rows} rows of ${names} into a new record.`, recordId, merged);
-      log.info({ rows: outcome.rows, recordId }, 'merge job done');
+      const charge = { ownerId: job.owner.userId, jobId: job.jobId, recordId, bytes: stored.size, quotaBytes: bounds.quotaBytes };
+      const done = this.completion(job, 'done', `Merged ${outcome.rows} rows of ${names} into a new record.`, recordId);
+      if (!(await this.runs.finishAdmitted(job.jobId, (manager) => this.derived.charge(manager, charge), merged, done))) {
+        // Another merge of the owner's finished first and took the room: this result is not kept.
+        await this.storage.delete(stored.key);
+        return await this.finish(job, 'failed', quotaMessage(bounds.quotaBytes, await this.derived.usedBy(job.owner.userId)), null);
+      }
+      log.info({ rows: outcome.rows, bytes: stored.size, recordId }, 'merge job done');
     } catch (error) {
+      if (error instanceof MergeLimitExceeded) {
+        log.warn({ limit: error.limit, produced: error.produced, limits: bounds.limits }, 'merge result passed its limit; stopped');
+        return await this.finish(job, 'failed', stopMessage(error, bounds), null);
+      }
       if (error instanceof ObjectNotFoundError) return await this.finish(job, 'failed', SOURCE_REMOVED, null);
       log.error({ err: error }, 'merge job failed');
       await this.finish(job, 'failed', GENERIC_ERROR, null);
@@ -112,7 +133,7 @@ export class MergeWorker implements OnApplicationBootstrap {
     }
   }
 
-  private async merge(job: JobRequestedPayload, dir: string): Promise<{ rows: number; path: string }> {
+  private async merge(job: JobRequestedPayload, dir: string, limits: MergeLimits): Promise<{ rows: number; path: string }> {
     const leftPath = path.join(dir, 'left.csv');
     const rightPath = path.join(dir, 'right.csv');
     await pipeline(await this.storage.get(job.left.storageKey), createWriteStream(leftPath));
@@ -126,6 +147,7 @@ export class MergeWorker implements OnApplicationBootstrap {
       mergeType: job.merge!.mergeType,
       pairs: job.merge!.pairs,
       outputPath,
+      limits,
     });
     await this.progress(job, 3);
     return { rows, path: outputPath };
@@ -136,7 +158,10 @@ export class MergeWorker implements OnApplicationBootstrap {
   }
 
   private finish(job: JobRequestedPayload, status: 'done' | 'failed', info: string, resultRecordId: string | null, ...more: ReturnType<typeof createEvent>[]): Promise<void> {
-    const completed = createEvent(JobCompleted, job.jobId, { jobId: job.jobId, status, info, resultRecordId }, { id: derivedUuid(job.jobId, JobCompleted.type) });
-    return this.runs.finish(job.jobId, ...more, completed);
+    return this.runs.finish(job.jobId, ...more, this.completion(job, status, info, resultRecordId));
+  }
+
+  private completion(job: JobRequestedPayload, status: 'done' | 'failed', info: string, resultRecordId: string | null) {
+    return createEvent(JobCompleted, job.jobId, { jobId: job.jobId, status, info, resultRecordId }, { id: derivedUuid(job.jobId, JobCompleted.type) });
   }
 }

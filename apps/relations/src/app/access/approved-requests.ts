@@ -7,8 +7,27 @@ import { ServiceDatabase, ServiceEvents } from '@dc/platform';
  * revoked or closed, not past its expiry), so an approved requestor may read its rows.
  */
 export abstract class ApprovedRequests {
-  abstract isApproved(recordId: string, userId: string): Promise<boolean>;
+  /** The user's request that grants download of the record now, if any, with its end (a merge's lineage names it). */
+  abstract activeGrant(recordId: string, userId: string): Promise<ActiveGrant | null>;
+  /** The records the user may download now through an approved request (one look-up for many records). */
+  abstract approvedRecordIds(userId: string): Promise<Set<string>>;
+  /** Whether this request of the user grants download right now (a derivative's lineage names the request it was made under). */
+  abstract isActiveRequest(requestId: string, userId: string): Promise<boolean>;
 }
+
+export interface ActiveGrant {
+  requestId: string;
+  expiresAt: Date | null;
+}
+
+interface GrantRow {
+  request_id: string;
+  record_id: string;
+  status: RequestStatus;
+  expires_at: Date | null;
+}
+
+const active = (row: GrantRow | undefined) => !!row && grantIsActive({ status: row.status, expiresAt: row.expires_at });
 
 /** Relations' projection of the requests service's request.* events (newest version per request wins). */
 @Injectable()
@@ -33,12 +52,28 @@ export class ProjectedApprovedRequests extends ApprovedRequests implements OnMod
     });
   }
 
-  async isApproved(recordId: string, userId: string): Promise<boolean> {
-    const rows: Array<{ status: RequestStatus; expires_at: Date | null }> = await this.db.dataSource.query(
-      `SELECT status, expires_at FROM relations.request_grants
+  async activeGrant(recordId: string, userId: string): Promise<ActiveGrant | null> {
+    // The newest request that is not closed decides.
+    const rows: GrantRow[] = await this.db.dataSource.query(
+      `SELECT request_id, record_id, status, expires_at FROM relations.request_grants
         WHERE record_id = $1 AND requestor_id = $2 AND status <> 'closed' ORDER BY created_at DESC LIMIT 1`,
       [recordId, userId],
     );
-    return !!rows[0] && grantIsActive({ status: rows[0].status, expiresAt: rows[0].expires_at });
+    return active(rows[0]) ? { requestId: rows[0].request_id, expiresAt: rows[0].expires_at } : null;
+  }
+
+  async approvedRecordIds(userId: string): Promise<Set<string>> {
+    // Each record's newest request that is not closed decides, as isApproved does.
+    const rows: GrantRow[] = await this.db.dataSource.query(
+      `SELECT DISTINCT ON (record_id) request_id, record_id, status, expires_at FROM relations.request_grants
+        WHERE requestor_id = $1 AND status <> 'closed' ORDER BY record_id, created_at DESC`,
+      [userId],
+    );
+    return new Set(rows.filter(active).map((row) => row.record_id));
+  }
+
+  async isActiveRequest(requestId: string, userId: string): Promise<boolean> {
+    const rows: GrantRow[] = await this.db.dataSource.query('SELECT request_id, record_id, status, expires_at FROM relations.request_grants WHERE request_id = $1 AND requestor_id = $2', [requestId, userId]);
+    return active(rows[0]);
   }
 }

@@ -35,14 +35,14 @@ export class RelationsController {
     return this.relations.structures(viewer, q.record1, q.record2);
   }
 
-  @ApiContract({ summary: 'Statistical relation: NRMSD between numeric columns (under 10, closest first)', query: pairSchema, responses: { 200: statisticsResponseSchema }, example: { ...BRIEF, stats_score: 0.8, stats_mtx: [{ header_left: 'mm', header_right: 'elevation', nrmsd: 0.25 }] } })
+  @ApiContract({ summary: 'Statistical relation: NRMSD between numeric columns (under 10, closest first)', query: pairSchema, responses: { 200: statisticsResponseSchema }, example: { ...BRIEF, stats_score: 0.8, stats_mtx: [{ header_left: 'mm', header_right: 'elevation', nrmsd: 0.25 }], message: null } })
   @Public()
   @Get('statistics')
   statistics(@CurrentUser() viewer: AuthUser | null, @Query(new SchemaPipe(pairSchema)) q: PairQuery) {
     return this.relations.statistics(viewer, q.record1, q.record2);
   }
 
-  @ApiContract({ summary: 'Joinability: matching headers and how far their values overlap', query: pairSchema, responses: { 200: joiningResponseSchema }, example: { ...BRIEF, join_score: 0.83, joinable: true, matching_headers: [{ header_left: 'station_id', header_right: 'id', header_similarity: 0.5, containment_left: 0.97, containment_right: 0.4, jaccard: 0.39, score: 0.83 }], unionable: false, union_score: 0.2 } })
+  @ApiContract({ summary: 'Joinability: matching headers and how far their values overlap', query: pairSchema, responses: { 200: joiningResponseSchema }, example: { ...BRIEF, join_score: 0.83, joinable: true, matching_headers: [{ header_left: 'station_id', header_right: 'id', header_similarity: 0.5, containment_left: 0.97, containment_right: 0.4, jaccard: 0.39, score: 0.83, values_compared: true }], unionable: false, union_score: 0.2, message: null } })
   @Public()
   @Get('joining')
   joining(@CurrentUser() viewer: AuthUser | null, @Query(new SchemaPipe(pairSchema)) q: PairQuery) {

@@ -5,17 +5,22 @@ import { notFound, RecordAccess, type Viewer } from '../access/record-access.ser
 import type { SketchedRecord } from '../projection/related-record';
 import { RecordsRepository } from '../projection/records.repository';
 import { RowReader } from '../rows/row-reader';
-import { columnsOf, isNumeric, totalRowsOf } from '../scoring/columns';
+import { columnsOf, totalRowsOf } from '../scoring/columns';
+import { headerCandidates } from '../scoring/header-inference';
 import {
   estimatedMatches, joinabilityRelation, linkColumnPairs, semanticRelation, statisticalRelation, structuralRelation,
 } from '../scoring/relations';
 import { linkRows } from '../scoring/row-linkage';
+import { sightedBy } from '../scoring/value-sight';
 import { Lexicon } from '../wordnet/lexicon';
 import {
   type Answer, inferHeaderResponseSchema, type linkabilitySchema, joiningResponseSchema, linkabilityResponseSchema, linkRowsResponseSchema, semanticsResponseSchema, statisticsResponseSchema, structuresResponseSchema,
 } from './responses';
 
 export const NO_ACCESS = 'Some merges could not be completed. You do not have access to those data.';
+const FILES_GONE = 'The files are no longer stored: matches are estimated from the column sketches.';
+/** Joining and statistics of a pair whose values the caller may not all read (scoring/value-sight.ts). */
+export const VALUES_WITHHELD = 'Values of a record you may not download are not compared: its columns take part by header and type only.';
 /** Lists the comparison modal shows by default (spec section 9); the full lists stay capped. */
 const MAX_LISTED = 200;
 
@@ -28,6 +33,8 @@ export interface Pair {
 
 /** estimated: matches come from sketches (rows not read: no download right, or the file is gone). */
 export type Linkability = z.infer<typeof linkabilitySchema>;
+
+const withheldMessage = (left: SketchedRecord, right: SketchedRecord) => (left.valuesWithheld || right.valuesWithheld ? VALUES_WITHHELD : null);
 
 const brief = (record: SketchedRecord) => ({ id: record.record.id, name: record.record.name, type: record.record.type, size: record.record.size, date_changed: record.record.changedAt.toISOString() });
 
@@ -48,12 +55,17 @@ export class RelationsService {
 
   readonly similarity = (a: string, b: string) => this.lexicon.similarity(a, b);
 
-  /** Both records, if the caller may see both; otherwise 404 (which one is not said). */
+  /**
+   * Both records, if the caller may see both; otherwise 404 (which one is not said). A record the
+   * caller may not download comes without its values (scoring/value-sight.ts), so no figure about
+   * the pair can answer a question about its cells.
+   */
   async pair(viewer: Viewer, id1: string, id2: string): Promise<Pair> {
     const [left, right] = await this.records.sketched([id1, id2]);
     const found = id1 === id2 ? left && { left, right: left } : left && right && { left, right };
     if (!found || !this.access.canView(found.left.record, viewer) || !this.access.canView(found.right.record, viewer)) throw notFound();
-    return { ...found, downloads: [await this.access.canDownload(found.left.record, viewer), await this.access.canDownload(found.right.record, viewer)] };
+    const downloads: [boolean, boolean] = [await this.access.canDownload(found.left.record, viewer), await this.access.canDownload(found.right.record, viewer)];
+    return { left: sightedBy(found.left, downloads[0]), right: sightedBy(found.right, downloads[1]), downloads };
   }
 
   async semantics(viewer: Viewer, id1: string, id2: string, range: { min: number; max: number }): Promise<Answer<typeof semanticsResponseSchema>> {
@@ -70,13 +82,13 @@ export class RelationsService {
   async statistics(viewer: Viewer, id1: string, id2: string): Promise<Answer<typeof statisticsResponseSchema>> {
     const { left, right } = await this.pair(viewer, id1, id2);
     const relation = statisticalRelation(left, right);
-    return { record1: brief(left), record2: brief(right), stats_score: relation.stats_score, stats_mtx: relation.stats_mtx.slice(0, MAX_LISTED) };
+    return { record1: brief(left), record2: brief(right), stats_score: relation.stats_score, stats_mtx: relation.stats_mtx.slice(0, MAX_LISTED), message: withheldMessage(left, right) };
   }
 
   async joining(viewer: Viewer, id1: string, id2: string): Promise<Answer<typeof joiningResponseSchema>> {
     const { left, right } = await this.pair(viewer, id1, id2);
     const relation = joinabilityRelation(left, right, this.similarity);
-    return { record1: brief(left), record2: brief(right), ...relation, matching_headers: relation.matching_headers.slice(0, MAX_LISTED) };
+    return { record1: brief(left), record2: brief(right), ...relation, matching_headers: relation.matching_headers.slice(0, MAX_LISTED), message: withheldMessage(left, right) };
   }
 
   /** Linkability for the comparison modal: matches per column and the first row pairs. */
@@ -108,19 +120,21 @@ export class RelationsService {
     const { left, right, downloads } = pair;
     const tot_rows = { left: totalRowsOf(left), right: totalRowsOf(right) };
     const all = linkColumnPairs(left, right, this.similarity);
-    if (all.length === 0) return { link_score: 0, tot_rows, matches: [], rows: [], estimated: false, message: 'No columns of these records share values.' };
-    // Rows are linked within one table on each side: the best pair's.
-    const [first] = all;
-    const sameTables = all.filter((p) => p.left.fileId === first.left.fileId && p.left.tableIndex === first.left.tableIndex && p.right.fileId === first.right.fileId && p.right.tableIndex === first.right.tableIndex);
-    const readable = downloads[0] && downloads[1] && first.left.storageKey && first.right.storageKey;
+    const downloadsBoth = downloads[0] && downloads[1];
+    // Without download rights only hashed columns take part: whether others share values is not the caller's to learn.
+    if (all.length === 0 && downloadsBoth) return { link_score: 0, tot_rows, matches: [], rows: [], estimated: false, message: 'No columns of these records share values.' };
     const estimate = (message: string): Linkability => {
       const matches = estimatedMatches(all);
       const best = Math.max(0, ...matches.map((m) => m.total_matches));
       return { link_score: tot_rows.left ? Number(Math.min(1, best / tot_rows.left).toFixed(4)) : 0, tot_rows, matches, rows: [], estimated: true, message };
     };
-    if (!readable) return estimate(downloads[0] && downloads[1] ? 'The files are no longer stored: matches are estimated from the column sketches.' : NO_ACCESS);
+    if (!downloadsBoth) return estimate(NO_ACCESS);
+    // Rows are linked within one table on each side: the best pair's.
+    const [first] = all;
+    const sameTables = all.filter((p) => p.left.fileId === first.left.fileId && p.left.tableIndex === first.left.tableIndex && p.right.fileId === first.right.fileId && p.right.tableIndex === first.right.tableIndex);
+    if (!first.left.storageKey || !first.right.storageKey) return estimate(FILES_GONE);
     const [leftRows, rightRows] = await Promise.all([this.rows.read(sameTables.map((p) => p.left)), this.rows.read(sameTables.map((p) => p.right))]);
-    if (!leftRows || !rightRows) return estimate('The files are no longer stored: matches are estimated from the column sketches.');
+    if (!leftRows || !rightRows) return estimate(FILES_GONE);
     const result = linkRows({ left: leftRows, right: rightRows }, limit);
     return {
       link_score: result.link_score,
@@ -132,29 +146,14 @@ export class RelationsService {
     };
   }
 
-  /** GET infer-header: what a column holds, named from its words (WordNet) or its numbers. */
+  /** GET infer-header: what a column holds, named from its words (WordNet) or its numbers, as far as the caller may read them. */
   async inferHeader(viewer: Viewer, recordId: string, header: string): Promise<Answer<typeof inferHeaderResponseSchema>> {
-    const [record] = await this.records.sketched([recordId]);
-    if (!record || !this.access.canView(record.record, viewer)) throw notFound();
+    const [found] = await this.records.sketched([recordId]);
+    if (!found || !this.access.canView(found.record, viewer)) throw notFound();
+    const record = sightedBy(found, await this.access.canDownload(found.record, viewer));
     const column = columnsOf(record).find((c) => c.sketch.header === header) ?? columnsOf(record).find((c) => c.sketch.header.trim().toLowerCase() === header.trim().toLowerCase());
     if (!column) throw new DetailError('This record has no such header.', 404);
-    const { sketch } = column;
-    const candidates: Array<{ label: string; score: number }> = [];
-    if (sketch.privacy === 'hashed') candidates.push({ label: 'hashed identifier', score: 1 });
-    else if (sketch.privacy === 'masked') candidates.push({ label: 'masked value', score: 1 });
-    else if (isNumeric(sketch) && sketch.numeric) {
-      const { min, max } = sketch.numeric;
-      if (sketch.type === 'integer' && min >= 1000 && max <= 2100) candidates.push({ label: 'year', score: 0.9 });
-      if (min >= 0 && max <= 100 && sketch.type === 'float') candidates.push({ label: 'percentage', score: 0.5 });
-      if (sketch.type === 'integer' && sketch.distinct === sketch.count && sketch.count > 1) candidates.push({ label: 'identifier', score: 0.6 });
-      candidates.push({ label: sketch.type === 'integer' ? 'count' : 'measurement', score: 0.3 });
-    } else if (sketch.type === 'date' || sketch.type === 'time') candidates.push({ label: sketch.type, score: 0.9 });
-    else {
-      for (const term of this.lexicon.commonHypernyms(sketch.words.slice(0, 50))) candidates.push({ label: term.term, score: Number(term.share.toFixed(4)) });
-      if (sketch.distinct === sketch.count && sketch.count > 1) candidates.push({ label: 'identifier', score: 0.5 });
-      if (candidates.length === 0) candidates.push({ label: 'text', score: 0.1 });
-    }
-    candidates.sort((a, b) => b.score - a.score);
-    return { record: record.record.id, header: sketch.header, type: sketch.type, privacy: sketch.privacy, inferred: candidates[0].label, candidates };
+    const candidates = headerCandidates(column.sketch, (words) => this.lexicon.commonHypernyms(words));
+    return { record: record.record.id, header: column.sketch.header, type: column.sketch.type, privacy: column.sketch.privacy, inferred: candidates[0].label, candidates };
   }
 }

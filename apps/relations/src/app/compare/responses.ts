@@ -26,10 +26,14 @@ export const structuresResponseSchema = z.object({
   struct_types: z.array(z.object({ type: z.string(), headers_left: z.array(z.string()), headers_right: z.array(z.string()) })).describe('columns of both records grouped by the data type they share'),
 });
 
+/** Said when a record's values take no part because the caller may not download it (docs/metadata-before-access.md, "Relations"). */
+const valuesMessage = z.string().nullable().describe('why some values were not compared (a record the caller may not download), or null');
+
 export const statisticsResponseSchema = z.object({
   ...compared,
   stats_score: score,
   stats_mtx: z.array(z.object({ header_left: z.string(), header_right: z.string(), nrmsd: z.number() })).describe('numeric column pairs with NRMSD under 10, closest first (at most 200)'),
+  message: valuesMessage,
 });
 
 export const matchingHeaderSchema = z.object({
@@ -40,6 +44,7 @@ export const matchingHeaderSchema = z.object({
   containment_right: score,
   jaccard: score,
   score,
+  values_compared: z.boolean().describe('the two columns\' values were compared; false: by header and type only (masked, or values the caller may not read), the overlap figures are 0'),
 });
 
 export const joiningResponseSchema = z.object({
@@ -49,6 +54,7 @@ export const joiningResponseSchema = z.object({
   matching_headers: z.array(matchingHeaderSchema),
   unionable: z.boolean().describe('every column of the narrower record has a counterpart of the same kind'),
   union_score: score,
+  message: valuesMessage,
 });
 
 export const columnMatchesSchema = z.object({

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { createEvent, JobRequested, type JobSource, type JobType, type MergeType } from '@dc/contracts';
+import { createEvent, JobRequested, type JobSource, type JobType, type MergeType, sourceTermsFor } from '@dc/contracts';
 import { type AuthUser, currentCorrelationId, FieldValidationError, ServiceDatabase } from '@dc/platform';
 import { RecordAccess } from '../access/record-access.service';
 import { NO_ACCESS } from '../compare/relations.service';
@@ -44,7 +44,7 @@ const isDelimitedText = (file: FileSketch) => !!file.storageKey && (/\.(csv|tsv)
 function tabularSource(record: SketchedRecord, headers: string[]): JobSource | null {
   for (const file of record.files.filter(isDelimitedText)) {
     const table = file.tables.find((t) => headers.every((h) => t.columns.some((c) => c.header === h)));
-    if (table) return { recordId: record.record.id, name: record.record.name, fileId: file.fileId, fileName: file.fileName, storageKey: file.storageKey! };
+    if (table) return { recordId: record.record.id, name: record.record.name, fileId: file.fileId, fileName: file.fileName, storageKey: file.storageKey!, terms: null, requestId: null, grantExpiresAt: null };
   }
   return null;
 }
@@ -127,7 +127,17 @@ export class MergeJobsService {
     const leftSource = tabularSource(left, fields.map((f) => f.left));
     const rightSource = tabularSource(right, fields.map((f) => f.right));
     if (!leftSource || !rightSource) return { refused: 'nottabular' };
-    return { left: leftSource, right: rightSource };
+    return { left: await this.withTerms(leftSource, left.record, user), right: await this.withTerms(rightSource, right.record, user) };
+  }
+
+  /**
+   * The terms the caller reads the source under (lineage: the merged record keeps them), with the
+   * approved request that lets them read it when nothing else does.
+   */
+  private async withTerms(source: JobSource, record: SketchedRecord['record'], user: AuthUser): Promise<JobSource> {
+    const terms = sourceTermsFor(record, user);
+    const grant = terms === 'grant' ? await this.access.activeGrant(record, user) : null;
+    return { ...source, terms, requestId: grant?.requestId ?? null, grantExpiresAt: grant?.expiresAt?.toISOString() ?? null };
   }
 
   private async request(user: AuthUser, jobs: JobPlan[]): Promise<NewJob[]> {

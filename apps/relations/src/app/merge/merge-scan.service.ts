@@ -7,6 +7,7 @@ import type { SketchedRecord } from '../projection/related-record';
 import { RecordsRepository } from '../projection/records.repository';
 import { columnsOf } from '../scoring/columns';
 import { mergeCandidates } from '../scoring/merge-scan';
+import { sightedBy } from '../scoring/value-sight';
 
 export const NOT_TABULAR = 'Some data cannot be merged. Please try tabular data like CSVs, XLS, Data Tables instead.';
 export const NO_MATCHING_VALUES = 'Some merges had no matching values for the selected fields.';
@@ -28,9 +29,10 @@ export class MergeScanService {
 
   async scan(viewer: AuthUser, ids: string[]): Promise<Answer<typeof mergeScanResponseSchema>> {
     const unique = [...new Set(ids)];
-    const visible = (await this.records.sketched(unique)).filter((r) => this.access.canView(r.record, viewer));
-    const downloadable = new Set<string>();
-    for (const r of visible) if (await this.access.canDownload(r.record, viewer)) downloadable.add(r.record.id);
+    const found = (await this.records.sketched(unique)).filter((r) => this.access.canView(r.record, viewer));
+    const downloadable = await this.access.downloadable(found.map((r) => r.record), viewer);
+    // Records the caller may not download take part by their headers and types only (scoring/value-sight.ts).
+    const visible = found.map((r) => sightedBy(r, downloadable.has(r.record.id)));
     const tabular = visible.filter((r) => columnsOf(r).length > 0);
     const messages: string[] = [];
     if (tabular.length < visible.length) messages.push(NOT_TABULAR);
@@ -50,7 +52,9 @@ export class MergeScanService {
       const link = await this.relations.link({ left, right, downloads: [downloadable.has(left.record.id), downloadable.has(right.record.id)] }, 10);
       linking_columns.push({ record_left: left.record.id, record_left_name: left.record.name, record_right: right.record.id, record_right_name: right.record.name, ...link });
     }
-    if (linking_columns.length > 0 && linking_columns.every((l) => l.matches.every((m) => m.total_matches === 0))) messages.push(NO_MATCHING_VALUES);
+    // Said only from values the caller may read: of others, no match is as unknown as a match.
+    const readLinks = linking_columns.filter((l) => downloadable.has(l.record_left) && downloadable.has(l.record_right));
+    if (readLinks.length > 0 && readLinks.every((l) => l.matches.every((m) => m.total_matches === 0))) messages.push(NO_MATCHING_VALUES);
     return { records: visible.map((r) => ({ id: r.record.id, name: r.record.name })), merge_relations, linking_columns, messages };
   }
 }

@@ -24,9 +24,9 @@ export class RecordsConsumer implements OnModuleInit {
   onModuleInit(): void {
     this.events.on([RecordCreated.type, RecordUpdated.type], async (event, manager) => {
       const record = RecordUpdated.payload.parse(event.payload);
-      const { wordsChanged } = await this.records.upsertRecord(manager, record, event.occurredAt);
-      // Headers and words feed the semantic relation of top_related.
-      if (wordsChanged) await this.relateAgain(manager, record.recordId);
+      const { relateAgain } = await this.records.upsertRecord(manager, record, event.occurredAt);
+      // Headers and words feed the semantic relation of top_related; owner and access decide which values it may use.
+      if (relateAgain) await this.relateAgain(manager, record.recordId);
     });
     this.events.on([RecordDeleted.type], async (event, manager) => {
       const { recordId } = RecordDeleted.payload.parse(event.payload);

@@ -1,12 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { RecordSnapshot, TableSketchPayload } from '@dc/contracts';
+import type { DerivationLink, RecordSnapshot, TableSketchPayload } from '@dc/contracts';
 import { ServiceDatabase } from '@dc/platform';
 import { dropRowIndexes } from '../rows/row-index.repository';
 import type { FileSketch, RelatedRecord, SketchedRecord } from './related-record';
 
 /** How many of a column's smallest value hashes go into the inverted index (joinable-with). */
 export const INDEXED_TOKENS = 32;
+
+/** Who the candidates of joinable-with are for: records that may be readable to them (RecordsRepository.tokenSharers). */
+export interface TokenSharersFilter {
+  userId: string | null;
+  organisationId: string | null;
+  /** Records the caller holds an approved request for (active or not: the caller's rule decides). */
+  grantedRecordIds: string[];
+}
+
+/** A record sharing indexed value hashes: how many through hashed columns, how many through the others. */
+export interface TokenSharer {
+  recordId: string;
+  hashed: number;
+  plain: number;
+}
 
 interface RecordRow {
   record_id: string;
@@ -25,6 +40,8 @@ interface RecordRow {
   total_rows: string | null;
   encrypted_headers: string[];
   file_ids: string[];
+  owner_only: boolean;
+  derived_from: DerivationLink[];
 }
 
 interface SketchRow {
@@ -53,6 +70,8 @@ const toRecord = (row: RecordRow): RelatedRecord => ({
   totalRows: row.total_rows === null ? null : Number(row.total_rows),
   encryptedHeaders: row.encrypted_headers,
   fileIds: row.file_ids,
+  ownerOnly: row.owner_only,
+  derivedFrom: row.derived_from,
 });
 
 const toSketch = (row: SketchRow): FileSketch => ({ fileId: row.file_id, recordId: row.record_id, fileName: row.file_name, contentType: row.content_type, storageKey: row.storage_key, tables: row.tables });
@@ -65,33 +84,42 @@ export class RecordsRepository {
   /**
    * Applies a record snapshot unless an event at least as new was applied already (a late
    * redelivery or an event overtaken by a re-published snapshot changes nothing). Says whether
-   * its headers or words changed (they feed top_related).
+   * what its top_related depends on changed: headers and words, and who may read its values
+   * (owner, access, ownerOnly: scoring/value-sight.ts).
    */
-  async upsertRecord(manager: EntityManager, record: RecordSnapshot, occurredAt: string): Promise<{ wordsChanged: boolean }> {
-    const [before] = (await manager.query('SELECT headers, words FROM relations.records WHERE record_id = $1', [record.recordId])) as Array<{ headers: string[]; words: string[] }>;
+  async upsertRecord(manager: EntityManager, record: RecordSnapshot, occurredAt: string): Promise<{ relateAgain: boolean }> {
+    const [before] = (await manager.query('SELECT headers, words, owner_id, access, owner_only FROM relations.records WHERE record_id = $1', [record.recordId])) as Array<{
+      headers: string[];
+      words: string[];
+      owner_id: string;
+      access: string;
+      owner_only: boolean;
+    }>;
     const [applied] = (await manager.query(
       `INSERT INTO relations.records (record_id, name, owner_id, organisation_id, visibility, shared_user_ids, shared_organisation_ids, access, type, size,
-         changed_at, headers, words, total_rows, encrypted_headers, file_ids, occurred_at, deleted)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15::jsonb, $16, $17, false)
+         changed_at, headers, words, total_rows, encrypted_headers, file_ids, occurred_at, deleted, owner_only, derived_from)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13::jsonb, $14, $15::jsonb, $16, $17, false, $18, $19::jsonb)
        ON CONFLICT (record_id) DO UPDATE SET name = EXCLUDED.name, owner_id = EXCLUDED.owner_id, organisation_id = EXCLUDED.organisation_id,
          visibility = EXCLUDED.visibility, shared_user_ids = EXCLUDED.shared_user_ids, shared_organisation_ids = EXCLUDED.shared_organisation_ids,
          access = EXCLUDED.access, type = EXCLUDED.type, size = EXCLUDED.size, changed_at = EXCLUDED.changed_at, headers = EXCLUDED.headers,
          words = EXCLUDED.words, total_rows = EXCLUDED.total_rows, encrypted_headers = EXCLUDED.encrypted_headers, file_ids = EXCLUDED.file_ids,
-         occurred_at = EXCLUDED.occurred_at
+         occurred_at = EXCLUDED.occurred_at, owner_only = EXCLUDED.owner_only, derived_from = EXCLUDED.derived_from
        WHERE relations.records.occurred_at <= EXCLUDED.occurred_at AND NOT relations.records.deleted
        RETURNING record_id`,
       [
         record.recordId, record.name, record.ownerId, record.organisationId, record.visibility, record.sharedWithUserIds, record.sharedWithOrganisationIds,
         record.access, record.type, record.size, record.changedAt, JSON.stringify(record.headers), JSON.stringify(record.words), record.totalRows,
-        JSON.stringify(record.encryptedHeaders), record.files.map((f) => f.fileId), occurredAt,
+        JSON.stringify(record.encryptedHeaders), record.files.map((f) => f.fileId), occurredAt, record.ownerOnly, JSON.stringify(record.derivedFrom),
       ],
     )) as unknown[];
     // Files the record no longer has (none today, but a snapshot is the truth) lose their sketches.
     await this.dropFilesOutside(manager, record.recordId, record.files.map((f) => f.fileId));
-    if (!applied) return { wordsChanged: false };
+    if (!applied) return { relateAgain: false };
+    if (!before) return { relateAgain: record.headers.length > 0 || record.words.length > 0 };
     const same = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(b);
-    const wordsChanged = before ? !same(before.headers, record.headers) || !same(before.words, record.words) : record.headers.length > 0 || record.words.length > 0;
-    return { wordsChanged };
+    const wordsChanged = !same(before.headers, record.headers) || !same(before.words, record.words);
+    const sightChanged = before.owner_id !== record.ownerId || before.access !== record.access || before.owner_only !== record.ownerOnly;
+    return { relateAgain: wordsChanged || sightChanged };
   }
 
   /** Keeps a tombstone so that a late record.updated cannot bring the record back; its sketches go. */
@@ -127,20 +155,22 @@ export class RecordsRepository {
     const tokens: number[] = [];
     const tables: number[] = [];
     const columns: number[] = [];
+    const hashed: boolean[] = [];
     sketch.tables.forEach((table, t) =>
       table.columns.forEach((column) => {
         for (const token of column.minhash.slice(0, INDEXED_TOKENS)) {
           tokens.push(token);
           tables.push(t);
           columns.push(column.index);
+          hashed.push(column.privacy === 'hashed');
         }
       }),
     );
     if (tokens.length === 0) return;
     await manager.query(
-      `INSERT INTO relations.column_tokens (token, record_id, file_id, table_index, column_index)
-       SELECT token, $2, $3, table_index, column_index FROM unnest($1::bigint[], $4::int[], $5::int[]) AS t(token, table_index, column_index)`,
-      [tokens, sketch.recordId, sketch.fileId, tables, columns],
+      `INSERT INTO relations.column_tokens (token, record_id, file_id, table_index, column_index, hashed)
+       SELECT token, $2, $3, table_index, column_index, hashed FROM unnest($1::bigint[], $4::int[], $5::int[], $6::boolean[]) AS t(token, table_index, column_index, hashed)`,
+      [tokens, sketch.recordId, sketch.fileId, tables, columns, hashed],
     );
   }
 
@@ -169,28 +199,49 @@ export class RecordsRepository {
   }
 
   /**
-   * Columns of other records sharing at least `minShared` of a column's indexed hashes, with how
-   * many they share, best first: the candidates joinable-with scores from their sketches.
+   * Records sharing indexed value hashes with these tokens, with how many they share through
+   * hashed columns and through the others, best first by the total: joinable-with narrows them to
+   * what its caller may read (RelatedService). `among` limits them to records that may be readable
+   * to that caller, so the many records of strangers the caller may not download are never counted.
    */
-  async candidateRecords(recordId: string, tokens: number[], limit: number): Promise<Array<{ recordId: string; shared: number }>> {
+  async tokenSharers(recordId: string, tokens: number[], among: TokenSharersFilter): Promise<TokenSharer[]> {
     if (tokens.length === 0) return [];
     const rows = (await this.db.dataSource.query(
-      `SELECT record_id, count(*)::int AS shared FROM relations.column_tokens
-       WHERE token = ANY($1::bigint[]) AND record_id <> $2
-       GROUP BY record_id ORDER BY shared DESC, record_id LIMIT $3`,
-      [tokens, recordId, limit],
-    )) as Array<{ record_id: string; shared: number }>;
-    return rows.map((r) => ({ recordId: r.record_id, shared: r.shared }));
+      `SELECT t.record_id, count(*) FILTER (WHERE t.hashed)::int AS hashed, count(*) FILTER (WHERE NOT t.hashed)::int AS plain
+       FROM relations.column_tokens t JOIN relations.records r ON r.record_id = t.record_id AND NOT r.deleted
+       WHERE t.token = ANY($1::bigint[]) AND t.record_id <> $2
+         AND (t.hashed OR r.owner_id = $3 OR r.organisation_id = $4 OR r.access = 'OP' OR r.record_id = ANY($5::text[]))
+       GROUP BY t.record_id`,
+      [tokens, recordId, among.userId, among.organisationId, among.grantedRecordIds],
+    )) as Array<{ record_id: string; hashed: number; plain: number }>;
+    return rows.map((r) => ({ recordId: r.record_id, hashed: r.hashed, plain: r.plain }));
   }
 
   /**
-   * Records worth relating to this one, without scanning every record: those sharing indexed value
-   * hashes with its columns, best first, then (withHeaders) those sharing a header; with their sketches.
+   * Records worth relating to this one for top_related, without scanning every record: those sharing
+   * indexed value hashes with it where every viewer of the pair may read both sides' values
+   * (scoring/value-sight.ts publicSight: records of the same owner, Open records, hashed columns),
+   * best first, then those sharing a header; with their sketches.
    */
-  async candidates(record: SketchedRecord, limit: number, withHeaders: boolean): Promise<SketchedRecord[]> {
-    const tokens = [...new Set(record.files.flatMap((f) => f.tables.flatMap((t) => t.columns.flatMap((c) => c.minhash.slice(0, INDEXED_TOKENS)))))];
-    const ids = (await this.candidateRecords(record.record.id, tokens, limit)).map((c) => c.recordId);
-    if (withHeaders) for (const id of await this.recordsSharingHeaders(record.record.id, record.record.headers, limit)) if (!ids.includes(id)) ids.push(id);
+  async relatedCandidates(record: SketchedRecord, limit: number): Promise<SketchedRecord[]> {
+    const { ownerId, ownerOnly, access } = record.record;
+    const columns = record.files.flatMap((f) => f.tables.flatMap((t) => t.columns));
+    const tokensOf = (keep: (privacy: string) => boolean) => [...new Set(columns.filter((c) => keep(c.privacy)).flatMap((c) => c.minhash.slice(0, INDEXED_TOKENS)))];
+    // Values the whole world may compare: hashed columns, and every column of an Open record.
+    const publicTokens = tokensOf((privacy) => privacy === 'hashed' || (!ownerOnly && access === 'OP'));
+    // Values only the same owner's records may be compared with (never a derivative's: its data is not theirs for good).
+    const ownTokens = ownerOnly ? [] : tokensOf(() => true);
+    const rows = (await this.db.dataSource.query(
+      `SELECT t.record_id, count(*)::int AS shared
+       FROM relations.column_tokens t JOIN relations.records r ON r.record_id = t.record_id AND NOT r.deleted
+       WHERE t.record_id <> $1 AND (
+         (t.token = ANY($2::bigint[]) AND r.owner_id = $4 AND NOT r.owner_only)
+         OR (t.token = ANY($3::bigint[]) AND (t.hashed OR (r.access = 'OP' AND NOT r.owner_only))))
+       GROUP BY t.record_id ORDER BY shared DESC, t.record_id LIMIT $5`,
+      [record.record.id, ownTokens, publicTokens, ownerId, limit],
+    )) as Array<{ record_id: string }>;
+    const ids = rows.map((r) => r.record_id);
+    for (const id of await this.recordsSharingHeaders(record.record.id, record.record.headers, limit)) if (!ids.includes(id)) ids.push(id);
     return this.sketched(ids);
   }
 

@@ -1,4 +1,4 @@
-import type { RecordAccessFacts, TableSketchPayload } from '@dc/contracts';
+import type { DerivationLink, RecordAccessFacts, TableSketchPayload } from '@dc/contracts';
 
 /** A record as relations keeps it (record.* events): what the relations need and who may see it. */
 export interface RelatedRecord extends RecordAccessFacts {
@@ -12,6 +12,10 @@ export interface RelatedRecord extends RecordAccessFacts {
   totalRows: number | null;
   encryptedHeaders: string[];
   fileIds: string[];
+  /** A derivative of data under someone else's terms: seen by its owner alone (record.* ownerOnly). */
+  ownerOnly: boolean;
+  /** Lineage: the sources its data depends on; its owner reads its values while every link holds. */
+  derivedFrom: DerivationLink[];
 }
 
 /** The sketches of one file of a record (file.sketched). */
@@ -28,4 +32,6 @@ export interface FileSketch {
 export interface SketchedRecord {
   record: RelatedRecord;
   files: FileSketch[];
+  /** Values of its columns (other than hashed ones) are left out for this comparison (scoring/value-sight.ts). */
+  valuesWithheld?: boolean;
 }

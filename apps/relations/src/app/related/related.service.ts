@@ -3,8 +3,10 @@ import { notFound, RecordAccess, type Viewer } from '../access/record-access.ser
 import { RelationsService } from '../compare/relations.service';
 import { type Answer, joinableWithResponseSchema, topRelatedResponseSchema } from '../compare/responses';
 import type { SketchedRecord } from '../projection/related-record';
-import { RecordsRepository } from '../projection/records.repository';
+import { INDEXED_TOKENS, RecordsRepository } from '../projection/records.repository';
+import { columnsOf } from '../scoring/columns';
 import { joinabilityRelation } from '../scoring/relations';
+import { sightedBy } from '../scoring/value-sight';
 import { TopRelatedRepository } from './top-related.repository';
 
 /** Candidate records looked at (from the value-hash index). */
@@ -32,14 +34,31 @@ export class RelatedService {
     return record;
   }
 
-  private async visibleCandidates(viewer: Viewer, record: SketchedRecord): Promise<SketchedRecord[]> {
-    return (await this.records.candidates(record, CANDIDATES, false)).filter((r) => this.access.canView(r.record, viewer));
+  /**
+   * Records sharing indexed value hashes with the record's readable columns, counted only through
+   * columns the caller may read too (hashed ones, and every column of a record they may download),
+   * best first, each as the caller may compare it: what they may not read never takes a place.
+   */
+  private async readableCandidates(viewer: Viewer, record: SketchedRecord): Promise<SketchedRecord[]> {
+    const tokens = [...new Set(columnsOf(record).filter((c) => c.values).flatMap((c) => c.sketch.minhash.slice(0, INDEXED_TOKENS)))];
+    const among = { userId: viewer?.id ?? null, organisationId: viewer?.organisationId ?? null, grantedRecordIds: [...(await this.access.approvedRecordIds(viewer))] };
+    const sharers = new Map((await this.records.tokenSharers(record.record.id, tokens, among)).map((s) => [s.recordId, s]));
+    const visible = (await this.records.findRecords([...sharers.keys()])).filter((r) => this.access.canView(r, viewer));
+    const downloadable = await this.access.downloadable(visible, viewer);
+    const shared = (id: string) => sharers.get(id)!.hashed + (downloadable.has(id) ? sharers.get(id)!.plain : 0);
+    const best = visible
+      .map((r) => ({ id: r.id, shared: shared(r.id) }))
+      .filter((c) => c.shared > 0)
+      .sort((a, b) => b.shared - a.shared || a.id.localeCompare(b.id))
+      .slice(0, CANDIDATES);
+    return (await this.records.sketched(best.map((c) => c.id))).map((r) => sightedBy(r, downloadable.has(r.record.id)));
   }
 
-  /** GET joinable-with: records the caller may see that join with this one on some column, best first. */
+  /** GET joinable-with: records the caller may see that join with this one on some column they may read, best first. */
   async joinableWith(viewer: Viewer, recordId: string): Promise<Answer<typeof joinableWithResponseSchema>> {
-    const record = await this.subject(viewer, recordId);
-    const results = (await this.visibleCandidates(viewer, record))
+    const subject = await this.subject(viewer, recordId);
+    const record = sightedBy(subject, await this.access.canDownload(subject.record, viewer));
+    const results = (await this.readableCandidates(viewer, record))
       .map((other) => ({ other, relation: joinabilityRelation(record, other, this.relations.similarity) }))
       .filter(({ relation }) => relation.joinable)
       .sort((a, b) => b.relation.join_score - a.relation.join_score || a.other.record.name.localeCompare(b.other.record.name))

@@ -4,6 +4,7 @@ import { TOP_RELATED_KEPT } from '@dc/contracts';
 import type { SketchedRecord } from '../projection/related-record';
 import { joinabilityRelation, semanticRelation, statisticalRelation, structuralRelation } from '../scoring/relations';
 import type { WordSimilarity } from '../scoring/sketch-math';
+import { publicSight } from '../scoring/value-sight';
 
 export interface RelatedScores {
   relatedId: string;
@@ -24,9 +25,12 @@ const withTotal = (relatedId: string, s: Omit<RelatedScores, 'relatedId' | 'tota
 /**
  * The scores of `other` as related to `record` and of `record` as related to `other`. Semantic,
  * structural and join scores are the same both ways; the statistical one is not (NRMSD is scaled
- * by the first record's range), so it is computed for each direction.
+ * by the first record's range), so it is computed for each direction. A list is shown to everyone
+ * who sees both records, so values take part only where all of them may read them (publicSight).
  */
-export function scoresBothWays(record: SketchedRecord, other: SketchedRecord, similarity: WordSimilarity): { forward: RelatedScores; backward: RelatedScores } {
+export function scoresBothWays(recordWithValues: SketchedRecord, otherWithValues: SketchedRecord, similarity: WordSimilarity): { forward: RelatedScores; backward: RelatedScores } {
+  const record = publicSight(recordWithValues, otherWithValues);
+  const other = publicSight(otherWithValues, recordWithValues);
   const shared = {
     sem_score: semanticRelation(record, other, similarity).sem_score,
     struct_score: structuralRelation(record, other).struct_score,

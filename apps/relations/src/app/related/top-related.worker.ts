@@ -59,7 +59,7 @@ export class TopRelatedWorker implements OnApplicationBootstrap, OnModuleDestroy
     const { recordId, requestedAt } = pending;
     const [record] = await this.records.sketched([recordId]);
     const similarity = rememberingSimilarity((a, b) => this.lexicon.similarity(a, b));
-    const scored = record ? (await this.records.candidates(record, TOP_RELATED_CANDIDATES, true)).map((other) => scoresBothWays(record, other, similarity)) : [];
+    const scored = record ? (await this.records.relatedCandidates(record, TOP_RELATED_CANDIDATES)).map((other) => scoresBothWays(record, other, similarity)) : [];
     await this.db.transaction(async (tx) => {
       const { manager } = tx;
       // The record's own list (none once it is deleted) ...

@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { mergeCandidateSchema } from '../compare/responses';
 import type { SketchedRecord } from '../projection/related-record';
-import { columnsOf, type RecordColumn, typeCompatibility } from './columns';
+import { columnsOf, type RecordColumn, typeCompatibility, valuesComparable, valuesWithheld } from './columns';
 import { headerSimilarity, overlapOf, type WordSimilarity } from './sketch-math';
 
 /** A candidate pair is listed at or above this total similarity. */
@@ -15,14 +15,15 @@ export type MergeCandidate = z.infer<typeof mergeCandidateSchema>;
 
 /**
  * How alike two columns are for a merge: 0.4 header similarity + 0.1 type compatibility + 0.5 value
- * overlap (the larger containment; masked columns have none). Without values (`values` false) the
- * header and type carry it alone: 0.8 header + 0.2 type.
+ * overlap (the larger containment; masked columns, and columns of different privacy, have none).
+ * When the values of either are withheld from the caller (scoring/value-sight.ts) the header and
+ * type carry it alone: 0.8 header + 0.2 type.
  */
-export function fieldSimilarity(a: RecordColumn, b: RecordColumn, similarity: WordSimilarity, values = true): number {
+export function fieldSimilarity(a: RecordColumn, b: RecordColumn, similarity: WordSimilarity): number {
   const header = headerSimilarity(a.sketch.header, b.sketch.header, similarity);
   const type = typeCompatibility(a.sketch, b.sketch);
-  if (!values) return 0.8 * header + 0.2 * type;
-  const overlap = a.sketch.privacy === b.sketch.privacy ? overlapOf(a.sketch, b.sketch) : null;
+  if (valuesWithheld(a) || valuesWithheld(b)) return 0.8 * header + 0.2 * type;
+  const overlap = valuesComparable(a, b) ? overlapOf(a.sketch, b.sketch) : null;
   const value = overlap ? Math.max(overlap.containmentAinB, overlap.containmentBinA) : 0;
   return 0.4 * header + 0.1 * type + 0.5 * value;
 }

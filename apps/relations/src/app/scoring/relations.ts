@@ -3,7 +3,7 @@
 import type { z } from 'zod';
 import type { columnMatchesSchema, joiningResponseSchema, matchingHeaderSchema, semanticsResponseSchema, statisticsResponseSchema, structuresResponseSchema } from '../compare/responses';
 import type { SketchedRecord } from '../projection/related-record';
-import { columnsOf, isNumeric, type RecordColumn, totalRowsOf, typeCompatibility } from './columns';
+import { columnsOf, isNumeric, type RecordColumn, totalRowsOf, typeCompatibility, valuesComparable } from './columns';
 import { headerSimilarity, nrmsdOf, overlapOf, type WordSimilarity, wordsOf } from './sketch-math';
 
 /** Words of each record compared by the semantic relation (headers' words first, then the word set). */
@@ -75,11 +75,12 @@ export function structuralRelation(left: SketchedRecord, right: SketchedRecord):
   return { struct_score: widest ? round(matched / widest, 4) : 0, struct_types };
 }
 
-/** Statistical relation: NRMSD between every numeric column of one record and every one of the other. */
+/** Statistical relation: NRMSD between every numeric column of one record and every one of the other (values taking part only). */
 export function statisticalRelation(left: SketchedRecord, right: SketchedRecord): StatisticalRelation {
   const stats_mtx: StatisticalRelation['stats_mtx'] = [];
-  for (const a of columnsOf(left).filter((c) => isNumeric(c.sketch) && c.sketch.numeric)) {
-    for (const b of columnsOf(right).filter((c) => isNumeric(c.sketch) && c.sketch.numeric)) {
+  const numeric = (c: RecordColumn) => c.values && isNumeric(c.sketch) && !!c.sketch.numeric;
+  for (const a of columnsOf(left).filter(numeric)) {
+    for (const b of columnsOf(right).filter(numeric)) {
       const nrmsd = nrmsdOf(a.sketch, b.sketch);
       if (nrmsd !== null && nrmsd < NRMSD_SHOWN_BELOW) stats_mtx.push({ header_left: a.sketch.header, header_right: b.sketch.header, nrmsd: round(nrmsd) });
     }
@@ -109,8 +110,10 @@ export function joinPairScore(containment: number, jaccard: number, headers: num
 /**
  * Joinability: column pairs whose headers match or whose values overlap, with containment both ways,
  * best first; joinable when a pair scores JOIN_THRESHOLD or more. Also whether the two are unionable.
+ * Pairs whose values may not both take part (scoring/value-sight.ts) are listed by their headers
+ * alone, with no overlap figures, and never join.
  */
-export function joinabilityRelation(left: SketchedRecord, right: SketchedRecord, similarity: WordSimilarity, options: { values: boolean } = { values: true }): JoinabilityRelation {
+export function joinabilityRelation(left: SketchedRecord, right: SketchedRecord, similarity: WordSimilarity): JoinabilityRelation {
   const a = columnsOf(left);
   const b = columnsOf(right);
   const pairs: MatchingHeader[] = [];
@@ -118,7 +121,7 @@ export function joinabilityRelation(left: SketchedRecord, right: SketchedRecord,
     for (const y of b) {
       if (typeCompatibility(x.sketch, y.sketch) === 0 && x.sketch.privacy === y.sketch.privacy) continue;
       const header_similarity = round(headerSimilarity(x.sketch.header, y.sketch.header, similarity), 4);
-      const overlap = options.values && x.sketch.privacy === y.sketch.privacy ? overlapOf(x.sketch, y.sketch) : null;
+      const overlap = valuesComparable(x, y) ? overlapOf(x.sketch, y.sketch) : null;
       const containment = overlap ? Math.max(overlap.containmentAinB, overlap.containmentBinA) : 0;
       const score = overlap ? joinPairScore(containment, overlap.jaccard, header_similarity) : 0;
       if (header_similarity < 0.8 && score < JOIN_THRESHOLD / 2) continue;
@@ -130,6 +133,7 @@ export function joinabilityRelation(left: SketchedRecord, right: SketchedRecord,
         containment_right: round(overlap?.containmentBinA ?? 0, 4),
         jaccard: round(overlap?.jaccard ?? 0, 4),
         score: round(score, 4),
+        values_compared: overlap !== null,
       });
     }
   }
@@ -141,7 +145,8 @@ export function joinabilityRelation(left: SketchedRecord, right: SketchedRecord,
   const aligned = narrow.filter((x) =>
     wide.some((y) => {
       if (typeCompatibility(x.sketch, y.sketch) === 0 || headerSimilarity(x.sketch.header, y.sketch.header, similarity) < 0.8) return false;
-      if (!options.values) return true;
+      // Without values on both sides, header and kind decide alone.
+      if (!x.values || !y.values) return true;
       if (isNumeric(x.sketch) && isNumeric(y.sketch)) return numbersAlign(x, y);
       return overlapOf(x.sketch, y.sketch).jaccard > 0 || x.sketch.privacy !== 'plain';
     }),
@@ -170,7 +175,7 @@ function fuzzyPairScore(x: RecordColumn, y: RecordColumn, headers: number): numb
 }
 
 /**
- * The column pairs rows are linked on: pairs that join (JOIN_THRESHOLD) on values of the same
+ * The column pairs rows are linked on (only columns whose values take part): pairs that join (JOIN_THRESHOLD) on values of the same
  * privacy (hashed with hashed: equal keyed hashes), or fuzzy hashed columns (CLKs) under the same
  * linkage key, compared row by row by Dice similarity; best first, each column used once.
  */
@@ -180,7 +185,7 @@ export function linkColumnPairs(left: SketchedRecord, right: SketchedRecord, sim
   const pairs: Array<{ left: RecordColumn; right: RecordColumn; score: number }> = [];
   for (const x of a) {
     for (const y of b) {
-      if (x.sketch.privacy === 'masked' || x.sketch.privacy !== y.sketch.privacy || typeCompatibility(x.sketch, y.sketch) === 0) continue;
+      if (!valuesComparable(x, y) || typeCompatibility(x.sketch, y.sketch) === 0) continue;
       const fuzzy = [x, y].filter((c) => c.sketch.encoding === 'clk').length;
       if (fuzzy === 1) continue;
       const headers = headerSimilarity(x.sketch.header, y.sketch.header, similarity);

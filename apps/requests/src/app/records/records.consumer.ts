@@ -26,6 +26,7 @@ export class RecordsConsumer implements OnModuleInit {
           visibility: record.visibility,
           sharedUserIds: record.sharedWithUserIds,
           sharedOrganisationIds: record.sharedWithOrganisationIds,
+          ownerOnly: record.ownerOnly,
         },
         event.occurredAt,
       );

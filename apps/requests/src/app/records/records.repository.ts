@@ -13,6 +13,8 @@ export interface KnownRecord {
   visibility: 'PR' | 'EV' | 'CU';
   sharedUserIds: string[];
   sharedOrganisationIds: string[];
+  /** Seen by its owner alone (a derivative of data shared with them only): nobody else may request it. */
+  ownerOnly: boolean;
   deleted: boolean;
 }
 
@@ -34,6 +36,7 @@ interface RecordRow {
   visibility: KnownRecord['visibility'];
   shared_user_ids: string[];
   shared_organisation_ids: string[];
+  owner_only: boolean;
   deleted: boolean;
 }
 
@@ -47,6 +50,7 @@ const toRecord = (row: RecordRow): KnownRecord => ({
   visibility: row.visibility,
   sharedUserIds: row.shared_user_ids,
   sharedOrganisationIds: row.shared_organisation_ids,
+  ownerOnly: row.owner_only,
   deleted: row.deleted,
 });
 
@@ -56,13 +60,13 @@ export class RecordsRepository {
   /** Applies a record's state unless a newer event was applied already (occurredAt guard). */
   async applyRecord(manager: EntityManager, record: Omit<KnownRecord, 'deleted'>, occurredAt: string): Promise<void> {
     await manager.query(
-      `INSERT INTO requests.records (id, name, owner_id, organisation_id, policy_id, access, visibility, shared_user_ids, shared_organisation_ids, deleted, occurred_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, false, $10)
+      `INSERT INTO requests.records (id, name, owner_id, organisation_id, policy_id, access, visibility, shared_user_ids, shared_organisation_ids, owner_only, deleted, occurred_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $11, false, $10)
        ON CONFLICT (id) DO UPDATE SET name = excluded.name, owner_id = excluded.owner_id, organisation_id = excluded.organisation_id,
          policy_id = excluded.policy_id, access = excluded.access, visibility = excluded.visibility, shared_user_ids = excluded.shared_user_ids,
-         shared_organisation_ids = excluded.shared_organisation_ids, deleted = false, occurred_at = excluded.occurred_at
+         shared_organisation_ids = excluded.shared_organisation_ids, owner_only = excluded.owner_only, deleted = false, occurred_at = excluded.occurred_at
        WHERE requests.records.occurred_at <= excluded.occurred_at AND NOT requests.records.deleted`,
-      [record.id, record.name, record.ownerId, record.organisationId, record.policyId, record.access, record.visibility, record.sharedUserIds, record.sharedOrganisationIds, occurredAt],
+      [record.id, record.name, record.ownerId, record.organisationId, record.policyId, record.access, record.visibility, record.sharedUserIds, record.sharedOrganisationIds, occurredAt, record.ownerOnly],
     );
   }
 

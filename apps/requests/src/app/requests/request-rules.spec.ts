@@ -1,5 +1,6 @@
-import { REQUEST_STATUSES, RequestStatus } from '@dc/contracts';
-import { applyAnswers, parseExpiry, refusalToMove, unanswered } from './request-rules';
+import { permissionsOfGroups, REQUEST_STATUSES, RequestStatus } from '@dc/contracts';
+import type { AuthUser } from '@dc/platform';
+import { applyAnswers, canSee, parseExpiry, refusalToMove, unanswered } from './request-rules';
 
 describe('request rules', () => {
   it('allows exactly the moves of spec section 4 (plus revoking an approval), each to its party', () => {
@@ -46,5 +47,13 @@ describe('request rules', () => {
     expect(parseExpiry('2030-06-01T11:00:00Z', now)).toEqual({ error: 'The expiry must be in the future.' });
     expect(parseExpiry('', now)).toEqual({ expiresAt: null });
     expect(parseExpiry('June', now)).toEqual({ error: 'Enter a date (YYYY-MM-DD) or a date and time.' });
+  });
+
+  it('lets nobody but its owner see (and so request) an owner-only record (lineage), whatever its visibility', () => {
+    const user = (id: string, organisationId: string, groups: number[]): AuthUser => ({ id, username: id, organisationId, clientType: 'STANDARD', groups, permissions: permissionsOfGroups(groups), passwordVersion: 1 });
+    const derived = { ownerId: 'maker', organisationId: 'org-m', visibility: 'EV' as const, sharedUserIds: ['guest'], sharedOrganisationIds: [], access: 'OP' as const, ownerOnly: true };
+    expect(canSee(derived, user('maker', 'org-m', [3]))).toBe(true);
+    for (const other of [user('admin', 'org-m', [2]), user('colleague', 'org-m', [3]), user('guest', 'org-x', [3])]) expect([other.id, canSee(derived, other)]).toEqual([other.id, false]);
+    expect(canSee({ ...derived, ownerOnly: false }, user('guest', 'org-x', [3]))).toBe(true);
   });
 });

@@ -9,8 +9,8 @@ import type { AccessRequest, PolicyItem, RequestPolicy } from './request';
  */
 export type Party = 'requestor' | 'reviewer';
 
-/** Visibility (ARCHITECTURE section 8), the catalogue's rule (libs/contracts): only a record one may see can be requested. */
-export function canSee(record: Pick<KnownRecord, 'visibility' | 'ownerId' | 'organisationId' | 'sharedUserIds' | 'sharedOrganisationIds' | 'access'>, user: AuthUser): boolean {
+/** Visibility (ARCHITECTURE section 8), the catalogue's rule (libs/contracts): only a record one may see can be requested; an owner-only one by nobody. */
+export function canSee(record: Pick<KnownRecord, 'visibility' | 'ownerId' | 'organisationId' | 'sharedUserIds' | 'sharedOrganisationIds' | 'access'> & { ownerOnly?: boolean }, user: AuthUser): boolean {
   return canViewRecord(record, user);
 }
 

@@ -7,6 +7,19 @@ export interface DirectoryNames {
   organisationName?: string;
 }
 
+/**
+ * The index's key of a project a record is in: a project is its organisation's, so the key names the
+ * project's organisation and the Workspace's project filter (which asks with the caller's) lists it
+ * to that organisation only, whichever organisation's records its members filed into it.
+ */
+export const projectKey = (organisationId: string, groupId: string) => `${organisationId}/${groupId}`;
+
+/** The record's projects as index keys; a project an older event did not name the organisation of is taken as the record's. */
+function projectKeys(record: RecordSnapshot): string[] {
+  const organisationOf = new Map(record.projects.map((p) => [p.id, p.organisationId]));
+  return record.groupIds.map((groupId) => projectKey(organisationOf.get(groupId) ?? record.organisationId, groupId));
+}
+
 /** A record card's index document: the searched fields, and everything else a card shows (spec section 2, Record card). */
 export function toDocument(record: RecordSnapshot, names: DirectoryNames = {}): RecordDocument {
   return {
@@ -21,7 +34,8 @@ export function toDocument(record: RecordSnapshot, names: DirectoryNames = {}): 
     visibility: record.visibility,
     sharedWithUserIds: record.sharedWithUserIds,
     sharedWithOrganisationIds: record.sharedWithOrganisationIds,
-    groupIds: record.groupIds,
+    ...(record.ownerOnly && { ownerOnly: true }),
+    groupIds: projectKeys(record),
     createdAt: record.createdAt,
     changedAt: record.changedAt,
     card: {

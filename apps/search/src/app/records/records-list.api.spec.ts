@@ -18,7 +18,7 @@ function record(recordId: string, owner: Viewer, visibility: RecordSnapshot['vis
   return {
     recordId, name: `Record ${recordId}`, altName: '', description: `sensor feed ${recordId}`, provenance: '', source: '',
     ownerId: owner.id, ownerUsername: owner.username, organisationId: owner.organisationId, organisationName: owner.organisationId, visibility,
-    sharedWithUserIds: shared.users ?? [], sharedWithOrganisationIds: shared.organisations ?? [], groupIds: [], access: 'RE', accessFee: null, currency: 'CAD',
+    sharedWithUserIds: shared.users ?? [], sharedWithOrganisationIds: shared.organisations ?? [], groupIds: [], projects: [], access: 'RE', ownerOnly: false, derivedFrom: [], accessFee: null, currency: 'CAD',
     policyId: null, origin: 'metadata', type: 'metadata', size: 0, version: 1, createdAt: changedAt, changedAt, headers: ['station', 'value'], words: [], totalRows: null, encryptedHeaders: [], files: [],
   };
 }
@@ -229,6 +229,51 @@ describeInfra('search API: GET /api/records/ and /api/recordsannon/ visibility m
     (search.app.get(RequestStatuses) as PostgresRequestStatuses).forget();
     const cards = (await search.http().get('/api/records/').set(await search.auth(dave))).body.results as Array<{ id: string; request_status: string | null }>;
     expect(Object.fromEntries(cards.map((card) => [card.id, card.request_status]))).toEqual({ 'a-ev': null, 'b-ev': 'approved' });
+  });
+
+  it('answers a huge page as any page past the end (404 Invalid page.) and caps a huge page_size, never a 500', async () => {
+    for (const page of ['99999999999999999999999', '9'.repeat(400), '1000001']) {
+      for (const path of [`/api/recordsannon/?page=${page}`, `/api/records/?page=${page}&page_size=100`]) {
+        const response = await search.http().get(path).set(path.startsWith('/api/records/') ? await search.auth(ada) : {});
+        expect([path, response.status, response.body]).toEqual([path, 404, { detail: 'Invalid page.' }]);
+      }
+    }
+    const capped = await search.http().get('/api/recordsannon/?page_size=99999999999999999999999');
+    expect([capped.status, capped.body.results.length]).toEqual([200, 2]);
+  });
+
+  // Last: it adds records in projects, which the counts above do not expect.
+  it('lists a project only to its organisation: anonymous callers and other organisations get the empty list, never a listing', async () => {
+    const inProject = (recordId: string, owner: Viewer, visibility: RecordSnapshot['visibility'], groupIds: string[], shared: { users?: string[] } = {}) => ({
+      ...record(recordId, owner, visibility, shared),
+      groupIds,
+      projects: groupIds.map((id) => ({ id, organisationId: id === 'project-a' ? ada.organisationId : bob.organisationId })),
+    });
+    await search.indexRecords([
+      inProject('p-ev', ada, 'EV', ['project-a']),
+      inProject('p-pr', amy, 'PR', ['project-a']),
+      inProject('p-cu-bob', ada, 'CU', ['project-a'], { users: [bob.id] }),
+      // Bob's organisation has a project of its own holding one of its records...
+      inProject('q-ev', bob, 'EV', ['project-b']),
+      // ... and Ada's organisation filed one of Bob's visible records into its project.
+      inProject('q-ev-filed', bob, 'EV', ['project-a']),
+    ]);
+    const EMPTY = { count: 0, next: null, previous: null, results: [] };
+    const ids = (body: { results: Array<{ id: string }> }) => body.results.map((card) => card.id).sort();
+    for (const params of ['group=project-a', 'group=project-a&query=sensor', 'group=project-a&refid=a-ev', 'group=project-a&view=own', 'group=project-b']) {
+      expect([params, await list('anonymous', params)]).toEqual([params, EMPTY]);
+      for (const viewerName of ['bob', 'dave'] as const) {
+        if (params !== 'group=project-b') expect([viewerName, params, await list(viewerName, params)]).toEqual([viewerName, params, EMPTY]);
+      }
+    }
+    // A page past the end of a filter that matches nothing, as for any other filter.
+    expect((await search.http().get('/api/recordsannon/?group=project-a&page=2')).status).toBe(404);
+    // The organisation's members still filter by their project (what each may see of it).
+    expect(ids(await list('ada', 'group=project-a'))).toEqual(['p-cu-bob', 'p-ev', 'p-pr', 'q-ev-filed']);
+    expect(ids(await list('amy', 'group=project-a&query=sensor'))).toEqual(['p-cu-bob', 'p-ev', 'p-pr', 'q-ev-filed']);
+    expect(ids(await list('ada', 'group=project-a&view=own'))).toEqual(['p-cu-bob', 'p-ev']);
+    expect(ids(await list('bob', 'group=project-b'))).toEqual(['q-ev']);
+    expect(await list('ada', 'group=project-b')).toEqual(EMPTY);
   });
 
   it('refuses text PostgreSQL cannot search for (NUL, a lone surrogate) with 400 naming the parameter, never 500', async () => {

@@ -76,9 +76,13 @@ describe('records list', () => {
     expect((await service.list({}, null, base)).results.every((c) => c.request_status === null)).toBe(true);
   });
 
-  it('caps the page size and passes own view and project filters to the index', async () => {
+  it('caps the page size and passes own view and the project filter (the caller organisation\'s project) to the index', async () => {
     await service.list({ page_size: '1000', view: 'own', group: 'g-1' }, { userId: 'owner', organisationId: 'org-1', permissions: [] }, base);
-    expect(index.queries.at(-1)).toMatchObject({ pageSize: 100, view: 'own', groupId: 'g-1' });
+    expect(index.queries.at(-1)).toMatchObject({ pageSize: 100, view: 'own', groupId: 'org-1/g-1' });
+    // Anonymous callers have no project: the index is not even asked.
+    const asked = index.queries.length;
+    expect(await service.list({ group: 'g-1' }, null, base)).toEqual({ count: 0, next: null, previous: null, results: [] });
+    expect(index.queries).toHaveLength(asked);
   });
 
   it('answers a repeated parameter with 400 and the field error shape', async () => {

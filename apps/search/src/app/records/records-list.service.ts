@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { DetailError, FieldValidationError } from '@dc/platform';
-import { Permission, RECORD_ACCESS_CODES, REQUEST_STATUSES, ShownRequestStatus } from '@dc/contracts';
+import { pageOf, Permission, RECORD_ACCESS_CODES, REQUEST_STATUSES, ShownRequestStatus, strictPageOf } from '@dc/contracts';
 import { z } from 'zod';
-import { decodeSearchCursor, encodeSearchCursor, SearchHit, SearchIndex, SearchViewer, toRecordsPage } from '@dc/search-index';
+import { decodeSearchCursor, EMPTY_RESULT, encodeSearchCursor, SearchHit, SearchIndex, SearchViewer, toRecordsPage } from '@dc/search-index';
 import { RequestStatuses } from '../requests/request-statuses';
+import { projectKey } from './record-document';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;
@@ -32,15 +33,17 @@ export class RecordsListService {
     // A repeated query parameter arrives as an array: one value per parameter is all that makes sense.
     const repeated = Object.entries(params).filter(([, value]) => value !== undefined && typeof value !== 'string');
     if (repeated.length > 0) throw new FieldValidationError(Object.fromEntries(repeated.map(([name]) => [name, ['Give this parameter once.']])));
-    const page = params.page === undefined ? 1 : Number(params.page);
-    if (!Number.isInteger(page) || page < 1) throw new DetailError('Invalid page.', 404);
-    const requestedSize = params.page_size === undefined ? DEFAULT_PAGE_SIZE : Number(params.page_size);
-    const pageSize = Number.isInteger(requestedSize) && requestedSize > 0 ? Math.min(requestedSize, MAX_PAGE_SIZE) : DEFAULT_PAGE_SIZE;
+    const page = params.page === undefined ? 1 : strictPageOf(params.page);
+    if (page === null) throw new DetailError('Invalid page.', 404);
+    const { pageSize } = pageOf({ page_size: params.page_size }, { size: DEFAULT_PAGE_SIZE, max: MAX_PAGE_SIZE });
     const view = params.view === 'own' ? 'own' : 'all';
     const after = params.cursor ? decodeSearchCursor(params.cursor) : undefined;
     if (after === null) throw new FieldValidationError({ cursor: ['Invalid cursor: follow the next link, or leave it out.'] });
-    const search = { text: params.query, viewer, view, groupId: params.group || undefined, relatedTo: params.refid || undefined, page, pageSize } as const;
-    const result = await this.index.search(after && page > 1 ? { ...search, after } : search);
+    // A project is its organisation's: the filter matches only the caller's organisation's records in
+    // it, so it lists nothing to anonymous callers or to other organisations.
+    const groupId = params.group ? (viewer ? projectKey(viewer.organisationId, params.group) : null) : undefined;
+    const search = { text: params.query, viewer, view, groupId: groupId ?? undefined, relatedTo: params.refid || undefined, page, pageSize } as const;
+    const result = groupId === null ? EMPTY_RESULT : await this.index.search(after && page > 1 ? { ...search, after } : search);
     if (page > 1 && result.results.length === 0) throw new DetailError('Invalid page.', 404);
     // The viewer's requests, for "Request {status}" and the download rule, as the record details say.
     const statuses = viewer ? await this.requests.statusesFor(viewer.userId, result.results.filter((hit) => hit.ownerId !== viewer.userId).map((hit) => hit.id)) : new Map<string, ShownRequestStatus>();

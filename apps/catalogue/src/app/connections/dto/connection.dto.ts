@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutBidiControls } from '@dc/contracts';
 import { blankToUndefined, isUuid, nameField, textField } from '../../records/dto/record-fields';
 import { checkPrivateColumns, privateColumnFields } from '../../records/dto/private-columns';
 import { SQL_TYPES } from '../sql-database';
@@ -32,7 +33,7 @@ export const connectionSchema = z.preprocess(
       sqltype: z.enum(SQL_TYPES, { error: 'Select mysql or postgresql.' }),
       host: hostField,
       port: optional(portNumber.pipe(z.coerce.number<string | number>({ error: 'A valid integer is required.' }).int('A valid integer is required.').min(1, 'Enter a port from 1 to 65535.').max(65535, 'Enter a port from 1 to 65535.'))).transform((v) => v ?? DEFAULT_DB_PORT),
-      name: z.string({ error: required }).trim().min(1, 'This field may not be blank.').max(64, 'Ensure this field has no more than 64 characters.'),
+      name: withoutBidiControls(z.string({ error: required }).trim().min(1, 'This field may not be blank.').max(64, 'Ensure this field has no more than 64 characters.')),
       username: z.string({ error: required }).trim().min(1, 'This field may not be blank.').max(128, 'Ensure this field has no more than 128 characters.'),
       password: optional(z.string({ error: 'Not a valid string.' }).max(1024, 'Ensure this field has no more than 1024 characters.')).transform((v) => v ?? ''),
     },

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutBidiControls } from '@dc/contracts';
 import { pagedSchema } from '@dc/platform';
 import { MAX_NAME_LENGTH } from '../../records/dto/record-fields';
 import type { PolicyRequirement } from '../policy';
@@ -6,12 +7,8 @@ import type { PolicyRequirement } from '../policy';
 export const MAX_REQUIREMENTS = 50;
 export const REQUIRED = 'This field is required.';
 
-/** A required name: missing or blank says so once. */
-export const requiredName = z
-  .string({ error: REQUIRED })
-  .trim()
-  .min(1, { error: REQUIRED, abort: true })
-  .max(MAX_NAME_LENGTH, `Ensure this field has no more than ${MAX_NAME_LENGTH} characters.`);
+/** A required name (of a policy or a project): missing or blank says so once. */
+export const requiredName = withoutBidiControls(z.string({ error: REQUIRED }).trim().min(1, { error: REQUIRED, abort: true })).max(MAX_NAME_LENGTH, `Ensure this field has no more than ${MAX_NAME_LENGTH} characters.`);
 export const MAX_REQUIREMENT_LENGTH = 2_000;
 
 const topicField = z.string({ error: 'Not a valid string.' }).trim().min(1, 'A topic may not be blank.').max(MAX_NAME_LENGTH, `A topic has at most ${MAX_NAME_LENGTH} characters.`);

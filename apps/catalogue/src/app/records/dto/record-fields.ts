@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutBidiControls } from '@dc/contracts';
 import { CURRENCY_CODES, DEFAULT_CURRENCY } from '../../access-options/access-options';
 import { type ColumnRef, type CustomField, type PrivateColumnChoices, SHARE_FORMATS, type ShareFormat } from '../record';
 
@@ -23,7 +24,7 @@ export const booleanField = (message: string) =>
     return z.NEVER;
   });
 
-export const nameField = z.string({ error: 'Not a valid string.' }).trim().min(1, 'This field may not be blank.').max(MAX_NAME_LENGTH, `Ensure this field has no more than ${MAX_NAME_LENGTH} characters.`);
+export const nameField = withoutBidiControls(z.string({ error: 'Not a valid string.' }).trim().min(1, 'This field may not be blank.').max(MAX_NAME_LENGTH, `Ensure this field has no more than ${MAX_NAME_LENGTH} characters.`));
 export const textField = z.string({ error: 'Not a valid string.' }).trim().max(MAX_TEXT_LENGTH, `Ensure this field has no more than ${MAX_TEXT_LENGTH} characters.`);
 
 export const sourceField = z

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { CLIENT_TYPES, isGroupId } from '@dc/contracts';
-import { confirmationMatches, emailField, newPasswordField, requiredSecret, requiredText, usernameField } from './fields';
+import { CLIENT_TYPES, isGroupId, strictPageOf } from '@dc/contracts';
+import { confirmationMatches, emailField, newPasswordField, requiredName, requiredSecret, usernameField } from './fields';
 
-const name = (message: string) => requiredText(message).max(150, 'Ensure this field has no more than 150 characters.');
+const name = (message: string) => requiredName(message).max(150, 'Ensure this field has no more than 150 characters.');
 
 /** Group ids 1, 2, 3 (numbers, or digits as strings); duplicates are dropped. */
 const groupsField = () =>
@@ -55,9 +55,9 @@ export const setPasswordSchema = confirmationMatches(
 );
 export type SetPasswordDto = z.infer<typeof setPasswordSchema>;
 
-/** GET /api/account/?page=&page_size= */
+/** GET /api/account/?page=&page_size= (a huge page is capped as every list's is, so it answers as a page past the end) */
 export const listAccountsSchema = z.object({
-  page: z.coerce.number({ error: 'Invalid page.' }).int('Invalid page.').min(1, 'Invalid page.').default(1),
+  page: z.preprocess((value) => (value === undefined ? value : (strictPageOf(value) ?? value)), z.coerce.number({ error: 'Invalid page.' }).int('Invalid page.').min(1, 'Invalid page.').default(1)),
   page_size: z.coerce.number({ error: 'Invalid page size.' }).int('Invalid page size.').min(1, 'Invalid page size.').max(500, 'Ensure this value is less than or equal to 500.').default(100),
 });
 export type ListAccountsDto = z.infer<typeof listAccountsSchema>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withoutBidiControls } from '@dc/contracts';
 
 /** Field rules shared by registration, account administration, profile and password forms. */
 export const REQUIRED = 'This field is required.';
@@ -13,7 +14,10 @@ export const EMAIL_TAKEN = 'A user with that email already exists.';
 // abort: an empty field reports only that it is required, not every other rule as well.
 export const requiredText = (message: string = REQUIRED) => z.string({ error: message }).trim().min(1, { error: message, abort: true });
 
-export const usernameField = () => requiredText().max(150, 'Ensure this field has no more than 150 characters.').regex(/^[\w.@+-]+$/, INVALID_USERNAME);
+/** A name a person gives (first and last names, an organisation's): required, without bidi controls. */
+export const requiredName = (message: string = REQUIRED) => withoutBidiControls(requiredText(message));
+
+export const usernameField = () => requiredName().max(150, 'Ensure this field has no more than 150 characters.').regex(/^[\w.@+-]+$/, INVALID_USERNAME);
 
 export const emailField = () => requiredText().pipe(z.email({ error: INVALID_EMAIL }));
 

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { INVALID_EMAIL, requiredText } from '../../accounts/dto/fields';
+import { INVALID_EMAIL, requiredName } from '../../accounts/dto/fields';
 
 /** PUT /api/organisation/{id}/: a name is required; email (blank or valid) and description are kept when left out. */
 export const organisationSchema = z.object({
-  name: requiredText().max(200, 'Ensure this field has no more than 200 characters.'),
+  name: requiredName().max(200, 'Ensure this field has no more than 200 characters.'),
   email: z
     .string({ error: 'Not a valid string.' })
     .trim()

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { confirmationMatches, newPasswordField, requiredSecret, requiredText } from '../../accounts/dto/fields';
+import { confirmationMatches, newPasswordField, requiredName, requiredSecret } from '../../accounts/dto/fields';
 
 /** PUT /api/change-profile-information/ */
 export const profileInformationSchema = z.object({
-  first_name: requiredText('First Name is required').max(150, 'Ensure this field has no more than 150 characters.'),
-  last_name: requiredText('Last Name is required').max(150, 'Ensure this field has no more than 150 characters.'),
+  first_name: requiredName('First Name is required').max(150, 'Ensure this field has no more than 150 characters.'),
+  last_name: requiredName('Last Name is required').max(150, 'Ensure this field has no more than 150 characters.'),
 });
 export type ProfileInformationDto = z.infer<typeof profileInformationSchema>;
 

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { confirmationMatches, emailField, newPasswordField, requiredSecret, requiredText, usernameField } from '../../accounts/dto/fields';
+import { confirmationMatches, emailField, newPasswordField, requiredName, requiredSecret, requiredText, usernameField } from '../../accounts/dto/fields';
 
 /** POST /api/register/ — the spec's required fields and messages (section 5). */
 export const registerSchema = confirmationMatches(
   z.object({
     username: usernameField(),
     email: emailField(),
-    first_name: requiredText('First Name is required'),
-    last_name: requiredText('Last Name is required'),
+    first_name: requiredName('First Name is required'),
+    last_name: requiredName('Last Name is required'),
     description: requiredText('A description is required.'),
     password: newPasswordField(),
     password_confirm: requiredSecret(),
