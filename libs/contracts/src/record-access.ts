@@ -92,3 +92,24 @@ export function sourceTermsFor(record: RecordAccessFacts, maker: RecordViewer): 
   if (record.access === 'OP' && canViewRecord(record, maker)) return record.visibility === 'EV' && !record.ownerOnly ? 'public' : 'open';
   return 'grant';
 }
+
+/** Why a derivative's link to a source stops its data being read, or `holds`. */
+export type LinkStanding = 'holds' | 'revoked' | 'removed' | 'grant-ended' | 'closed';
+
+/**
+ * Whether a derivative's link to a source still lets its maker read the derivative's data, decided on
+ * the deciding service's own projection (catalogue for downloads, relations for values). Revoked
+ * links block whatever their terms; `own` and `public` links hold otherwise; `grant` holds while the
+ * very request it was made under is the maker's active grant (a new approval brings nothing back);
+ * `open` while the source is still Open and visible to the maker.
+ */
+export function linkStanding(
+  link: { terms: SourceTerms; requestId: string | null; revoked: boolean },
+  facts: { source: RecordAccessFacts | null; maker: RecordViewer | null; activeRequestId: string | null },
+): LinkStanding {
+  if (link.revoked) return 'revoked';
+  if (!isRestrictingTerms(link.terms)) return 'holds';
+  if (!facts.source) return 'removed';
+  if (link.terms === 'grant') return link.requestId !== null && facts.activeRequestId === link.requestId ? 'holds' : 'grant-ended';
+  return facts.source.access === 'OP' && !!facts.maker && canViewRecord(facts.source, facts.maker) ? 'holds' : 'closed';
+}

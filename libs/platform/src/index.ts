@@ -15,6 +15,7 @@ export * from './auth/token-checks';
 export * from './platform.module';
 export * from './service/service-database';
 export * from './service/service-runtime.module';
+export * from './service/request-projection';
 export * from './infrastructure/infrastructure.module';
 export * from './bootstrap';
 export * from './openapi';

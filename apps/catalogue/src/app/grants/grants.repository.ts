@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { RequestSnapshot } from '@dc/contracts';
-import { ServiceDatabase } from '@dc/platform';
+import { applyRequestSnapshot, ServiceDatabase } from '@dc/platform';
 import { RecordRequest, RecordRequests } from '../records/record-requests';
 
 /**
@@ -12,13 +12,7 @@ import { RecordRequest, RecordRequests } from '../records/record-requests';
 export class GrantsRepository {
   /** Applies a request's state unless a newer version was applied already. */
   async apply(manager: EntityManager, request: RequestSnapshot): Promise<void> {
-    await manager.query(
-      `INSERT INTO catalogue.request_grants (request_id, record_id, requestor_id, status, expires_at, created_at, version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (request_id) DO UPDATE SET status = excluded.status, expires_at = excluded.expires_at, version = excluded.version
-       WHERE catalogue.request_grants.version < excluded.version`,
-      [request.requestId, request.recordId, request.requestorId, request.status, request.expiresAt, request.createdAt, request.version],
-    );
+    await applyRequestSnapshot(manager, 'catalogue.request_grants', request);
   }
 }
 

@@ -1,4 +1,4 @@
-import { canViewRecord, isRestrictingTerms, type RecordAccessFacts, type RecordViewer, type SourceTerms } from '@dc/contracts';
+import { isRestrictingTerms, type LinkStanding, linkStanding, type RecordAccessFacts, type RecordViewer, type SourceTerms } from '@dc/contracts';
 
 /**
  * Lineage rules, free of I/O (docs/metadata-before-access.md, "Lineage"): a derived record links to
@@ -71,19 +71,17 @@ export const grantEndedBecause = (name: string) => blocked(name, 'whose access g
 export const removedBecause = (name: string) => blocked(name, 'which was removed from the product');
 export const closedBecause = (name: string) => blocked(name, 'which is no longer open to you');
 
-/**
- * Why the link stops the derivative's download now, or null when it holds. Revoked links block
- * whatever their terms; `own` and `public` links hold otherwise (the data was the maker's, or
- * everyone's); `grant` holds while the very request it was made under grants download, `open`
- * while the source is still Open and visible to the maker.
- */
+const BECAUSE: Record<Exclude<LinkStanding, 'holds'>, (name: string) => string> = {
+  revoked: revokedBecause,
+  removed: removedBecause,
+  'grant-ended': grantEndedBecause,
+  closed: closedBecause,
+};
+
+/** Why the link stops the derivative's download now, or null when it holds (the rule: linkStanding, libs/contracts). */
 export function whyLinkBlocks(link: LineageLink, facts: SourceFacts): string | null {
-  const name = `"${link.sourceName}"`;
-  if (link.revokedAt) return revokedBecause(name);
-  if (!isRestrictingTerms(link.terms)) return null;
-  if (!facts.source) return removedBecause(name);
-  if (link.terms === 'grant') return link.requestId !== null && facts.activeRequestId === link.requestId ? null : grantEndedBecause(name);
-  return facts.source.access === 'OP' && !!facts.maker && canViewRecord(facts.source, facts.maker) ? null : closedBecause(name);
+  const standing = linkStanding({ terms: link.terms, requestId: link.requestId, revoked: link.revokedAt !== null }, facts);
+  return standing === 'holds' ? null : BECAUSE[standing](`"${link.sourceName}"`);
 }
 
 const TERMS_EXPLAINED: Record<SourceTerms, string> = {

@@ -1,19 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { JobRequestedPayload, RequestSnapshot } from '@dc/contracts';
+import { applyRequestSnapshot } from '@dc/platform';
 
 /** The jobs service's copy of the requests service's requests: all I/O of jobs.request_grants. */
 @Injectable()
 export class RequestGrantsRepository {
   /** Keeps the newest version of each request, whatever order redelivered events arrive in. */
   async apply(manager: EntityManager, request: RequestSnapshot): Promise<void> {
-    await manager.query(
-      `INSERT INTO jobs.request_grants (request_id, record_id, requestor_id, status, expires_at, created_at, version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (request_id) DO UPDATE SET status = excluded.status, expires_at = excluded.expires_at, version = excluded.version
-       WHERE jobs.request_grants.version < excluded.version`,
-      [request.requestId, request.recordId, request.requestorId, request.status, request.expiresAt, request.createdAt, request.version],
-    );
+    await applyRequestSnapshot(manager, 'jobs.request_grants', request);
   }
 
   /**

@@ -1,4 +1,5 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
+import { requestProjectionTableSql } from '@dc/platform';
 
 /**
  * Lineage for LINK results: the terms the job's owner read each side under (job.requested; null for
@@ -12,15 +13,7 @@ export class LinkGrants1764520000000 implements MigrationInterface {
     await runner.query(`ALTER TABLE jobs.jobs
       ADD COLUMN left_terms text NULL, ADD COLUMN left_request_id text NULL,
       ADD COLUMN right_terms text NULL, ADD COLUMN right_request_id text NULL`);
-    await runner.query(`CREATE TABLE jobs.request_grants (
-      request_id text PRIMARY KEY,
-      record_id text NOT NULL,
-      requestor_id text NOT NULL,
-      status text NOT NULL,
-      expires_at timestamptz NULL,
-      created_at timestamptz NOT NULL,
-      version int NOT NULL
-    )`);
+    await runner.query(requestProjectionTableSql('jobs.request_grants'));
   }
 
   async down(runner: QueryRunner): Promise<void> {

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { grantIsActive, RequestCreated, RequestUpdated, type RequestStatus } from '@dc/contracts';
-import { ServiceDatabase, ServiceEvents } from '@dc/platform';
+import { applyRequestSnapshot, ServiceDatabase, ServiceEvents } from '@dc/platform';
 
 /**
  * Port: whether a requestor's request for a record is approved now (download right: approved, not
@@ -9,10 +9,8 @@ import { ServiceDatabase, ServiceEvents } from '@dc/platform';
 export abstract class ApprovedRequests {
   /** The user's request that grants download of the record now, if any, with its end (a merge's lineage names it). */
   abstract activeGrant(recordId: string, userId: string): Promise<ActiveGrant | null>;
-  /** The records the user may download now through an approved request (one look-up for many records). */
-  abstract approvedRecordIds(userId: string): Promise<Set<string>>;
-  /** Whether this request of the user grants download right now (a derivative's lineage names the request it was made under). */
-  abstract isActiveRequest(requestId: string, userId: string): Promise<boolean>;
+  /** Of these records, those the user may download now through an approved request (one look-up for many records). */
+  abstract approvedAmong(userId: string, recordIds: string[]): Promise<Set<string>>;
 }
 
 export interface ActiveGrant {
@@ -41,14 +39,7 @@ export class ProjectedApprovedRequests extends ApprovedRequests implements OnMod
 
   onModuleInit(): void {
     this.events.on([RequestCreated.type, RequestUpdated.type], async (event, manager) => {
-      const request = RequestUpdated.payload.parse(event.payload);
-      await manager.query(
-        `INSERT INTO relations.request_grants (request_id, record_id, requestor_id, status, expires_at, created_at, version)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (request_id) DO UPDATE SET status = excluded.status, expires_at = excluded.expires_at, version = excluded.version
-         WHERE relations.request_grants.version < excluded.version`,
-        [request.requestId, request.recordId, request.requestorId, request.status, request.expiresAt, request.createdAt, request.version],
-      );
+      await applyRequestSnapshot(manager, 'relations.request_grants', RequestUpdated.payload.parse(event.payload));
     });
   }
 
@@ -62,18 +53,14 @@ export class ProjectedApprovedRequests extends ApprovedRequests implements OnMod
     return active(rows[0]) ? { requestId: rows[0].request_id, expiresAt: rows[0].expires_at } : null;
   }
 
-  async approvedRecordIds(userId: string): Promise<Set<string>> {
-    // Each record's newest request that is not closed decides, as isApproved does.
+  async approvedAmong(userId: string, recordIds: string[]): Promise<Set<string>> {
+    if (recordIds.length === 0) return new Set();
+    // Each record's newest request that is not closed decides, as activeGrant does.
     const rows: GrantRow[] = await this.db.dataSource.query(
       `SELECT DISTINCT ON (record_id) request_id, record_id, status, expires_at FROM relations.request_grants
-        WHERE requestor_id = $1 AND status <> 'closed' ORDER BY record_id, created_at DESC`,
-      [userId],
+        WHERE requestor_id = $1 AND record_id = ANY($2) AND status <> 'closed' ORDER BY record_id, created_at DESC`,
+      [userId, recordIds],
     );
     return new Set(rows.filter(active).map((row) => row.record_id));
-  }
-
-  async isActiveRequest(requestId: string, userId: string): Promise<boolean> {
-    const rows: GrantRow[] = await this.db.dataSource.query('SELECT request_id, record_id, status, expires_at FROM relations.request_grants WHERE request_id = $1 AND requestor_id = $2', [requestId, userId]);
-    return active(rows[0]);
   }
 }

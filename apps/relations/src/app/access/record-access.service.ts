@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { canViewRecord, type DerivationLink, isRestrictingTerms, recordPermissions } from '@dc/contracts';
+import { canViewRecord, type DerivationLink, isRestrictingTerms, linkStanding, recordPermissions } from '@dc/contracts';
 import { type AuthUser, DetailError } from '@dc/platform';
 import type { RelatedRecord } from '../projection/related-record';
 import { RecordsRepository } from '../projection/records.repository';
@@ -30,9 +30,10 @@ export class RecordAccess {
     return (await this.downloadable([record], viewer)).has(record.id);
   }
 
-  /** The ids of the records the viewer may download now (the grants looked up once). */
+  /** The ids of the records the viewer may download now (their grants looked up at once). */
   async downloadable(records: RelatedRecord[], viewer: Viewer): Promise<Set<string>> {
-    const granted = viewer && records.some((r) => r.ownerId !== viewer.id) ? await this.approvals.approvedRecordIds(viewer.id) : new Set<string>();
+    const others = viewer ? records.filter((r) => r.ownerId !== viewer.id).map((r) => r.id) : [];
+    const granted = viewer ? await this.approvals.approvedAmong(viewer.id, others) : new Set<string>();
     const ids = new Set<string>();
     for (const record of records) {
       const approvedRequest = !!viewer && viewer.id !== record.ownerId && granted.has(record.id);
@@ -48,22 +49,13 @@ export class RecordAccess {
     return this.approvals.activeGrant(record.id, viewer.id);
   }
 
-  /** Records the viewer may download now through an approved request. */
-  approvedRecordIds(viewer: Viewer): Promise<Set<string>> {
-    return viewer ? this.approvals.approvedRecordIds(viewer.id) : Promise.resolve(new Set());
-  }
-
-  /** Every source the derivative's data depends on is still the maker's to read. */
+  /** Every source the derivative's data depends on is still the maker's to read (the catalogue's rule for downloads). */
   private async lineageHolds(links: DerivationLink[], maker: AuthUser): Promise<boolean> {
-    const restricting = links.filter((link) => isRestrictingTerms(link.terms));
-    if (restricting.some((link) => link.revoked)) return false;
-    const sources = await this.records.findRecords(restricting.map((link) => link.recordId));
-    for (const link of restricting) {
-      const source = sources.find((r) => r.id === link.recordId);
-      if (!source) return false;
-      const holds =
-        link.terms === 'grant' ? !!link.requestId && (await this.approvals.isActiveRequest(link.requestId, maker.id)) : source.access === 'OP' && canViewRecord(source, maker);
-      if (!holds) return false;
+    const sources = await this.records.findRecords(links.filter((link) => isRestrictingTerms(link.terms)).map((link) => link.recordId));
+    for (const link of links) {
+      const source = sources.find((r) => r.id === link.recordId) ?? null;
+      const grant = source && link.terms === 'grant' && !link.revoked ? await this.approvals.activeGrant(source.id, maker.id) : null;
+      if (linkStanding(link, { source, maker, activeRequestId: grant?.requestId ?? null }) !== 'holds') return false;
     }
     return true;
   }

@@ -64,7 +64,8 @@ export class RelationsService {
     const [left, right] = await this.records.sketched([id1, id2]);
     const found = id1 === id2 ? left && { left, right: left } : left && right && { left, right };
     if (!found || !this.access.canView(found.left.record, viewer) || !this.access.canView(found.right.record, viewer)) throw notFound();
-    const downloads: [boolean, boolean] = [await this.access.canDownload(found.left.record, viewer), await this.access.canDownload(found.right.record, viewer)];
+    const downloadable = await this.access.downloadable([found.left.record, found.right.record], viewer);
+    const downloads: [boolean, boolean] = [downloadable.has(found.left.record.id), downloadable.has(found.right.record.id)];
     return { left: sightedBy(found.left, downloads[0]), right: sightedBy(found.right, downloads[1]), downloads };
   }
 

@@ -12,8 +12,6 @@ export const INDEXED_TOKENS = 32;
 export interface TokenSharersFilter {
   userId: string | null;
   organisationId: string | null;
-  /** Records the caller holds an approved request for (active or not: the caller's rule decides). */
-  grantedRecordIds: string[];
 }
 
 /** A record sharing indexed value hashes: how many through hashed columns, how many through the others. */
@@ -202,7 +200,8 @@ export class RecordsRepository {
    * Records sharing indexed value hashes with these tokens, with how many they share through
    * hashed columns and through the others, best first by the total: joinable-with narrows them to
    * what its caller may read (RelatedService). `among` limits them to records that may be readable
-   * to that caller, so the many records of strangers the caller may not download are never counted.
+   * to that caller (a superset: owned, the organisation's, Open, approved once), so the many records
+   * of strangers the caller may not download are never counted.
    */
   async tokenSharers(recordId: string, tokens: number[], among: TokenSharersFilter): Promise<TokenSharer[]> {
     if (tokens.length === 0) return [];
@@ -210,9 +209,10 @@ export class RecordsRepository {
       `SELECT t.record_id, count(*) FILTER (WHERE t.hashed)::int AS hashed, count(*) FILTER (WHERE NOT t.hashed)::int AS plain
        FROM relations.column_tokens t JOIN relations.records r ON r.record_id = t.record_id AND NOT r.deleted
        WHERE t.token = ANY($1::bigint[]) AND t.record_id <> $2
-         AND (t.hashed OR r.owner_id = $3 OR r.organisation_id = $4 OR r.access = 'OP' OR r.record_id = ANY($5::text[]))
+         AND (t.hashed OR r.owner_id = $3 OR r.organisation_id = $4 OR r.access = 'OP'
+              OR EXISTS (SELECT 1 FROM relations.request_grants g WHERE g.record_id = t.record_id AND g.requestor_id = $3 AND g.status = 'approved'))
        GROUP BY t.record_id`,
-      [tokens, recordId, among.userId, among.organisationId, among.grantedRecordIds],
+      [tokens, recordId, among.userId, among.organisationId],
     )) as Array<{ record_id: string; hashed: number; plain: number }>;
     return rows.map((r) => ({ recordId: r.record_id, hashed: r.hashed, plain: r.plain }));
   }

@@ -41,8 +41,7 @@ export class RelatedService {
    */
   private async readableCandidates(viewer: Viewer, record: SketchedRecord): Promise<SketchedRecord[]> {
     const tokens = [...new Set(columnsOf(record).filter((c) => c.values).flatMap((c) => c.sketch.minhash.slice(0, INDEXED_TOKENS)))];
-    const among = { userId: viewer?.id ?? null, organisationId: viewer?.organisationId ?? null, grantedRecordIds: [...(await this.access.approvedRecordIds(viewer))] };
-    const sharers = new Map((await this.records.tokenSharers(record.record.id, tokens, among)).map((s) => [s.recordId, s]));
+    const sharers = new Map((await this.records.tokenSharers(record.record.id, tokens, { userId: viewer?.id ?? null, organisationId: viewer?.organisationId ?? null })).map((s) => [s.recordId, s]));
     const visible = (await this.records.findRecords([...sharers.keys()])).filter((r) => this.access.canView(r, viewer));
     const downloadable = await this.access.downloadable(visible, viewer);
     const shared = (id: string) => sharers.get(id)!.hashed + (downloadable.has(id) ? sharers.get(id)!.plain : 0);

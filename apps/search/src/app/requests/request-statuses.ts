@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RequestCreated, RequestSnapshot, RequestStatus, RequestUpdated, shownRequestStatus, ShownRequestStatus } from '@dc/contracts';
-import { ServiceDatabase, ServiceEvents } from '@dc/platform';
+import { applyRequestSnapshot, ServiceDatabase, ServiceEvents } from '@dc/platform';
 
 /** Port: the viewer's current request status per record, for the cards of one page. */
 export abstract class RequestStatuses {
@@ -60,13 +60,7 @@ export class PostgresRequestStatuses extends RequestStatuses implements OnModule
   }
 
   static async save(manager: EntityManager, request: RequestSnapshot): Promise<void> {
-    await manager.query(
-      `INSERT INTO search.request_statuses (request_id, record_id, requestor_id, status, expires_at, created_at, version)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
-       ON CONFLICT (request_id) DO UPDATE SET status = excluded.status, expires_at = excluded.expires_at, version = excluded.version
-       WHERE search.request_statuses.version < excluded.version`,
-      [request.requestId, request.recordId, request.requestorId, request.status, request.expiresAt, request.createdAt, request.version],
-    );
+    await applyRequestSnapshot(manager, 'search.request_statuses', request);
   }
 
   async statusesFor(viewerId: string, recordIds: string[]): Promise<Map<string, ShownRequestStatus>> {
