@@ -2,7 +2,14 @@ import nx from '@nx/eslint-plugin';
 import tseslint from 'typescript-eslint';
 
 /** The service modules: only the gateway composes them (embedded mode runs them all in one process). */
-const SERVICE_MODULES = ['@dc/service-identity', '@dc/service-catalogue', '@dc/service-search', '@dc/service-requests', '@dc/service-relations', '@dc/service-jobs'];
+const SERVICE_MODULES = [
+  '@dc/service-identity',
+  '@dc/service-catalogue',
+  '@dc/service-search',
+  '@dc/service-requests',
+  '@dc/service-relations',
+  '@dc/service-jobs',
+];
 
 const LAYERS = [
   { sourceTag: 'platform:neutral', onlyDependOnLibsWithTags: ['platform:neutral'] },
@@ -34,5 +41,8 @@ export default [
   },
   { files: TESTS, rules: { '@nx/enforce-module-boundaries': boundaries(ANY_LIBRARY, ['@dc/testing']) } },
   { files: ['apps/gateway/**/*.ts'], rules: { '@nx/enforce-module-boundaries': boundaries(LAYERS, SERVICE_MODULES) } },
-  { files: TESTS.map((pattern) => `apps/gateway/${pattern}`), rules: { '@nx/enforce-module-boundaries': boundaries(ANY_LIBRARY, ['@dc/testing', ...SERVICE_MODULES]) } },
+  {
+    files: TESTS.map((pattern) => `apps/gateway/${pattern}`),
+    rules: { '@nx/enforce-module-boundaries': boundaries(ANY_LIBRARY, ['@dc/testing', ...SERVICE_MODULES]) },
+  },
 ];

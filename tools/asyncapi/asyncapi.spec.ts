@@ -42,7 +42,9 @@ describe('AsyncAPI document (docs/asyncapi.yaml)', () => {
     const line = fresh.findIndex((text, index) => text !== checkedIn[index]);
     if (line >= 0 || checkedIn.length !== fresh.length) {
       const at = line >= 0 ? line : Math.min(fresh.length, checkedIn.length);
-      throw new Error(`${hint}\nFirst difference at line ${at + 1}:\n  checked in: ${checkedIn[at] ?? '<end of file>'}\n  generated:  ${fresh[at] ?? '<end of file>'}`);
+      throw new Error(
+        `${hint}\nFirst difference at line ${at + 1}:\n  checked in: ${checkedIn[at] ?? '<end of file>'}\n  generated:  ${fresh[at] ?? '<end of file>'}`,
+      );
     }
   });
 
@@ -78,7 +80,11 @@ describe('AsyncAPI document (docs/asyncapi.yaml)', () => {
 
   it('has one channel per topic and describes every registered event contract', () => {
     const doc: AsyncApiDocument = parse(readFileSync(ASYNCAPI_PATH, 'utf8'));
-    expect(Object.values(doc.channels).map((channel) => channel.address).sort()).toEqual(Object.values(Topic).sort());
+    expect(
+      Object.values(doc.channels)
+        .map((channel) => channel.address)
+        .sort(),
+    ).toEqual(Object.values(Topic).sort());
     const contracts = allEventContracts();
     expect(contracts.length).toBeGreaterThan(0);
     for (const contract of contracts) {
@@ -86,7 +92,9 @@ describe('AsyncAPI document (docs/asyncapi.yaml)', () => {
       const channel = doc.channels[channelId(contract.topic)];
       expect({ id, address: channel.address, inChannel: id in channel.messages }).toEqual({ id, address: contract.topic, inChannel: true });
       expect(doc.components.messages[id]).toMatchObject({ name: contract.type, summary: contract.summary });
-      expect(doc.operations[`publish-${channelId(contract.topic)}`].messages).toContainEqual({ $ref: `#/channels/${channelId(contract.topic)}/messages/${id}` });
+      expect(doc.operations[`publish-${channelId(contract.topic)}`].messages).toContainEqual({
+        $ref: `#/channels/${channelId(contract.topic)}/messages/${id}`,
+      });
     }
     expect(Object.keys(doc.components.messages)).toHaveLength(contracts.length);
   });

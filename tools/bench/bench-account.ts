@@ -11,7 +11,11 @@ async function post(url: string, body: unknown): Promise<Response> {
 async function activationLink(mailDir: string, username: string): Promise<string> {
   const deadline = Date.now() + 30_000;
   while (Date.now() < deadline) {
-    const mails = existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).map((f) => parseRawMail(readFileSync(path.join(mailDir, f), 'utf8'))) : [];
+    const mails = existsSync(mailDir)
+      ? readdirSync(mailDir)
+          .filter((f) => f.endsWith('.eml'))
+          .map((f) => parseRawMail(readFileSync(path.join(mailDir, f), 'utf8')))
+      : [];
     const mail = mails.find((m) => m.to?.includes(`${username}@example.org`) && /activate/i.test(m.text ?? ''));
     const link = mail && /(https?:\/\/\S+\/api\/register\/activate\/\?token=[\w-]+)/.exec(mail.text ?? '')?.[1];
     if (link) return link;
@@ -26,12 +30,19 @@ export async function signIn(base: string, mailDir: string, username: string, pa
   let response = await login();
   if (response.status !== 200) {
     const registered = await post(`${base}/api/register/`, {
-      username, email: `${username}@example.org`, first_name: 'Bench', last_name: 'User', description: 'Benchmark account', password, password_confirm: password,
+      username,
+      email: `${username}@example.org`,
+      first_name: 'Bench',
+      last_name: 'User',
+      description: 'Benchmark account',
+      password,
+      password_confirm: password,
     });
     if (registered.status !== 201) throw new Error(`registration failed: ${registered.status} ${await registered.text()}`);
     const link = await activationLink(mailDir, username);
     const activated = await fetch(link.replace(/^https?:\/\/[^/]+/, base), { redirect: 'manual' });
-    if (!activated.headers.get('location')?.endsWith('#/login?activated=1')) throw new Error(`activation failed: ${activated.status} ${activated.headers.get('location')}`);
+    if (!activated.headers.get('location')?.endsWith('#/login?activated=1'))
+      throw new Error(`activation failed: ${activated.status} ${activated.headers.get('location')}`);
     response = await login();
   }
   if (response.status !== 200) throw new Error(`login failed: ${response.status} ${await response.text()}`);

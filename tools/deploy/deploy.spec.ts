@@ -25,9 +25,25 @@ const root = path.resolve(__dirname, '../..');
 const SERVICES: Record<string, number> = { gateway: 8080, identity: 3001, catalogue: 3002, search: 3003, requests: 3004, relations: 3005, jobs: 3006 };
 const BACKENDS = Object.keys(SERVICES).filter((name) => name !== 'gateway');
 const REQUIRED_ENV = [
-  'NODE_ENV', 'PORT', 'SERVICE', 'LOG_LEVEL', 'PUBLIC_URL', 'JWT_SECRET', 'ENCRYPTION_KEY',
-  'BUS_DRIVER', 'KAFKA_BROKERS', 'STORAGE_DRIVER', 'S3_ENDPOINT', 'S3_REGION', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_BUCKET',
-  'SEARCH_DRIVER', 'ELASTICSEARCH_URL', 'MAIL_DRIVER', 'SMTP_URL',
+  'NODE_ENV',
+  'PORT',
+  'SERVICE',
+  'LOG_LEVEL',
+  'PUBLIC_URL',
+  'JWT_SECRET',
+  'ENCRYPTION_KEY',
+  'BUS_DRIVER',
+  'KAFKA_BROKERS',
+  'STORAGE_DRIVER',
+  'S3_ENDPOINT',
+  'S3_REGION',
+  'S3_ACCESS_KEY_ID',
+  'S3_SECRET_ACCESS_KEY',
+  'S3_BUCKET',
+  'SEARCH_DRIVER',
+  'ELASTICSEARCH_URL',
+  'MAIL_DRIVER',
+  'SMTP_URL',
 ];
 const DRIVERS = { BUS_DRIVER: 'kafka', STORAGE_DRIVER: 's3', SEARCH_DRIVER: 'elasticsearch', MAIL_DRIVER: 'smtp' };
 /** Values that must come from a Kubernetes Secret (URLs with credentials included). */
@@ -108,8 +124,16 @@ describe('docker-compose.yml', () => {
   it('runs the seven services from the one image built by deploy/Dockerfile', () => {
     for (const name of Object.keys(SERVICES)) {
       const service = compose.services[name];
-      expect({ name, image: service?.image, build: service?.build }).toEqual({ name, image: 'data-catalogue:dev', build: { context: '.', dockerfile: 'deploy/Dockerfile' } });
-      expect({ name, SERVICE: text(service.environment?.SERVICE), PORT: text(service.environment?.PORT) }).toEqual({ name, SERVICE: name, PORT: String(SERVICES[name]) });
+      expect({ name, image: service?.image, build: service?.build }).toEqual({
+        name,
+        image: 'data-catalogue:dev',
+        build: { context: '.', dockerfile: 'deploy/Dockerfile' },
+      });
+      expect({ name, SERVICE: text(service.environment?.SERVICE), PORT: text(service.environment?.PORT) }).toEqual({
+        name,
+        SERVICE: name,
+        PORT: String(SERVICES[name]),
+      });
       expect({ name, readOnly: service.read_only }).toEqual({ name, readOnly: true });
     }
   });
@@ -136,7 +160,12 @@ describe('docker-compose.yml', () => {
       const env = compose.services[name].environment ?? {};
       expect({ name, missing: REQUIRED_ENV.filter((key) => text(env[key]) === undefined) }).toEqual({ name, missing: [] });
       expect({ name, drivers: Object.fromEntries(Object.keys(DRIVERS).map((key) => [key, env[key]])) }).toEqual({ name, drivers: DRIVERS });
-      const hosts = { KAFKA_BROKERS: text(env.KAFKA_BROKERS), S3_ENDPOINT: text(env.S3_ENDPOINT), ELASTICSEARCH_URL: text(env.ELASTICSEARCH_URL), SMTP_URL: text(env.SMTP_URL) };
+      const hosts = {
+        KAFKA_BROKERS: text(env.KAFKA_BROKERS),
+        S3_ENDPOINT: text(env.S3_ENDPOINT),
+        ELASTICSEARCH_URL: text(env.ELASTICSEARCH_URL),
+        SMTP_URL: text(env.SMTP_URL),
+      };
       for (const [key, value] of Object.entries(hosts)) {
         const host = (value ?? '').replace(/^\w+:\/\//, '').split(/[:/,]/)[0];
         expect({ name, key, hostIsAComposeService: host in compose.services }).toEqual({ name, key, hostIsAComposeService: true });
@@ -185,7 +214,9 @@ describe('docker-compose.yml', () => {
     expect(kafka.image).toMatch(/^apache\/kafka:4\./);
     expect(kafka.environment?.KAFKA_PROCESS_ROLES).toBe('broker,controller');
     expect(String(kafka.environment?.CLUSTER_ID)).toMatch(/^[\w-]{22}$/);
-    const zookeeper = composeServices.filter(([name, service]) => /zookeeper/i.test(`${name} ${service.image} ${Object.keys(service.environment ?? {}).join(' ')}`));
+    const zookeeper = composeServices.filter(([name, service]) =>
+      /zookeeper/i.test(`${name} ${service.image} ${Object.keys(service.environment ?? {}).join(' ')}`),
+    );
     expect(zookeeper).toEqual([]);
     const topics = String(compose.services['kafka-topics'].environment?.TOPICS).split(' ').sort();
     expect(topics).toEqual(Object.values(Topic).sort());
@@ -249,8 +280,14 @@ describe('deploy/Dockerfile', () => {
   const dockerfile = path.join(root, 'deploy/Dockerfile');
   const stages = existsSync(dockerfile) ? parseDockerfile(dockerfile) : [];
   const runtime = stages[stages.length - 1];
-  const dockerignore = existsSync(path.join(root, '.dockerignore')) ? readFileSync(path.join(root, '.dockerignore'), 'utf8').split('\n').map((line) => line.trim()).filter((line) => line && !line.startsWith('#')) : [];
-  const of = (stage: { instructions: { keyword: string; args: string }[] } | undefined, keyword: string) => (stage?.instructions ?? []).filter((instruction) => instruction.keyword === keyword).map((instruction) => instruction.args);
+  const dockerignore = existsSync(path.join(root, '.dockerignore'))
+    ? readFileSync(path.join(root, '.dockerignore'), 'utf8')
+        .split('\n')
+        .map((line) => line.trim())
+        .filter((line) => line && !line.startsWith('#'))
+    : [];
+  const of = (stage: { instructions: { keyword: string; args: string }[] } | undefined, keyword: string) =>
+    (stage?.instructions ?? []).filter((instruction) => instruction.keyword === keyword).map((instruction) => instruction.args);
 
   it('exists and builds every stage on Node 24', () => {
     expect(stages.length).toBeGreaterThanOrEqual(2);
@@ -288,8 +325,17 @@ describe('deploy/Dockerfile', () => {
   });
 
   it('copies only files that exist and that .dockerignore lets through', () => {
-    const sources = stages.flatMap((stage) => of(stage, 'COPY')).filter((copy) => !copy.startsWith('--from')).flatMap((copy) => copy.replace(/--\S+\s*/g, '').split(' ').slice(0, -1));
-    const ignored = (file: string) => dockerignore.some((pattern) => file === pattern.replace(/^\*\*\//, '') || file.startsWith(`${pattern.replace(/^\*\*\//, '')}/`));
+    const sources = stages
+      .flatMap((stage) => of(stage, 'COPY'))
+      .filter((copy) => !copy.startsWith('--from'))
+      .flatMap((copy) =>
+        copy
+          .replace(/--\S+\s*/g, '')
+          .split(' ')
+          .slice(0, -1),
+      );
+    const ignored = (file: string) =>
+      dockerignore.some((pattern) => file === pattern.replace(/^\*\*\//, '') || file.startsWith(`${pattern.replace(/^\*\*\//, '')}/`));
     for (const source of sources.filter((item) => item !== '.')) {
       expect({ source, exists: existsSync(path.join(root, source)), ignored: ignored(source) }).toEqual({ source, exists: true, ignored: false });
     }
@@ -376,7 +422,10 @@ describe('k8s/', () => {
       expect({ file, documents: documents.length > 0 }).toEqual({ file, documents: true });
       if (path.basename(file) === 'kustomization.yaml' || patchFiles.has(file)) continue;
       for (const object of documents as KubeObject[]) {
-        expect({ file, object: `${object.apiVersion} ${object.kind} ${object.metadata?.name}` }).toEqual({ file, object: expect.stringMatching(/^\S+ \S+ \S+$/) });
+        expect({ file, object: `${object.apiVersion} ${object.kind} ${object.metadata?.name}` }).toEqual({
+          file,
+          object: expect.stringMatching(/^\S+ \S+ \S+$/),
+        });
         expect(() => validateObject(object)).not.toThrow();
       }
     }
@@ -387,26 +436,50 @@ describe('k8s/', () => {
       const { resources, patches } = referencedPaths(dir);
       for (const listed of [...resources, ...patches]) {
         const exists = existsSync(listed) && (!statSync(listed).isDirectory() || existsSync(path.join(listed, 'kustomization.yaml')));
-        expect({ dir: path.relative(root, dir), listed: path.relative(root, listed), exists }).toEqual({ dir: path.relative(root, dir), listed: path.relative(root, listed), exists: true });
+        expect({ dir: path.relative(root, dir), listed: path.relative(root, listed), exists }).toEqual({
+          dir: path.relative(root, dir),
+          listed: path.relative(root, listed),
+          exists: true,
+        });
       }
-      const beside = readdirSync(dir).filter((file) => /\.ya?ml$/.test(file) && file !== 'kustomization.yaml').map((file) => path.join(dir, file));
+      const beside = readdirSync(dir)
+        .filter((file) => /\.ya?ml$/.test(file) && file !== 'kustomization.yaml')
+        .map((file) => path.join(dir, file));
       const unlisted = beside.filter((file) => !resources.includes(file) && !patches.includes(file));
       expect({ dir: path.relative(root, dir), unlisted }).toEqual({ dir: path.relative(root, dir), unlisted: [] });
     }
   });
 
   it('has a Deployment and a Service per service, with health probes on the service port', () => {
-    expect(byKind(base, 'Deployment').map((object) => object.metadata.name).sort()).toEqual(Object.keys(SERVICES).sort());
+    expect(
+      byKind(base, 'Deployment')
+        .map((object) => object.metadata.name)
+        .sort(),
+    ).toEqual(Object.keys(SERVICES).sort());
     for (const [name, port] of Object.entries(SERVICES)) {
       const [container] = podSpec(named(base, 'Deployment', name) as KubeObject).containers;
       expect({ name, ports: container.ports }).toEqual({ name, ports: [{ name: 'http', containerPort: port }] });
-      expect({ name, ready: container.readinessProbe?.httpGet, live: container.livenessProbe?.httpGet }).toEqual({ name, ready: { path: HEALTH.ready, port: 'http' }, live: { path: HEALTH.live, port: 'http' } });
-      expect({ name, PORT: container.env?.find((item) => item.name === 'PORT')?.value, SERVICE: container.env?.find((item) => item.name === 'SERVICE')?.value }).toEqual({ name, PORT: String(port), SERVICE: name });
+      expect({ name, ready: container.readinessProbe?.httpGet, live: container.livenessProbe?.httpGet }).toEqual({
+        name,
+        ready: { path: HEALTH.ready, port: 'http' },
+        live: { path: HEALTH.live, port: 'http' },
+      });
+      expect({
+        name,
+        PORT: container.env?.find((item) => item.name === 'PORT')?.value,
+        SERVICE: container.env?.find((item) => item.name === 'SERVICE')?.value,
+      }).toEqual({ name, PORT: String(port), SERVICE: name });
       const service = named(base, 'Service', name) as KubeObject;
       const spec = service?.spec as { selector: Record<string, string>; ports: { port: number; targetPort: string }[] };
       const template = (named(base, 'Deployment', name)?.spec as { template: { metadata: { labels: Record<string, string> } } }).template;
-      expect({ name, selects: Object.entries(spec.selector).every(([key, value]) => template.metadata.labels[key] === value) }).toEqual({ name, selects: true });
-      expect({ name, ports: spec.ports.map(({ port: servicePort, targetPort }) => ({ port: servicePort, targetPort })) }).toEqual({ name, ports: [{ port, targetPort: 'http' }] });
+      expect({ name, selects: Object.entries(spec.selector).every(([key, value]) => template.metadata.labels[key] === value) }).toEqual({
+        name,
+        selects: true,
+      });
+      expect({ name, ports: spec.ports.map(({ port: servicePort, targetPort }) => ({ port: servicePort, targetPort })) }).toEqual({
+        name,
+        ports: [{ port, targetPort: 'http' }],
+      });
     }
   });
 
@@ -417,8 +490,15 @@ describe('k8s/', () => {
       expect({ name, pod: pod.securityContext }).toEqual({ name, pod: expect.objectContaining({ runAsNonRoot: true, runAsUser: expect.any(Number) }) });
       expect(pod.securityContext?.runAsUser).not.toBe(0);
       for (const container of pod.containers) {
-        expect({ name, requests: Object.keys(container.resources?.requests ?? {}).sort(), limits: Object.keys(container.resources?.limits ?? {}).sort() }).toEqual({ name, requests: ['cpu', 'memory'], limits: ['cpu', 'memory'] });
-        expect({ name, security: container.securityContext }).toEqual({ name, security: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } } });
+        expect({
+          name,
+          requests: Object.keys(container.resources?.requests ?? {}).sort(),
+          limits: Object.keys(container.resources?.limits ?? {}).sort(),
+        }).toEqual({ name, requests: ['cpu', 'memory'], limits: ['cpu', 'memory'] });
+        expect({ name, security: container.securityContext }).toEqual({
+          name,
+          security: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+        });
         expect({ name, image: container.image }).toEqual({ name, image: 'data-catalogue' });
       }
     }
@@ -446,13 +526,19 @@ describe('k8s/', () => {
       for (const configMap of byKind(objects, 'ConfigMap')) {
         const keys = Object.keys((configMap.data as Record<string, string>) ?? {});
         expect({ name, secretLooking: keys.filter((key) => looksSecret(key) || K8S_SECRET_ENV.includes(key)) }).toEqual({ name, secretLooking: [] });
-        for (const [key, value] of Object.entries((configMap.data as Record<string, string>) ?? {})) expect({ key, credentialsInUrl: /:\/\/[^/]*@/.test(value) }).toEqual({ key, credentialsInUrl: false });
+        for (const [key, value] of Object.entries((configMap.data as Record<string, string>) ?? {}))
+          expect({ key, credentialsInUrl: /:\/\/[^/]*@/.test(value) }).toEqual({ key, credentialsInUrl: false });
       }
       for (const deployment of byKind(objects, 'Deployment')) {
         for (const item of podSpec(deployment).containers.flatMap((container) => container.env ?? [])) {
           if (!looksSecret(item.name) && !K8S_SECRET_ENV.includes(item.name)) continue;
           const ref = item.valueFrom?.secretKeyRef;
-          expect({ deployment: deployment.metadata.name, env: item.name, inline: item.value, secretKeyRef: Boolean(ref?.name && ref?.key) }).toEqual({ deployment: deployment.metadata.name, env: item.name, inline: undefined, secretKeyRef: true });
+          expect({ deployment: deployment.metadata.name, env: item.name, inline: item.value, secretKeyRef: Boolean(ref?.name && ref?.key) }).toEqual({
+            deployment: deployment.metadata.name,
+            env: item.name,
+            inline: undefined,
+            secretKeyRef: true,
+          });
         }
       }
     }
@@ -465,7 +551,8 @@ describe('k8s/', () => {
     for (const name of BACKENDS) expect({ name, url: env[`SERVICE_URLS_${name.toUpperCase()}`] }).toEqual({ name, url: `http://${name}:${SERVICES[name]}` });
     const ingresses = byKind(base, 'Ingress');
     expect(ingresses).toHaveLength(1);
-    const rules = (ingresses[0].spec as { rules: { http: { paths: { path: string; backend: { service: { name: string; port: { name: string } } } }[] } }[] }).rules;
+    const rules = (ingresses[0].spec as { rules: { http: { paths: { path: string; backend: { service: { name: string; port: { name: string } } } }[] } }[] })
+      .rules;
     expect(rules.flatMap((rule) => rule.http.paths.map((item) => item.backend.service))).toEqual([{ name: 'gateway', port: { name: 'http' } }]);
   });
 
@@ -476,9 +563,13 @@ describe('k8s/', () => {
       const ids = objects.map((object) => `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`);
       expect({ name, duplicates: ids.filter((id, index) => ids.indexOf(id) !== index) }).toEqual({ name, duplicates: [] });
       const [namespace] = byKind(objects, 'Namespace');
-      expect({ name, namespaced: objects.filter((object) => object.kind !== 'Namespace').every((object) => object.metadata.namespace === namespace?.metadata.name) }).toEqual({ name, namespaced: true });
+      expect({
+        name,
+        namespaced: objects.filter((object) => object.kind !== 'Namespace').every((object) => object.metadata.namespace === namespace?.metadata.name),
+      }).toEqual({ name, namespaced: true });
       for (const deployment of byKind(objects, 'Deployment')) {
-        for (const container of podSpec(deployment).containers) expect({ name, image: container.image }).toEqual({ name, image: expect.stringMatching(/^[\w.-]+(:\d+)?\/[\w./-]+:(?!latest$)[\w.-]+$/) });
+        for (const container of podSpec(deployment).containers)
+          expect({ name, image: container.image }).toEqual({ name, image: expect.stringMatching(/^[\w.-]+(:\d+)?\/[\w./-]+:(?!latest$)[\w.-]+$/) });
       }
       const host = (named(objects, 'Ingress', 'gateway')?.spec as { rules: { host: string }[] }).rules[0].host;
       expect((named(objects, 'ConfigMap', 'data-catalogue-config')?.data as Record<string, string>).PUBLIC_URL).toBe(`https://${host}`);
@@ -501,8 +592,15 @@ describe('compose and k8s agree', () => {
     const base = kustomizeBuild(path.join(k8sRoot, 'base'));
     for (const [name, port] of Object.entries(SERVICES)) {
       const [container] = podSpec(named(base, 'Deployment', name) as KubeObject).containers;
-      expect({ name, k8s: container.ports?.[0].containerPort, compose: Number(compose.services[name].environment?.PORT) }).toEqual({ name, k8s: port, compose: port });
-      const k8sNames = [...(container.env ?? []).map((item) => item.name), ...Object.keys((named(base, 'ConfigMap', 'data-catalogue-config')?.data as object) ?? {})].sort();
+      expect({ name, k8s: container.ports?.[0].containerPort, compose: Number(compose.services[name].environment?.PORT) }).toEqual({
+        name,
+        k8s: port,
+        compose: port,
+      });
+      const k8sNames = [
+        ...(container.env ?? []).map((item) => item.name),
+        ...Object.keys((named(base, 'ConfigMap', 'data-catalogue-config')?.data as object) ?? {}),
+      ].sort();
       expect({ name, k8s: k8sNames }).toEqual({ name, k8s: Object.keys(compose.services[name].environment ?? {}).sort() });
     }
   });

@@ -125,7 +125,7 @@ export function kustomizeBuild(dir: string): KubeObject[] {
     for (const container of objects.flatMap(podContainers)) {
       const [name, tag] = (container.image ?? '').split(/:(?=[^/]*$)/);
       if (name !== image.name) continue;
-      container.image = `${image.newName ?? name}${image.newTag ?? tag ? `:${image.newTag ?? tag}` : ''}`;
+      container.image = `${image.newName ?? name}${(image.newTag ?? tag) ? `:${image.newTag ?? tag}` : ''}`;
     }
   }
 

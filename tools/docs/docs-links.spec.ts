@@ -20,7 +20,15 @@ function relativeLinks(text: string): string[] {
 
 describe('documentation in the repository (README.md, docs/)', () => {
   it('has the product specification, architecture, API guide, operations and user guide', () => {
-    for (const file of ['docs/product-spec.md', 'docs/architecture.md', 'docs/api.md', 'docs/operations.md', 'docs/user-guide/README.md', 'docs/openapi.json', 'docs/asyncapi.yaml']) {
+    for (const file of [
+      'docs/product-spec.md',
+      'docs/architecture.md',
+      'docs/api.md',
+      'docs/operations.md',
+      'docs/user-guide/README.md',
+      'docs/openapi.json',
+      'docs/asyncapi.yaml',
+    ]) {
       expect({ file, exists: existsSync(path.join(root, file)) }).toEqual({ file, exists: true });
     }
   });

@@ -16,7 +16,11 @@ describe('module boundaries (eslint.config.mjs, Nx tags)', () => {
 
   beforeAll(() => {
     // The Nx rule reads the cached project graph; without one it skips with a mere warning.
-    execFileSync(process.execPath, [path.join(root, 'node_modules/nx/dist/bin/nx.js'), 'show', 'projects'], { cwd: root, env: { ...process.env, NX_DAEMON: 'false' }, stdio: 'ignore' });
+    execFileSync(process.execPath, [path.join(root, 'node_modules/nx/dist/bin/nx.js'), 'show', 'projects'], {
+      cwd: root,
+      env: { ...process.env, NX_DAEMON: 'false' },
+      stdio: 'ignore',
+    });
     eslint = new ESLint({ cwd: root });
   }, 120_000);
 

@@ -53,6 +53,10 @@ await rm(path.join(dist, 'libs'), { recursive: true, force: true });
 const count = await compileServer();
 console.log(`build: compiled ${count} server files to dist/`);
 if (!skipWeb) {
-  execFileSync(process.execPath, [path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js'), 'build', '--config', 'apps/web/vite.config.ts', '--logLevel', 'warn'], { cwd: root, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [path.join(path.dirname(require.resolve('vite/package.json')), 'bin/vite.js'), 'build', '--config', 'apps/web/vite.config.ts', '--logLevel', 'warn'],
+    { cwd: root, stdio: 'inherit' },
+  );
   console.log('build: web app built to dist/apps/web');
 }

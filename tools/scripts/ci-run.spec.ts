@@ -13,7 +13,20 @@ const root = path.resolve(__dirname, '../..');
 function runCi(behaviour: Record<string, string>) {
   const bin = mkdtempSync(path.join(tmpdir(), 'dc-ci-stubs-'));
   const calls = path.join(bin, 'calls.log');
-  const commands = ['dpkg-query', 'apt-get', 'pg_isready', 'pg_ctlcluster', 'psql', 'runuser', 'mariadb-admin', 'mariadb', 'mariadb-install-db', 'install', 'start-stop-daemon', 'npm'];
+  const commands = [
+    'dpkg-query',
+    'apt-get',
+    'pg_isready',
+    'pg_ctlcluster',
+    'psql',
+    'runuser',
+    'mariadb-admin',
+    'mariadb',
+    'mariadb-install-db',
+    'install',
+    'start-stop-daemon',
+    'npm',
+  ];
   for (const command of commands) {
     const body = behaviour[command] ?? (command === 'dpkg-query' ? "echo 'install ok installed'" : 'exit 0');
     writeFileSync(path.join(bin, command), `#!/bin/sh\necho "${command} $*" >> "${calls}"\n${body}\n`);

@@ -1,4 +1,4 @@
-// The README's test command: builds, type-checks, lints, then runs every jest project (unit,
+// The README's test command: builds, type-checks, lints, checks formatting, then runs every jest project (unit,
 // infrastructure contract suites, distributed-mode proof, browser tests) and prints one summary
 // line. With CI=true a skipped infrastructure suite fails (see libs/testing/src/infra.ts).
 import './require-node.mjs';
@@ -9,7 +9,13 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 // Each tool runs on this very Node (the project's Node 24), whatever `node` is first on PATH.
-const tools = { jest: 'jest/bin/jest.js', tsc: 'typescript/bin/tsc', eslint: 'eslint/bin/eslint.js', nx: 'nx/dist/bin/nx.js' };
+const tools = {
+  jest: 'jest/bin/jest.js',
+  tsc: 'typescript/bin/tsc',
+  eslint: 'eslint/bin/eslint.js',
+  nx: 'nx/dist/bin/nx.js',
+  prettier: 'prettier/bin/prettier.cjs',
+};
 const tool = (name) => [path.join(root, 'node_modules', tools[name])];
 const step = (title, command, args) => {
   console.log(`\n== ${title}`);
@@ -24,6 +30,7 @@ try {
     step('typecheck web', process.execPath, [...tool('tsc'), '-p', 'apps/web/tsconfig.json', '--noEmit']);
     step('nx project graph', process.execPath, [...tool('nx'), 'show', 'projects']);
     step('lint (with Nx module boundaries)', process.execPath, [...tool('eslint'), 'apps', 'libs', 'tools', '--max-warnings', '0']);
+    step('format (npm run format writes it)', process.execPath, [...tool('prettier'), '--check', '--log-level', 'warn', '.']);
   }
 } catch {
   console.error('\n0 passed, 1 failed');

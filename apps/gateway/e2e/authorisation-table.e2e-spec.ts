@@ -29,7 +29,8 @@ interface Call {
 }
 
 /** Statuses written once per row: [anonymous, basic, viewer, dataAdmin, accessAdmin, owner, otherOrg]. */
-const s = (...codes: [number, number, number, number, number, number, number]): Statuses => Object.fromEntries(ROLES.map((role, i) => [role, codes[i]])) as Statuses;
+const s = (...codes: [number, number, number, number, number, number, number]): Statuses =>
+  Object.fromEntries(ROLES.map((role, i) => [role, codes[i]])) as Statuses;
 
 /**
  * One row per prefix of the gateway's route table (apps/gateway/src/app/route-table.ts), keyed as
@@ -49,13 +50,22 @@ const TABLE: Record<string, Call[]> = {
     { method: 'GET', path: (f) => `/api/account/${f.member}/`, expect: s(401, 200, 200, 200, 200, 200, 404) },
     { method: 'PATCH', path: (f) => `/api/account/${f.member}/`, body: { first_name: 'Renamed' }, expect: s(401, 403, 403, 403, 200, 200, 404) },
   ],
-  'identity /api/password': [{ method: 'POST', path: () => '/api/password/confirm/', body: { email: 'nobody@example.org' }, expect: s(200, 200, 200, 200, 200, 200, 200) }],
-  'identity /api/change-profile-information': [{ method: 'PUT', path: () => '/api/change-profile-information/', body: {}, expect: s(401, 400, 400, 400, 400, 400, 400) }],
+  'identity /api/password': [
+    { method: 'POST', path: () => '/api/password/confirm/', body: { email: 'nobody@example.org' }, expect: s(200, 200, 200, 200, 200, 200, 200) },
+  ],
+  'identity /api/change-profile-information': [
+    { method: 'PUT', path: () => '/api/change-profile-information/', body: {}, expect: s(401, 400, 400, 400, 400, 400, 400) },
+  ],
   'identity /api/change-password': [{ method: 'PUT', path: () => '/api/change-password/', body: {}, expect: s(401, 400, 400, 400, 400, 400, 400) }],
   'identity /api/user-api-keys': [{ method: 'GET', path: () => '/api/user-api-keys/', expect: s(401, 200, 200, 200, 200, 200, 200) }],
   'identity /api/organisation': [
     { method: 'GET', path: (f) => `/api/organisation/${f.organisation}/`, expect: s(401, 200, 200, 200, 200, 200, 404) },
-    { method: 'PUT', path: (f) => `/api/organisation/${f.organisation}/`, body: { name: 'Renamed Ltd', email: 'owner@example.org', description: 'Engines' }, expect: s(401, 403, 403, 403, 200, 200, 404) },
+    {
+      method: 'PUT',
+      path: (f) => `/api/organisation/${f.organisation}/`,
+      body: { name: 'Renamed Ltd', email: 'owner@example.org', description: 'Engines' },
+      expect: s(401, 403, 403, 403, 200, 200, 404),
+    },
   ],
   'identity /api/userprofile-autofill-list': [{ method: 'GET', path: () => '/api/userprofile-autofill-list', expect: s(401, 200, 200, 200, 200, 200, 200) }],
   'identity /api/organisation-autofill-list': [{ method: 'GET', path: () => '/api/organisation-autofill-list', expect: s(401, 200, 200, 200, 200, 200, 200) }],
@@ -67,7 +77,9 @@ const TABLE: Record<string, Call[]> = {
   ],
   'catalogue /api/files': [{ method: 'GET', path: () => '/api/files/download?token=forged', expect: s(403, 403, 403, 403, 403, 403, 403) }],
   'catalogue /api/accessoptions': [{ method: 'GET', path: () => '/api/accessoptions/', expect: s(200, 200, 200, 200, 200, 200, 200) }],
-  'catalogue /api/visibilities': [{ method: 'GET', path: (f) => `/api/visibilities/?associated_record=${f.record}`, expect: s(401, 200, 200, 200, 200, 200, 200) }],
+  'catalogue /api/visibilities': [
+    { method: 'GET', path: (f) => `/api/visibilities/?associated_record=${f.record}`, expect: s(401, 200, 200, 200, 200, 200, 200) },
+  ],
   'catalogue /api/policies': [{ method: 'GET', path: () => '/api/policies/', expect: s(401, 200, 200, 200, 200, 200, 200) }],
   'catalogue /api/groups': [{ method: 'GET', path: () => '/api/groups/', expect: s(401, 200, 200, 200, 200, 200, 200) }],
   'catalogue /api/connections': [{ method: 'GET', path: () => '/api/connections/list-connections/', expect: s(401, 200, 200, 200, 200, 200, 200) }],
@@ -82,12 +94,23 @@ const TABLE: Record<string, Call[]> = {
   // Everyone signed in lists their own jobs; a job of someone else is "not found" to everybody else.
   'jobs /api/tasks': [
     { method: 'POST', path: () => '/api/tasks/jobs-list/', body: {}, expect: s(401, 200, 200, 200, 200, 200, 200) },
-    { method: 'POST', path: () => '/api/tasks/job-content/', body: { job: '00000000-0000-4000-8000-000000000000' }, expect: s(401, 404, 404, 404, 404, 404, 404) },
-    { method: 'POST', path: () => '/api/tasks/job-delete/', body: { job: '00000000-0000-4000-8000-000000000000' }, expect: s(401, 404, 404, 404, 404, 404, 404) },
+    {
+      method: 'POST',
+      path: () => '/api/tasks/job-content/',
+      body: { job: '00000000-0000-4000-8000-000000000000' },
+      expect: s(401, 404, 404, 404, 404, 404, 404),
+    },
+    {
+      method: 'POST',
+      path: () => '/api/tasks/job-delete/',
+      body: { job: '00000000-0000-4000-8000-000000000000' },
+      expect: s(401, 404, 404, 404, 404, 404, 404),
+    },
   ],
 };
 
-const rowKey = (route: { service: string; prefix: string; methods?: string[] }) => `${route.service} ${route.prefix}${route.methods ? ` ${route.methods.join(',')}` : ''}`.replace(/ GET,HEAD$/, '');
+const rowKey = (route: { service: string; prefix: string; methods?: string[] }) =>
+  `${route.service} ${route.prefix}${route.methods ? ` ${route.methods.join(',')}` : ''}`.replace(/ GET,HEAD$/, '');
 
 describe('authorisation table: every route of the gateway x every kind of caller (embedded product)', () => {
   jest.setTimeout(360_000);
@@ -104,7 +127,8 @@ describe('authorisation table: every route of the gateway x every kind of caller
       headers: { ...(token ? { authorization: `JWT ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-  const login = async (username: string) => ((await (await call('POST', '/api-token-auth/', undefined, { username, password: PASSWORD })).json()) as { token: string }).token;
+  const login = async (username: string) =>
+    ((await (await call('POST', '/api-token-auth/', undefined, { username, password: PASSWORD })).json()) as { token: string }).token;
 
   it('has a row for every route of the route table, and no row for a route that is gone', () => {
     expect(Object.keys(TABLE).sort()).toEqual(ROUTES.map(rowKey).sort());
@@ -129,7 +153,15 @@ describe('authorisation table: every route of the gateway x every kind of caller
       ];
       let member = '';
       for (const [role, clientType, groups] of members) {
-        const created = await call('POST', '/api/account/', tokens.owner, { username: role.toLowerCase(), email: `${role.toLowerCase()}@example.org`, first_name: 'Member', last_name: role, password: PASSWORD, client_type: clientType, groups });
+        const created = await call('POST', '/api/account/', tokens.owner, {
+          username: role.toLowerCase(),
+          email: `${role.toLowerCase()}@example.org`,
+          first_name: 'Member',
+          last_name: role,
+          password: PASSWORD,
+          client_type: clientType,
+          groups,
+        });
         expect(created.status).toBe(201);
         member = ((await created.json()) as { id: string }).id;
         tokens[role] = await login(role.toLowerCase());
@@ -153,11 +185,17 @@ describe('authorisation table: every route of the gateway x every kind of caller
         for (const entry of calls) {
           const statuses = {} as Statuses;
           for (const role of ROLES) {
-            const token = role === 'anonymous' ? undefined : entry.freshToken ? await login(role === 'owner' ? 'owner' : role === 'otherOrg' ? 'otherorg' : role.toLowerCase()) : tokens[role];
+            const token =
+              role === 'anonymous'
+                ? undefined
+                : entry.freshToken
+                  ? await login(role === 'owner' ? 'owner' : role === 'otherOrg' ? 'otherorg' : role.toLowerCase())
+                  : tokens[role];
             const response = await call(entry.method, entry.path(fixture), token, entry.body);
             await response.arrayBuffer();
             statuses[role] = response.status;
-            if (response.status !== entry.expect[role]) differences.push(`${row}: ${entry.method} ${entry.path(fixture)} as ${role}: expected ${entry.expect[role]}, got ${response.status}`);
+            if (response.status !== entry.expect[role])
+              differences.push(`${row}: ${entry.method} ${entry.path(fixture)} as ${role}: expected ${entry.expect[role]}, got ${response.status}`);
           }
           actual[row].push(statuses);
         }

@@ -18,7 +18,10 @@ async function writeCsv(file: string, megabytes: number, seed: number): Promise<
   let written = 0;
   for (let row = 0; written < megabytes * 1024 * 1024; row++) {
     const lines: string[] = [];
-    for (let i = 0; i < 1000; i++, row++) lines.push(`${row},station-${(row * 7 + seed) % 997},${((row * 31 + seed) % 10_000) / 100},2026-${String((row % 12) + 1).padStart(2, '0')}-${String((row % 28) + 1).padStart(2, '0')},reading ${seed} of ${row}`);
+    for (let i = 0; i < 1000; i++, row++)
+      lines.push(
+        `${row},station-${(row * 7 + seed) % 997},${((row * 31 + seed) % 10_000) / 100},2026-${String((row % 12) + 1).padStart(2, '0')}-${String((row % 28) + 1).padStart(2, '0')},reading ${seed} of ${row}`,
+      );
     const chunk = `${lines.join('\n')}\n`;
     written += chunk.length;
     if (!out.write(chunk)) await once(out, 'drain');
@@ -30,7 +33,10 @@ async function writeCsv(file: string, megabytes: number, seed: number): Promise<
 /** Every file under the storage root, reserved names (partial writes, content-type sidecars) included. */
 function filesUnder(root: string): string[] {
   if (!existsSync(root)) return [];
-  return (readdirSync(root, { recursive: true }) as string[]).filter((name) => statSync(path.join(root, name)).isFile()).map((name) => name.split(path.sep).join('/')).sort();
+  return (readdirSync(root, { recursive: true }) as string[])
+    .filter((name) => statSync(path.join(root, name)).isFile())
+    .map((name) => name.split(path.sep).join('/'))
+    .sort();
 }
 
 /**
@@ -49,7 +55,14 @@ describe('crash recovery of the embedded product (SIGKILL during an upload and d
   const storageRoot = () => path.join(dataDir, 'files');
 
   const start = async () => {
-    app = startNode('crash', 'dist/apps/gateway/src/main.js', { DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), PUBLIC_URL: base(), LOG_LEVEL: 'info', BODY_IDLE_TIMEOUT_MS: '600000' });
+    app = startNode('crash', 'dist/apps/gateway/src/main.js', {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      EMBEDDED_PG_PORT: String(pgPort),
+      PUBLIC_URL: base(),
+      LOG_LEVEL: 'info',
+      BODY_IDLE_TIMEOUT_MS: '600000',
+    });
     await waitForHttp(`${base()}/health/ready`, { process: app, timeoutMs: 300_000 });
   };
   const kill = async () => {
@@ -72,7 +85,10 @@ describe('crash recovery of the embedded product (SIGKILL during an upload and d
    */
   const upload = (files: Array<{ name: string; path: string }>, stopAfterBytes?: number): Promise<{ status: number; body: unknown }> => {
     const boundary = `crash-${Date.now()}`;
-    const call = request(`${base()}/api/records/`, { method: 'POST', headers: { authorization: `JWT ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` } });
+    const call = request(`${base()}/api/records/`, {
+      method: 'POST',
+      headers: { authorization: `JWT ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    });
     const answer = new Promise<{ status: number; body: unknown }>((resolve, reject) => {
       call.on('response', (response) => {
         let text = '';
@@ -105,21 +121,30 @@ describe('crash recovery of the embedded product (SIGKILL during an upload and d
     const keys = files.flatMap((file) => (file.storage_key ? [file.storage_key] : []));
     const stored = filesUnder(storageRoot());
     expect(stored.filter((name) => name.includes('/.~partial/'))).toEqual([]);
-    expect(stored.filter((name) => name.startsWith('catalogue/'))).toEqual(keys.flatMap((key) => [key, `${path.posix.dirname(key)}/.~meta-${path.posix.basename(key)}.json`]).sort());
+    expect(stored.filter((name) => name.startsWith('catalogue/'))).toEqual(
+      keys.flatMap((key) => [key, `${path.posix.dirname(key)}/.~meta-${path.posix.basename(key)}.json`]).sort(),
+    );
     // relations/row-index/{file}/{build}/...: builds the relations service knows, of files that exist.
     const builds = await sql<{ file_id: string; build_id: string }>(`SELECT file_id, build_id FROM relations.row_indexes WHERE status = 'ready'`);
     const indexed = new Set(stored.filter((name) => name.startsWith('relations/row-index/')).map((name) => name.split('/').slice(2, 4).join('/')));
-    expect([...indexed].filter((build) => !builds.some((b) => `${b.file_id}/${b.build_id}` === build) || !files.some((file) => build.startsWith(`${file.id}/`)))).toEqual([]);
+    expect(
+      [...indexed].filter((build) => !builds.some((b) => `${b.file_id}/${b.build_id}` === build) || !files.some((file) => build.startsWith(`${file.id}/`))),
+    ).toEqual([]);
     expect(stored.filter((name) => !name.startsWith('catalogue/') && !name.startsWith('relations/row-index/'))).toEqual([]);
     expect(await sql('SELECT storage_key FROM catalogue.pending_objects')).toEqual([]);
   };
-  const fileStatuses = () => sql<{ name: string; extraction_status: string; attempts: number; errors: string[] | null }>(`SELECT name, extraction_status, attempts, meta -> 'ERRORS' AS errors FROM catalogue.files ORDER BY created_at`);
+  const fileStatuses = () =>
+    sql<{ name: string; extraction_status: string; attempts: number; errors: string[] | null }>(
+      `SELECT name, extraction_status, attempts, meta -> 'ERRORS' AS errors FROM catalogue.files ORDER BY created_at`,
+    );
   /** No record shows Working: each file's extraction ended (done, or failed with a message). */
   const expectNothingWorking = async (timeoutMs: number) =>
     eventually(async () => {
       const records = (await sql<{ id: string }>('SELECT id FROM catalogue.records')).map((row) => row.id);
       for (const id of records) {
-        const details = (await (await fetch(`${base()}/api/records/${id}`, { headers: { authorization: `JWT ${token}` } })).json()) as { extraction_status: string | null };
+        const details = (await (await fetch(`${base()}/api/records/${id}`, { headers: { authorization: `JWT ${token}` } })).json()) as {
+          extraction_status: string | null;
+        };
         expect({ id, state: details.extraction_status }).toEqual({ id, state: 'done' });
       }
       const files = await fileStatuses();
@@ -184,7 +209,12 @@ describe('crash recovery of the embedded product (SIGKILL during an upload and d
   });
 
   it('refuses to start a second product on the DATA_DIR a running one uses, and leaves that one running', async () => {
-    const second = startNode('second', 'dist/apps/gateway/src/main.js', { DATA_DIR: dataDir, PORT: String(await freePort()), EMBEDDED_PG_PORT: String(pgPort), LOG_LEVEL: 'info' });
+    const second = startNode('second', 'dist/apps/gateway/src/main.js', {
+      DATA_DIR: dataDir,
+      PORT: String(await freePort()),
+      EMBEDDED_PG_PORT: String(pgPort),
+      LOG_LEVEL: 'info',
+    });
     expect(await second.exited).toBe(1);
     expect(second.lines.join('\n')).toContain('is in use by a running product');
     expect((await fetch(`${base()}/health/ready`)).status).toBe(200);
@@ -200,9 +230,16 @@ describe('crash recovery of the embedded product (SIGKILL during an upload and d
     const sent = await upload([{ name: 'archive.csv', path: big }]);
     expect(sent.status).toBe(201);
     const recordId = (sent.body as { id: string }).id;
-    await eventually(async () => expect(await sql(`SELECT extraction_status FROM catalogue.files WHERE record_id = $1`, [recordId])).toEqual([{ extraction_status: 'running' }]), 120_000);
+    await eventually(
+      async () =>
+        expect(await sql(`SELECT extraction_status FROM catalogue.files WHERE record_id = $1`, [recordId])).toEqual([{ extraction_status: 'running' }]),
+      120_000,
+    );
     await kill();
-    const [killed] = await sql<{ extraction_status: string; attempts: number }>('SELECT extraction_status, attempts FROM catalogue.files WHERE record_id = $1', [recordId]);
+    const [killed] = await sql<{ extraction_status: string; attempts: number }>(
+      'SELECT extraction_status, attempts FROM catalogue.files WHERE record_id = $1',
+      [recordId],
+    );
     expect(killed).toEqual({ extraction_status: 'running', attempts: 1 });
 
     await start();

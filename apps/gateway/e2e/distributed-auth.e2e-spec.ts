@@ -1,7 +1,18 @@
 import { request } from 'node:http';
 import path from 'node:path';
 import { Client } from 'pg';
-import { createTestDatabase, describeInfra, ensureServerBuild, eventually, freePort, isKcatInstalled, RunningProcess, startNode, TestDatabase, waitForHttp } from '@dc/testing';
+import {
+  createTestDatabase,
+  describeInfra,
+  ensureServerBuild,
+  eventually,
+  freePort,
+  isKcatInstalled,
+  RunningProcess,
+  startNode,
+  TestDatabase,
+  waitForHttp,
+} from '@dc/testing';
 import { DistributedProduct, startDistributedProduct } from './distributed-product';
 import { activateAndLogin, register } from './flows';
 import { INTERNAL_PATH_VARIANTS, rawRequest } from './raw-http';
@@ -21,13 +32,19 @@ const call = (base: string, token: string, pathname: string, init: RequestInit =
 async function expectTokenRevokedEverywhere(base: string, mailDir: string, databaseUrl: string, username: string): Promise<void> {
   expect((await register(base, username, PASSWORD)).status).toBe(201);
   const oldToken = await activateAndLogin(base, mailDir, username, PASSWORD);
-  const created = await call(base, oldToken, '/api/records/', { method: 'POST', body: JSON.stringify({ name: `${username}'s rainfall`, description: 'Daily totals', access: 'OP' }) });
+  const created = await call(base, oldToken, '/api/records/', {
+    method: 'POST',
+    body: JSON.stringify({ name: `${username}'s rainfall`, description: 'Daily totals', access: 'OP' }),
+  });
   expect(created.status).toBe(201);
   const record = (await created.json()) as { id: string };
   expect((await call(base, oldToken, `/api/records/${record.id}/`)).status).toBe(200);
   expect((await call(base, oldToken, '/api/records/')).status).toBe(200);
 
-  const changed = await call(base, oldToken, '/api/change-password/', { method: 'PUT', body: JSON.stringify({ old_password: PASSWORD, new_password: NEW_PASSWORD, new_password_confirm: NEW_PASSWORD }) });
+  const changed = await call(base, oldToken, '/api/change-password/', {
+    method: 'PUT',
+    body: JSON.stringify({ old_password: PASSWORD, new_password: NEW_PASSWORD, new_password_confirm: NEW_PASSWORD }),
+  });
   expect(changed.status).toBe(200);
 
   for (const [service, pathname, init] of [
@@ -41,7 +58,11 @@ async function expectTokenRevokedEverywhere(base: string, mailDir: string, datab
     expect({ service, pathname, status: response.status, body: await response.json() }).toEqual({ service, pathname, status: 401, body: STALE });
   }
 
-  const login = await fetch(`${base}/api-token-auth/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: NEW_PASSWORD }) });
+  const login = await fetch(`${base}/api-token-auth/`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password: NEW_PASSWORD }),
+  });
   const newToken = ((await login.json()) as { token: string }).token;
   expect((await call(base, newToken, `/api/records/${record.id}/`)).status).toBe(200);
   expect((await call(base, newToken, '/api/records/?view=own')).status).toBe(200);
@@ -100,14 +121,18 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
     }
   }, 90_000);
 
-  it('counts a login failure against the client\'s real address, whatever X-Forwarded-For it sends', async () => {
+  it("counts a login failure against the client's real address, whatever X-Forwarded-For it sends", async () => {
     // From 127.0.0.2, so the client's address differs from the gateway's own (127.0.0.1).
     const status = await new Promise<number>((resolve, reject) => {
       const body = JSON.stringify({ username: 'spoofer', password: 'wrong password' });
-      const call = request(`${gatewayUrl}/api-token-auth/`, { method: 'POST', localAddress: '127.0.0.2', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.1' } }, (response) => {
-        response.resume();
-        resolve(response.statusCode!);
-      });
+      const call = request(
+        `${gatewayUrl}/api-token-auth/`,
+        { method: 'POST', localAddress: '127.0.0.2', headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.1' } },
+        (response) => {
+          response.resume();
+          resolve(response.statusCode!);
+        },
+      );
       call.on('error', reject);
       call.end(body);
     });
@@ -130,7 +155,10 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
     let subAccounts = 0;
     const subAccount = async () => {
       subAccounts += 1;
-      const created = await call(gatewayUrl, token, '/api/account/', { method: 'POST', body: JSON.stringify({ username: `sub-${subAccounts}`, email: `sub-${subAccounts}@example.org`, first_name: 'Sub', last_name: 'Account', password }) });
+      const created = await call(gatewayUrl, token, '/api/account/', {
+        method: 'POST',
+        body: JSON.stringify({ username: `sub-${subAccounts}`, email: `sub-${subAccounts}@example.org`, first_name: 'Sub', last_name: 'Account', password }),
+      });
       expect(created.status).toBe(201);
       return ((await created.json()) as { id: string }).id;
     };
@@ -144,7 +172,12 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
       ['POST', '/api-token-auth/', json({ username: 'paths', password }), 200],
       ['GET', '/api/account/user-account/', undefined, 200],
       ['POST', '/api/password/confirm/', json({ email: 'nobody@example.org' }), 200],
-      ['POST', '/api/password/check/', json({ email: 'paths@example.org', token: 'not-a-token', password: 'whatever it is', password_confirm: 'whatever it is' }), 400],
+      [
+        'POST',
+        '/api/password/check/',
+        json({ email: 'paths@example.org', token: 'not-a-token', password: 'whatever it is', password_confirm: 'whatever it is' }),
+        400,
+      ],
       ['PUT', '/api/change-profile-information/', json({ first_name: 'Path', last_name: 'Finder' }), 200],
       ['PUT', '/api/change-password/', json({}), 400],
       ['GET', '/api/user-api-keys/', undefined, 200],
@@ -163,7 +196,10 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
     for (const [method, pathOrFresh, body, status] of table) {
       const answers: Array<{ via: string; path: string; status: number }> = [];
       const expected: typeof answers = [];
-      for (const [via, base] of [['gateway', gatewayUrl], ['identity', identityUrl]]) {
+      for (const [via, base] of [
+        ['gateway', gatewayUrl],
+        ['identity', identityUrl],
+      ]) {
         for (const slash of [true, false]) {
           const specPath = typeof pathOrFresh === 'string' ? pathOrFresh : await pathOrFresh();
           const target = slash ? specPath.replace(/\/?$/, '/') : specPath.replace(/\/$/, '');
@@ -185,7 +221,8 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
     try {
       await waitForHttp(`http://127.0.0.1:${port}/health/ready`, { process: second, timeoutMs: 120_000 });
       // Both identity processes and the gateway accept the token: it is remembered as current.
-      for (const base of [identityUrl, `http://127.0.0.1:${port}`, gatewayUrl]) expect((await call(base, token, '/api/account/user-account/')).status).toBe(200);
+      for (const base of [identityUrl, `http://127.0.0.1:${port}`, gatewayUrl])
+        expect((await call(base, token, '/api/account/user-account/')).status).toBe(200);
       expect((await call(gatewayUrl, token, '/api/records/')).status).toBe(200);
       // Logout at the second process, which the gateway never routes to.
       expect((await call(`http://127.0.0.1:${port}`, token, '/api/logout/', { method: 'POST' })).status).toBe(204);
@@ -207,13 +244,14 @@ describeInfra('token revocation in distributed mode (gateway asks identity)', is
     expect(identity.lines.join('\n')).toContain('PUBLIC_URL: required when RUN_MODE=distributed');
   });
 
-  it('does not let outside callers reach identity\'s internal token check through the gateway, however the path is written', async () => {
+  it("does not let outside callers reach identity's internal token check through the gateway, however the path is written", async () => {
     expect((await register(gatewayUrl, 'insider', PASSWORD)).status).toBe(201);
     const token = await activateAndLogin(gatewayUrl, product.mailDir, 'insider', PASSWORD);
     const auth = { authorization: `JWT ${token}` };
     const gatewayPort = Number(new URL(gatewayUrl).port);
     const answers = [];
-    for (const variant of INTERNAL_PATH_VARIANTS) answers.push({ variant, status: (await rawRequest(gatewayPort, { method: 'GET', path: variant, headers: auth }))?.status });
+    for (const variant of INTERNAL_PATH_VARIANTS)
+      answers.push({ variant, status: (await rawRequest(gatewayPort, { method: 'GET', path: variant, headers: auth }))?.status });
     expect(answers).toEqual(INTERNAL_PATH_VARIANTS.map((variant) => ({ variant, status: 404 })));
     // Identity answers it on its own port, inside the private network, where the gateway asks.
     expect((await fetch(`${identityUrl}/internal/token-status`, { headers: auth })).status).toBe(204);
@@ -231,7 +269,14 @@ describeInfra('token revocation in embedded mode (one process)', true, () => {
     db = await createTestDatabase('dc_embedded_auth');
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
-    app = startNode('embedded', 'dist/apps/gateway/src/main.js', { DATABASE_URL: db.url, DATA_DIR: dataDir(), PORT: String(port), PUBLIC_URL: base, SERVE_WEB: 'false', LOG_LEVEL: 'warn' });
+    app = startNode('embedded', 'dist/apps/gateway/src/main.js', {
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir(),
+      PORT: String(port),
+      PUBLIC_URL: base,
+      SERVE_WEB: 'false',
+      LOG_LEVEL: 'warn',
+    });
     await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 90_000 });
   }, 120_000);
 

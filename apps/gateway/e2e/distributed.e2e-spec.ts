@@ -25,7 +25,9 @@ describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKca
     const client = new Client({ connectionString: db.url });
     await client.connect();
     try {
-      const schemas = (await client.query("SELECT schema_name FROM information_schema.schemata WHERE schema_name = ANY($1) ORDER BY 1", [[...SERVICES]])).rows.map((r) => r.schema_name);
+      const schemas = (
+        await client.query('SELECT schema_name FROM information_schema.schemata WHERE schema_name = ANY($1) ORDER BY 1', [[...SERVICES]])
+      ).rows.map((r) => r.schema_name);
       expect(schemas).toEqual([...SERVICES].sort());
     } finally {
       await client.end();
@@ -37,7 +39,15 @@ describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKca
     const response = await fetch(`${gatewayUrl}/api/register/`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-correlation-id': 'corr-distributed-1' },
-      body: JSON.stringify({ username: 'grace', email: 'grace@example.org', first_name: 'Grace', last_name: 'Hopper', description: 'Compilers', password: 'nanoseconds-11.8', password_confirm: 'nanoseconds-11.8' }),
+      body: JSON.stringify({
+        username: 'grace',
+        email: 'grace@example.org',
+        first_name: 'Grace',
+        last_name: 'Hopper',
+        description: 'Compilers',
+        password: 'nanoseconds-11.8',
+        password_confirm: 'nanoseconds-11.8',
+      }),
     });
     expect(response.status).toBe(201);
     expect(response.headers.get('x-correlation-id')).toBe('corr-distributed-1');
@@ -63,7 +73,10 @@ describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKca
       await client.end();
     }
     // The search process applied the event under the correlation id of the original call.
-    await eventually(async () => expect(search.lines.some((l) => l.includes('"correlationId":"corr-distributed-1"') && l.includes('event applied'))).toBe(true), 10_000);
+    await eventually(
+      async () => expect(search.lines.some((l) => l.includes('"correlationId":"corr-distributed-1"') && l.includes('event applied'))).toBe(true),
+      10_000,
+    );
   }, 90_000);
 
   it('carries a record from the catalogue process to the search process over Kafka', async () => {
@@ -89,10 +102,17 @@ describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKca
     const created = await fetch(`${gatewayUrl}/api/records/`, { method: 'POST', headers: auth, body: form });
     expect(created.status).toBe(201);
     const record = await created.json();
-    expect(record.FILES).toEqual([expect.objectContaining({ name: 'rainfall.csv', size: csv.length, checksum: createHash('sha256').update(csv).digest('hex') })]);
+    expect(record.FILES).toEqual([
+      expect.objectContaining({ name: 'rainfall.csv', size: csv.length, checksum: createHash('sha256').update(csv).digest('hex') }),
+    ]);
 
     // The catalogue process wrote the object into the bucket, under its file's key.
-    const client = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    const client = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    });
     try {
       const object = await client.send(new GetObjectCommand({ Bucket: 'data-catalogue', Key: `catalogue/files/${record.FILES[0].id}` }));
       expect(Buffer.from(await object.Body!.transformToByteArray()).equals(csv)).toBe(true);
@@ -122,10 +142,13 @@ describeInfra('distributed mode (seven processes, Kafka, S3, PostgreSQL)', isKca
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({ next: null, previous: null });
     const search = processes.find((p) => p.name === 'search')!;
-    await eventually(async () => expect(search.lines.some((l) => l.includes('"correlationId":"corr-list-1"') && l.includes('/api/recordsannon/'))).toBe(true), 10_000);
+    await eventually(
+      async () => expect(search.lines.some((l) => l.includes('"correlationId":"corr-list-1"') && l.includes('/api/recordsannon/'))).toBe(true),
+      10_000,
+    );
   });
 
-  it('merges the services\' OpenAPI documents at the gateway', async () => {
+  it("merges the services' OpenAPI documents at the gateway", async () => {
     const document = await (await fetch(`${gatewayUrl}/api/docs/openapi.json`)).json();
     expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/api/register', '/api/recordsannon']));
   });

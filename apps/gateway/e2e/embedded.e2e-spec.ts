@@ -99,7 +99,11 @@ describe('embedded mode (one process, nothing else running)', () => {
   });
 
   it('answers errors in the spec shapes', async () => {
-    const invalid = await fetch(`${base()}/api/register/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: 'x', email: 'not-an-email', password: 'abcdefgh', password_confirm: 'abcdefgX' }) });
+    const invalid = await fetch(`${base()}/api/register/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ username: 'x', email: 'not-an-email', password: 'abcdefgh', password_confirm: 'abcdefgX' }),
+    });
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toEqual({
       email: ['Enter a valid email address.'],

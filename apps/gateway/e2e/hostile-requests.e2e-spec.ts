@@ -16,7 +16,8 @@ const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261124);
 const FUZZ_REQUESTS = Number(process.env.FUZZ_REQUESTS ?? 30000);
 
 const csv = (rows: number) => `id,name\n${Array.from({ length: rows }, (_, i) => `${i},row ${i}`).join('\n')}\n`;
-const files = (count: number, name = 'file'): Part[] => Array.from({ length: count }, (_, i) => ({ name, filename: `f${i}.csv`, type: 'text/csv', data: csv(2) }));
+const files = (count: number, name = 'file'): Part[] =>
+  Array.from({ length: count }, (_, i) => ({ name, filename: `f${i}.csv`, type: 'text/csv', data: csv(2) }));
 
 /**
  * The product as `npm start` runs it (the built gateway, embedded mode: every service in one
@@ -36,7 +37,9 @@ describeInfra('no request takes the product down (embedded mode, the built gatew
   const storedFiles = (): string[] => {
     const root = path.join(dataDir, 'files');
     try {
-      return readdirSync(root, { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => path.join(e.parentPath, e.name));
+      return readdirSync(root, { recursive: true, withFileTypes: true })
+        .filter((e) => e.isFile())
+        .map((e) => path.join(e.parentPath, e.name));
     } catch {
       return [];
     }
@@ -98,21 +101,34 @@ describeInfra('no request takes the product down (embedded mode, the built gatew
     });
 
     it('10,000 parts: 400', async () => {
-      const parts: Part[] = Array.from({ length: 10_000 }, (_, i) => (i % 2 ? { name: `field${i}`, data: 'x' } : { name: 'file', filename: `f${i}.csv`, type: 'text/csv', data: csv(1) }));
+      const parts: Part[] = Array.from({ length: 10_000 }, (_, i) =>
+        i % 2 ? { name: `field${i}`, data: 'x' } : { name: 'file', filename: `f${i}.csv`, type: 'text/csv', data: csv(1) },
+      );
       const answer = await upload(multipart(parts));
       expect(answer?.status).toBe(400);
       expect(json(answer)).toEqual({ detail: expect.stringMatching(/^Too many (files in one upload|parts in the form|fields in the form)\.$/) });
     });
 
     it('a file part with no file name: 400 naming the field, not a record without its file', async () => {
-      const answer = await upload(multipart([{ name: 'name', data: 'Has a name' }, { name: 'file', type: 'text/csv', data: csv(3) }]));
+      const answer = await upload(
+        multipart([
+          { name: 'name', data: 'Has a name' },
+          { name: 'file', type: 'text/csv', data: csv(3) },
+        ]),
+      );
       expect(answer?.status).toBe(400);
       expect(json(answer)).toEqual({ file: [expect.stringMatching(/file name/)] });
     });
 
     it('parts after the size limit: 413, and the files stored before it are removed', async () => {
       const big = Buffer.alloc(9 * MiB, 'a');
-      const answer = await upload(multipart([{ name: 'file', filename: 'one.txt', type: 'text/plain', data: big }, { name: 'file', filename: 'two.txt', type: 'text/plain', data: big }, ...files(3)]));
+      const answer = await upload(
+        multipart([
+          { name: 'file', filename: 'one.txt', type: 'text/plain', data: big },
+          { name: 'file', filename: 'two.txt', type: 'text/plain', data: big },
+          ...files(3),
+        ]),
+      );
       expect(answer?.status).toBe(413);
       expect(json(answer)).toEqual({ detail: `The upload is too large: files may total at most ${MAX_UPLOAD_BYTES} bytes.` });
     });
@@ -125,12 +141,23 @@ describeInfra('no request takes the product down (embedded mode, the built gatew
 
     it('a client that disconnects mid-upload: the process keeps going and removes what it stored', async () => {
       const { contentType, body } = multipart([...files(2), { name: 'file', filename: 'half.csv', type: 'text/csv', data: Buffer.alloc(4 * MiB, 'b') }]);
-      const answer = await rawRequest(port, { path: '/api/records/', headers: { ...auth, 'content-type': contentType, 'content-length': String(body.length) }, body: [body.subarray(0, 2 * MiB)], then: 'destroy' });
+      const answer = await rawRequest(port, {
+        path: '/api/records/',
+        headers: { ...auth, 'content-type': contentType, 'content-length': String(body.length) },
+        body: [body.subarray(0, 2 * MiB)],
+        then: 'destroy',
+      });
       expect(answer).toBeNull();
     });
 
     it('two file fields with different names (the second while the first is being stored): 400', async () => {
-      const answer = await upload(multipart([{ name: 'file', filename: 'big.csv', type: 'text/csv', data: Buffer.alloc(4 * MiB, 'c') }, { name: 'attachment', filename: 'other.csv', type: 'text/csv', data: csv(3) }, ...files(2)]));
+      const answer = await upload(
+        multipart([
+          { name: 'file', filename: 'big.csv', type: 'text/csv', data: Buffer.alloc(4 * MiB, 'c') },
+          { name: 'attachment', filename: 'other.csv', type: 'text/csv', data: csv(3) },
+          ...files(2),
+        ]),
+      );
       expect(answer?.status).toBe(400);
       expect(json(answer)).toEqual({ attachment: ['Files must be sent in "file" parts.'] });
     });
@@ -143,13 +170,23 @@ describeInfra('no request takes the product down (embedded mode, the built gatew
 
     it('a Content-Length of 100 GB with a short body: 413 before reading', async () => {
       const { contentType, body } = multipart(files(1));
-      const answer = await rawRequest(port, { path: '/api/records/', headers: { ...auth, 'content-type': contentType, 'content-length': String(100 * 1024 ** 3) }, body: [body], timeoutMs: 20_000 });
+      const answer = await rawRequest(port, {
+        path: '/api/records/',
+        headers: { ...auth, 'content-type': contentType, 'content-length': String(100 * 1024 ** 3) },
+        body: [body],
+        timeoutMs: 20_000,
+      });
       expect(answer?.status).toBe(413);
     });
 
     it('a body that ends before its Content-Length, then silence: 400 once the client gives up', async () => {
       const { contentType, body } = multipart(files(3));
-      const answer = await rawRequest(port, { path: '/api/records/', headers: { ...auth, 'content-type': contentType, 'content-length': String(body.length + 5000) }, body: [body], then: 'destroy' });
+      const answer = await rawRequest(port, {
+        path: '/api/records/',
+        headers: { ...auth, 'content-type': contentType, 'content-length': String(body.length + 5000) },
+        body: [body],
+        then: 'destroy',
+      });
       expect(answer).toBeNull();
     });
   });
@@ -174,7 +211,14 @@ describeInfra('no request takes the product down (embedded mode, the built gatew
   it('answers every list called with a huge or silly page or page size without a 5xx; the connections list with an empty page', async () => {
     const openApi = (await (await fetch(`${base()}/api/docs/openapi.json`)).json()) as Parameters<typeof pagingProbes>[0];
     const probes = pagingProbes(openApi, { authorization: auth.authorization, knownIds: [] });
-    expect(probes.map((probe) => probe.path)).toEqual(expect.arrayContaining(['/api/connections/list-connections/?page=99999999999999999999999', '/api/records/?page=99999999999999999999999', '/api/account/?page=99999999999999999999999', '/api/policies/?page=99999999999999999999999']));
+    expect(probes.map((probe) => probe.path)).toEqual(
+      expect.arrayContaining([
+        '/api/connections/list-connections/?page=99999999999999999999999',
+        '/api/records/?page=99999999999999999999999',
+        '/api/account/?page=99999999999999999999999',
+        '/api/policies/?page=99999999999999999999999',
+      ]),
+    );
     const failures: string[] = [];
     for (const probe of probes) {
       const answer = await send(port, probe, false);
@@ -183,18 +227,28 @@ describeInfra('no request takes the product down (embedded mode, the built gatew
     expect(failures).toEqual([]);
     for (const page of HOSTILE_PAGES.slice(0, 4)) {
       const answer = await fetch(`${base()}/api/connections/list-connections/?page=${page}`, { headers: auth });
-      expect([page, answer.status, await answer.json()]).toEqual([page, 200, { count: 0, next: null, previous: expect.stringContaining('page=1'), results: [] }]);
+      expect([page, answer.status, await answer.json()]).toEqual([
+        page,
+        200,
+        { count: 0, next: null, previous: expect.stringContaining('page=1'), results: [] },
+      ]);
     }
     await expectAlive();
   });
 
   it(`survives a seeded run of ${FUZZ_REQUESTS} hostile requests over every route with no 5xx (FUZZ_SEED=${FUZZ_SEED})`, async () => {
     // Things that exist, so that some calls get past "not found" into the code behind it.
-    const record = JSON.parse((await upload(multipart([{ name: 'file', filename: 'known.csv', type: 'text/csv', data: csv(5) }])))!.body) as { id: string; FILES: Array<{ id: string }>; organisation: { id: string } };
+    const record = JSON.parse((await upload(multipart([{ name: 'file', filename: 'known.csv', type: 'text/csv', data: csv(5) }])))!.body) as {
+      id: string;
+      FILES: Array<{ id: string }>;
+      organisation: { id: string };
+    };
     const openApi = (await (await fetch(`${base()}/api/docs/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
     const routes = fuzzRoutes(openApi);
     // The document names the services' routes (a sanity check that the list is not empty by mistake).
-    expect(routes.map((r) => r.path)).toEqual(expect.arrayContaining(['/api/records', '/api/records/{id}', '/api/register', '/api/account/{id}', '/api/recordsannon']));
+    expect(routes.map((r) => r.path)).toEqual(
+      expect.arrayContaining(['/api/records', '/api/records/{id}', '/api/register', '/api/account/{id}', '/api/recordsannon']),
+    );
     const fuzzer = new RequestFuzzer(FUZZ_SEED, { authorization: auth.authorization, knownIds: [record.id, record.FILES[0].id, record.organisation.id] });
     const requests = Array.from({ length: FUZZ_REQUESTS }, (_, i) => fuzzer.next(routes[i % routes.length]));
 
@@ -205,7 +259,10 @@ describeInfra('no request takes the product down (embedded mode, the built gatew
       while (next < requests.length) {
         const call = requests[next++];
         const answer = await send(port, call, agent).catch((error: Error) => ({ status: 0, body: error.message }));
-        if (answer.status >= 500 || answer.status === 0) failures.push(`${call.method} ${call.path.slice(0, 200)} [${call.headers["content-type"] ?? ""}: ${(call.body ?? Buffer.alloc(0)).toString("utf8").slice(0, 300)}] -> ${answer.status} ${answer.body.slice(0, 200)}`);
+        if (answer.status >= 500 || answer.status === 0)
+          failures.push(
+            `${call.method} ${call.path.slice(0, 200)} [${call.headers['content-type'] ?? ''}: ${(call.body ?? Buffer.alloc(0)).toString('utf8').slice(0, 300)}] -> ${answer.status} ${answer.body.slice(0, 200)}`,
+          );
       }
     };
     await Promise.all(Array.from({ length: 4 }, worker));
@@ -222,12 +279,23 @@ describeInfra('no request takes the product down (embedded mode, the built gatew
  */
 function send(port: number, call: FuzzRequest, agent: Agent | false, retried = false): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = request({ host: '127.0.0.1', port, method: call.method, path: call.path, agent, headers: { ...call.headers, ...(call.body ? { 'content-length': String(call.body.length) } : {}) }, timeout: 60_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: call.method,
+        path: call.path,
+        agent,
+        headers: { ...call.headers, ...(call.body ? { 'content-length': String(call.body.length) } : {}) },
+        timeout: 60_000,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('timed out')));
     req.on('error', (error: NodeJS.ErrnoException) => {
       if (req.reusedSocket && !retried && (error.code === 'ECONNRESET' || error.message === 'socket hang up')) resolve(send(port, call, false, true));

@@ -52,7 +52,9 @@ export function rawRequest(port: number, options: RawRequestOptions): Promise<Ra
       if (!options.rawLength && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) {
         headers['content-length'] = String(body.reduce((sum, b) => sum + b.length, 0));
       }
-      const head = `${options.method ?? 'POST'} ${options.path} HTTP/1.1\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}`).join('\r\n')}\r\n\r\n`;
+      const head = `${options.method ?? 'POST'} ${options.path} HTTP/1.1\r\n${Object.entries(headers)
+        .map(([k, v]) => `${k}: ${v}`)
+        .join('\r\n')}\r\n\r\n`;
       socket.write(head);
       // The server may answer (and stop reading) before everything is sent: that is fine.
       for (const part of body) if (!socket.destroyed) socket.write(part);

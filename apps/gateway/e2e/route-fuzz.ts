@@ -50,12 +50,22 @@ export const HOSTILE_PAGES = ['99999999999999999999999', '9'.repeat(400), String
  * Every list of the document (a GET with a `page` or `page_size` parameter) called with each hostile
  * page, page size and both: a seeded run may never draw them for a given list, so they are all sent.
  */
-export function pagingProbes(openApi: { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> }, ctx: FuzzContext): FuzzRequest[] {
+export function pagingProbes(
+  openApi: { paths: Record<string, Record<string, { parameters?: Array<{ name: string; in: string }> }>> },
+  ctx: FuzzContext,
+): FuzzRequest[] {
   const lists = Object.entries(openApi.paths)
-    .filter(([path, operations]) => !path.includes('{') && (operations.get?.parameters ?? []).some((p) => p.in === 'query' && (p.name === 'page' || p.name === 'page_size')))
+    .filter(
+      ([path, operations]) =>
+        !path.includes('{') && (operations.get?.parameters ?? []).some((p) => p.in === 'query' && (p.name === 'page' || p.name === 'page_size')),
+    )
     .map(([path]) => path);
   return lists.flatMap((path) =>
-    HOSTILE_PAGES.flatMap((value) => [`page=${value}`, `page_size=${value}`, `page=${value}&page_size=${value}`]).map((query) => ({ method: 'GET', path: `${path}/?${query}`, headers: { authorization: ctx.authorization } })),
+    HOSTILE_PAGES.flatMap((value) => [`page=${value}`, `page_size=${value}`, `page=${value}&page_size=${value}`]).map((query) => ({
+      method: 'GET',
+      path: `${path}/?${query}`,
+      headers: { authorization: ctx.authorization },
+    })),
   );
 }
 
@@ -88,13 +98,71 @@ const HOSTILE_TEXT = [
 ];
 
 /** Path segments: already percent-encoded where that is the point. */
-const HOSTILE_SEGMENTS = ['%00', '..', '%2e%2e', '%2F', '%ZZ', '%ED%A0%80', '%F0%9F%92%A9', '-1', '0', '1e309', 'null', 'undefined', '[object%20Object]', 'a'.repeat(5000), '%0d%0aX-Injected:%201', '12345678-1234-1234-1234-123456789012'];
+const HOSTILE_SEGMENTS = [
+  '%00',
+  '..',
+  '%2e%2e',
+  '%2F',
+  '%ZZ',
+  '%ED%A0%80',
+  '%F0%9F%92%A9',
+  '-1',
+  '0',
+  '1e309',
+  'null',
+  'undefined',
+  '[object%20Object]',
+  'a'.repeat(5000),
+  '%0d%0aX-Injected:%201',
+  '12345678-1234-1234-1234-123456789012',
+];
 
 const FIELD_NAMES = [
-  'name', 'alt_name', 'description', 'provenance', 'source', 'access', 'accessFee', 'currency', 'policy', 'groups', 'visibility', 'recordFields', 'RECORD', 'record',
-  'extractOption', 'allowDuplicate', 'deleteFile', 'saveSeparately', 'extractFromURL', 'encryptList', 'fuzzyList', 'formatList', 'summaryList',
-  'username', 'email', 'password', 'password_confirm', 'first_name', 'last_name', 'old_password', 'new_password', 'new_password_confirm', 'active', 'client_type',
-  'visibility_selection', 'organisations_with_visibility', 'users_with_visibility', 'associated_record', 'status', 'note', 'purpose', 'message', 'token', '__proto__', 'constructor',
+  'name',
+  'alt_name',
+  'description',
+  'provenance',
+  'source',
+  'access',
+  'accessFee',
+  'currency',
+  'policy',
+  'groups',
+  'visibility',
+  'recordFields',
+  'RECORD',
+  'record',
+  'extractOption',
+  'allowDuplicate',
+  'deleteFile',
+  'saveSeparately',
+  'extractFromURL',
+  'encryptList',
+  'fuzzyList',
+  'formatList',
+  'summaryList',
+  'username',
+  'email',
+  'password',
+  'password_confirm',
+  'first_name',
+  'last_name',
+  'old_password',
+  'new_password',
+  'new_password_confirm',
+  'active',
+  'client_type',
+  'visibility_selection',
+  'organisations_with_visibility',
+  'users_with_visibility',
+  'associated_record',
+  'status',
+  'note',
+  'purpose',
+  'message',
+  'token',
+  '__proto__',
+  'constructor',
 ];
 
 /** encodeURIComponent, except that a lone surrogate (which it refuses) goes out as its CESU-8 bytes. */
@@ -108,7 +176,24 @@ function encodeText(text: string): string {
   }).join('');
 }
 
-const QUERY_NAMES = ['query', 'view', 'page', 'page_size', 'refid', 'group', 'file', 'token', 'associated_record', 'record', 'record1', 'record2', 'word', 'header', 'request', 'email'];
+const QUERY_NAMES = [
+  'query',
+  'view',
+  'page',
+  'page_size',
+  'refid',
+  'group',
+  'file',
+  'token',
+  'associated_record',
+  'record',
+  'record1',
+  'record2',
+  'word',
+  'header',
+  'request',
+  'email',
+];
 
 export class RequestFuzzer {
   private readonly random: () => number;
@@ -186,13 +271,26 @@ export class RequestFuzzer {
     const fields = () => Object.fromEntries(Array.from({ length: 1 + this.int(6) }, () => [this.pick(FIELD_NAMES), this.value()]));
     switch (this.int(10)) {
       case 0:
-        return { type: 'application/json', body: Buffer.from(this.pick(['{"name": ', '[', '{"a":1}}', 'nul', '"\\ud800"', '{"name":"\\u0000"}', `${'['.repeat(5000)}${']'.repeat(5000)}`])) };
+        return {
+          type: 'application/json',
+          body: Buffer.from(this.pick(['{"name": ', '[', '{"a":1}}', 'nul', '"\\ud800"', '{"name":"\\u0000"}', `${'['.repeat(5000)}${']'.repeat(5000)}`])),
+        };
       case 1:
         return { type: 'application/json', body: Buffer.from(JSON.stringify(this.value())) };
       case 2:
-        return { type: 'application/x-www-form-urlencoded', body: Buffer.from(Object.entries(fields()).map(([k, v]) => `${encodeText(k)}=${encodeText(String(v))}`).join('&')) };
+        return {
+          type: 'application/x-www-form-urlencoded',
+          body: Buffer.from(
+            Object.entries(fields())
+              .map(([k, v]) => `${encodeText(k)}=${encodeText(String(v))}`)
+              .join('&'),
+          ),
+        };
       case 3:
-        return { type: this.pick(['text/plain', 'application/xml', 'application/octet-stream', 'multipart/form-data', 'application/json; charset=utf-16']), body: Buffer.from(this.text()) };
+        return {
+          type: this.pick(['text/plain', 'application/xml', 'application/octet-stream', 'multipart/form-data', 'application/json; charset=utf-16']),
+          body: Buffer.from(this.text()),
+        };
       case 4:
       case 5:
         return this.multipart(fields());
@@ -204,12 +302,15 @@ export class RequestFuzzer {
   private multipart(fields: Record<string, unknown>): { type: string; body: Buffer } {
     const boundary = `fuzz${this.int(1e9)}`;
     const chunks: string[] = [];
-    for (const [name, value] of Object.entries(fields)) chunks.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${typeof value === 'string' ? value : JSON.stringify(value)}\r\n`);
+    for (const [name, value] of Object.entries(fields))
+      chunks.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${typeof value === 'string' ? value : JSON.stringify(value)}\r\n`);
     for (let i = this.int(3); i > 0; i--) {
       const filename = this.pick(['data.csv', '', '.', '..', 'a/..', '../../x.csv', 'x\u0000.csv', 'Résumé.hl7', 'big.zip', 'n'.repeat(400)]);
       const name = this.pick(['file', 'file', 'files[]', 'other']);
       const content = this.pick(['a,b\n1,2\n', 'MSH|^~\\&|\rPID|||\r', '\u0000\u0001\u0002', 'PK\u0003\u0004broken', '']);
-      chunks.push(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${this.pick(['text/csv', 'application/octet-stream', 'application/zip'])}\r\n\r\n${content}\r\n`);
+      chunks.push(
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"; filename="${filename}"\r\nContent-Type: ${this.pick(['text/csv', 'application/octet-stream', 'application/zip'])}\r\n\r\n${content}\r\n`,
+      );
     }
     const closing = this.chance(0.85) ? `--${boundary}--\r\n` : '';
     return { type: `multipart/form-data; boundary=${boundary}`, body: Buffer.from(chunks.join('') + closing) };

@@ -22,7 +22,12 @@ describe('graceful shutdown of the embedded product', () => {
     ensureServerBuild();
     dataDir = mkdtempSync(path.join(tmpdir(), 'dc-shutdown-'));
     port = await freePort();
-    app = startNode('shutdown', 'dist/apps/gateway/src/main.js', { DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'debug' });
+    app = startNode('shutdown', 'dist/apps/gateway/src/main.js', {
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      EMBEDDED_PG_PORT: String(await freePort()),
+      LOG_LEVEL: 'debug',
+    });
     await waitForHttp(`${base()}/health/ready`, { process: app, timeoutMs: 180_000 });
   }, 240_000);
 
@@ -40,7 +45,9 @@ describe('graceful shutdown of the embedded product', () => {
     socket.on('data', (chunk: Buffer) => (answer += chunk.toString()));
     const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
     await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
-    socket.write(`POST /api/records/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: JWT ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+    socket.write(
+      `POST /api/records/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nAuthorization: JWT ${token}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+    );
     socket.write(body.slice(0, 10));
     // The request has begun; the stop signal arrives while its body is still coming.
     await new Promise((r) => setTimeout(r, 300));

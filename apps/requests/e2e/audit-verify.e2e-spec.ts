@@ -19,12 +19,24 @@ describeInfra('audit:verify (real PostgreSQL)', true, () => {
   beforeAll(async () => {
     ensureServerBuild();
     db = await createTestDatabase('dc_audit_verify');
-    requests = await openServiceDataSource({ url: db.url, schema: 'requests', migrations: [createMessagingMigration('requests'), RequestsInitial1764300000000] });
+    requests = await openServiceDataSource({
+      url: db.url,
+      schema: 'requests',
+      migrations: [createMessagingMigration('requests'), RequestsInitial1764300000000],
+    });
     const audit = new AuditRepository();
     const requestId = randomUUID();
     for (const action of ['created', 'sent', 'review', 'approved', 'download'] as const) {
       await requests.transaction((manager) =>
-        audit.append(manager, { id: randomUUID(), requestId, recordId: 'record-1', actorId: 'user-1', action, details: action === 'approved' ? { expiresAt: null } : {}, occurredAt: new Date() }),
+        audit.append(manager, {
+          id: randomUUID(),
+          requestId,
+          recordId: 'record-1',
+          actorId: 'user-1',
+          action,
+          details: action === 'approved' ? { expiresAt: null } : {},
+          occurredAt: new Date(),
+        }),
       );
     }
   });

@@ -15,7 +15,12 @@ import { RequestsInitial1764300000000 } from './app/migrations/1764300000000-req
 async function main() {
   const config = loadConfigOrExit();
   const database = await scriptDatabase(config);
-  const requests = await openServiceDataSource({ url: database.url, schema: 'requests', migrations: [createMessagingMigration('requests'), RequestsInitial1764300000000], applicationName: 'dc-audit-verify' });
+  const requests = await openServiceDataSource({
+    url: database.url,
+    schema: 'requests',
+    migrations: [createMessagingMigration('requests'), RequestsInitial1764300000000],
+    applicationName: 'dc-audit-verify',
+  });
   try {
     const { checked, broken } = await new AuditRepository().verify(requests.manager);
     if (broken) {

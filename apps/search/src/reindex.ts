@@ -14,7 +14,12 @@ import { createSearchIndex } from './app/search-index.provider';
 async function main() {
   const config = loadConfigOrExit();
   const database = await scriptDatabase(config);
-  const search = await openServiceDataSource({ url: database.url, schema: 'search', migrations: [createMessagingMigration('search'), ...SEARCH_MIGRATIONS], applicationName: 'dc-search-reindex' });
+  const search = await openServiceDataSource({
+    url: database.url,
+    schema: 'search',
+    migrations: [createMessagingMigration('search'), ...SEARCH_MIGRATIONS],
+    applicationName: 'dc-search-reindex',
+  });
   const index = createSearchIndex({ ...config, DATABASE_URL: database.url }, { loadOnInit: false });
   try {
     await index.init();

@@ -111,7 +111,10 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
     await page.getByTestId(`record-row-${recordId}`).waitFor();
     await expectAccessible(page, 'Workspace (table)');
     await page.getByRole('button', { name: 'Grid', exact: true }).click();
-    await page.getByTestId(`record-card-${recordId}`).getByRole('button', { name: /^Process/ }).click();
+    await page
+      .getByTestId(`record-card-${recordId}`)
+      .getByRole('button', { name: /^Process/ })
+      .click();
     await page.getByTestId('work-area').getByRole('listitem').first().waitFor();
     await expectAccessible(page, 'Workspace with the work area');
 
@@ -220,7 +223,10 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
     await page.keyboard.press('ArrowRight');
     // The next tab is selected and holds the focus (React renders the change a moment after the key).
     await page.waitForFunction(
-      (label) => document.activeElement?.getAttribute('role') === 'tab' && document.activeElement.getAttribute('aria-selected') === 'true' && document.activeElement.textContent !== label,
+      (label) =>
+        document.activeElement?.getAttribute('role') === 'tab' &&
+        document.activeElement.getAttribute('aria-selected') === 'true' &&
+        document.activeElement.textContent !== label,
       firstLabel,
       { timeout: 10_000 },
     );

@@ -67,7 +67,10 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
   const callsTo = (method: string, path: string) => calls.filter((call) => call.method === method && call.path === path);
 
   /** A fresh browser profile at `#hash`, signed in with `as`'s token when given. */
-  async function open(hash: string, options: { as?: SignedIn; width?: number; storageState?: Awaited<ReturnType<BrowserContext['storageState']>> } = {}): Promise<Page> {
+  async function open(
+    hash: string,
+    options: { as?: SignedIn; width?: number; storageState?: Awaited<ReturnType<BrowserContext['storageState']>> } = {},
+  ): Promise<Page> {
     context = await browser.newContext({ viewport: { width: options.width ?? 1280, height: 900 }, storageState: options.storageState });
     await context.addInitScript(
       ({ key, token }) => {
@@ -109,7 +112,7 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
     if (remember) await toggle(page.getByRole('checkbox', { name: 'Remember me' }));
     await button(page, 'Login').click();
   }
-  const get = async <T,>(token: string, path: string) => (await (await apiCall(product, token, 'GET', path)).json()) as T;
+  const get = async <T>(token: string, path: string) => (await (await apiCall(product, token, 'GET', path)).json()) as T;
 
   describe('Login', () => {
     it('requires username and password and focuses the first missing one', async () => {
@@ -146,7 +149,11 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       // Three tries are free, then each failure doubles the wait: after seven failures the next try waits 16 s.
       let failures = 0;
       while (failures < 7) {
-        const answer = await fetch(`${product.base}/api-token-auth/`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: slowed.username, password: `wrong ${failures}` }) });
+        const answer = await fetch(`${product.base}/api-token-auth/`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username: slowed.username, password: `wrong ${failures}` }),
+        });
         if (answer.status === 429) {
           const retryAfter = Number(answer.headers.get('retry-after'));
           expect(retryAfter).toBeGreaterThan(0);
@@ -211,7 +218,11 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
         await page.goto(`${product.base}/#${hash}`);
         await heading(page, title).waitFor();
         await button(page, ready).waitFor();
-        expect({ hash, search: await page.getByPlaceholder('Search for data').count(), menu: await page.getByRole('navigation', { name: 'Main' }).count() }).toEqual({ hash, search: 0, menu: 0 });
+        expect({
+          hash,
+          search: await page.getByPlaceholder('Search for data').count(),
+          menu: await page.getByRole('navigation', { name: 'Main' }).count(),
+        }).toEqual({ hash, search: 0, menu: 0 });
         expect(await page.getByRole('button', { name: 'Toggle sidebar' }).count()).toBe(0);
       }
     });
@@ -219,7 +230,13 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
     it('follows an emailed activation link once, and tells whether it worked', async () => {
       const before = mailFiles(product);
       const response = await apiCall(product, null, 'POST', '/api/register/', {
-        username: 'linked', email: 'linked@example.org', first_name: 'Lin', last_name: 'Ked', description: 'Links', password: PASSWORD, password_confirm: PASSWORD,
+        username: 'linked',
+        email: 'linked@example.org',
+        first_name: 'Lin',
+        last_name: 'Ked',
+        description: 'Links',
+        password: PASSWORD,
+        password_confirm: PASSWORD,
       });
       expect(response.status).toBe(201);
       const link = linkIn(await newestMail(product, 'linked@example.org', /activate/i, before));
@@ -241,7 +258,11 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await page.getByText(`Signed in as ${user.username}`).waitFor();
       // The password changes in another browser: every earlier token, this page's included, is revoked.
       const other = await apiLogin(product, user.username, PASSWORD);
-      const changed = await apiCall(product, other, 'PUT', '/api/change-password/', { old_password: PASSWORD, new_password: 'changed elsewhere', new_password_confirm: 'changed elsewhere' });
+      const changed = await apiCall(product, other, 'PUT', '/api/change-password/', {
+        old_password: PASSWORD,
+        new_password: 'changed elsewhere',
+        new_password_confirm: 'changed elsewhere',
+      });
       expect(changed.status).toBe(200);
       const before = calls.length;
 
@@ -250,7 +271,12 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(hashOf(page)).toBe('#/login?session=ended');
       expect(await storedToken(page)).toBeNull();
       // It was the accounts list that was refused, not the user-account query.
-      expect(calls.slice(before).filter((call) => call.status === 401).map((call) => `${call.method} ${call.path}`)).toContain('GET /api/account/');
+      expect(
+        calls
+          .slice(before)
+          .filter((call) => call.status === 401)
+          .map((call) => `${call.method} ${call.path}`),
+      ).toContain('GET /api/account/');
       expect(calls.slice(before).filter((call) => call.path === '/api/account/user-account/')).toEqual([]);
       await saveScreenshot(page, 'identity-session-ended');
       await expectAccessible(page, 'identity-session-ended');
@@ -319,10 +345,20 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await fillSignUp(page, valid);
       await button(page, 'Sign Up').click();
       await page.getByText('A registration email was sent to').waitFor();
-      expect(await page.getByRole('status').textContent()).toContain('A registration email was sent to grace@example.org. Follow the link in it to activate your account');
+      expect(await page.getByRole('status').textContent()).toContain(
+        'A registration email was sent to grace@example.org. Follow the link in it to activate your account',
+      );
       expect(callsTo('POST', '/api/register/')[0]).toMatchObject({
         status: 201,
-        body: { username: 'grace', email: 'grace@example.org', first_name: 'Grace', last_name: 'Hopper', password: ' compilers rule ', password_confirm: ' compilers rule ', description: 'Navy research lab' },
+        body: {
+          username: 'grace',
+          email: 'grace@example.org',
+          first_name: 'Grace',
+          last_name: 'Hopper',
+          password: ' compilers rule ',
+          password_confirm: ' compilers rule ',
+          description: 'Navy research lab',
+        },
       });
       const mail = await newestMail(product, 'grace@example.org', /activate/i, before);
       expect(mail.text).toContain('Hello Grace,');
@@ -339,7 +375,11 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await page.getByText('Email is required.').waitFor();
 
       // A server in trouble: its error page is not shown, the generic message is.
-      await page.route('**/api/password/confirm/', (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<html><body>Internal Server Error</body></html>' }), { times: 1 });
+      await page.route(
+        '**/api/password/confirm/',
+        (route) => route.fulfill({ status: 500, contentType: 'text/html', body: '<html><body>Internal Server Error</body></html>' }),
+        { times: 1 },
+      );
       await field(page, 'Email').fill(known.email);
       await button(page, 'Reset Password').click();
       await alert(page).getByText('The request failed (HTTP 500).').waitFor();
@@ -356,7 +396,11 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
         'If an account exists for this email address, we have sent it a link to reset the password. The link expires in 1 hour.',
         'If an account exists for this email address, we have sent it a link to reset the password. The link expires in 1 hour.',
       ]);
-      expect(callsTo('POST', '/api/password/confirm/').map((call) => call.body)).toEqual([{ email: known.email }, { email: known.email }, { email: 'nobody@example.org' }]);
+      expect(callsTo('POST', '/api/password/confirm/').map((call) => call.body)).toEqual([
+        { email: known.email },
+        { email: known.email },
+        { email: 'nobody@example.org' },
+      ]);
       await saveScreenshot(page, 'identity-passreset-request');
       await expectAccessible(page, 'identity-passreset-request');
       await button(page, 'Cancel').click();
@@ -390,7 +434,12 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await page.getByText('Your password has been reset. You can now log in with your new password.').waitFor();
       expect(callsTo('POST', '/api/password/check/').at(-1)).toMatchObject({
         status: 200,
-        body: { email: user.email, token: new URL(link.replace('/#/', '/')).searchParams.get('token'), password: 'a brand new one', password_confirm: 'a brand new one' },
+        body: {
+          email: user.email,
+          token: new URL(link.replace('/#/', '/')).searchParams.get('token'),
+          password: 'a brand new one',
+          password_confirm: 'a brand new one',
+        },
       });
       await saveScreenshot(page, 'identity-passreset-done');
       await expectAccessible(page, 'identity-passreset-done');
@@ -465,7 +514,10 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(hashOf(page)).toBe('#/login');
       await page.getByText('Your password was changed. Please log in again with your new password.').waitFor();
       expect(await storedToken(page)).toBeNull();
-      expect(callsTo('PUT', '/api/change-password/').at(-1)).toMatchObject({ status: 200, body: { old_password: PASSWORD, new_password: 'even better horse', new_password_confirm: 'even better horse' } });
+      expect(callsTo('PUT', '/api/change-password/').at(-1)).toMatchObject({
+        status: 200,
+        body: { old_password: PASSWORD, new_password: 'even better horse', new_password_confirm: 'even better horse' },
+      });
       // The server no longer accepts the earlier token.
       expect((await apiCall(product, user.token, 'GET', '/api/account/user-account/')).status).toBe(401);
       await saveScreenshot(page, 'identity-login-after-password-change');
@@ -502,14 +554,21 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await field(page, 'Description').fill('Sea surface and wave data.');
       await button(page, 'Save').click();
       await page.getByText('The organisation was saved.').waitFor();
-      expect(callsTo('PUT', `/api/organisation/${admin.organisation}/`).at(-1)).toMatchObject({ status: 200, body: { name: 'Ocean Lab North', email: 'lab@example.org', description: 'Sea surface and wave data.' } });
-      expect(await get(admin.token, `/api/organisation/${admin.organisation}/`)).toMatchObject({ name: 'Ocean Lab North', email: 'lab@example.org', description: 'Sea surface and wave data.' });
+      expect(callsTo('PUT', `/api/organisation/${admin.organisation}/`).at(-1)).toMatchObject({
+        status: 200,
+        body: { name: 'Ocean Lab North', email: 'lab@example.org', description: 'Sea surface and wave data.' },
+      });
+      expect(await get(admin.token, `/api/organisation/${admin.organisation}/`)).toMatchObject({
+        name: 'Ocean Lab North',
+        email: 'lab@example.org',
+        description: 'Sea surface and wave data.',
+      });
       // The Profile tab shows the new name too.
       await tab(page, 'Profile').click();
       await page.getByText('Ocean Lab North').waitFor();
     });
 
-    it('shows per-field errors, and a refusal\'s detail', async () => {
+    it("shows per-field errors, and a refusal's detail", async () => {
       const admin = await newFounder('orgerr');
       const viewer = await subAccount(product, admin, `${admin.username}-viewer`, { groups: [3] });
       const page = await open('/profile?tab=organisation', { as: admin });
@@ -618,7 +677,16 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await row(page, nina).waitFor();
       expect(callsTo('POST', '/api/account/').at(-1)).toMatchObject({
         status: 201,
-        body: { username: nina, email: `${nina}@example.org`, first_name: 'Nina', last_name: 'New', password: 'welcome aboard', password_confirm: 'welcome aboard', client_type: 'BASIC', groups: [2, 3] },
+        body: {
+          username: nina,
+          email: `${nina}@example.org`,
+          first_name: 'Nina',
+          last_name: 'New',
+          password: 'welcome aboard',
+          password_confirm: 'welcome aboard',
+          client_type: 'BASIC',
+          groups: [2, 3],
+        },
       });
       expect(await row(page, nina).getByText('BASIC').isVisible()).toBe(true);
       expect(await apiLogin(product, nina, 'welcome aboard')).toEqual(expect.any(String));
@@ -654,7 +722,10 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       await expectAccessible(page, 'identity-accounts-set-password');
       await passwordDialog.getByRole('button', { name: 'Set Password' }).click();
       await page.getByText(`The password of ${viewer.username} was set.`).waitFor();
-      expect(callsTo('POST', `/api/account/${viewer.id}/set_password/`).at(-1)).toMatchObject({ status: 200, body: { new_password: 'fresh start', new_password_confirm: 'fresh start' } });
+      expect(callsTo('POST', `/api/account/${viewer.id}/set_password/`).at(-1)).toMatchObject({
+        status: 200,
+        body: { new_password: 'fresh start', new_password_confirm: 'fresh start' },
+      });
       expect(await apiLogin(product, viewer.username, 'fresh start')).toEqual(expect.any(String));
     });
 
@@ -688,7 +759,8 @@ describeInfra('identity screens in chromium (real product)', isChromiumInstalled
       expect(await button(page, 'New Account').count()).toBe(0);
       expect(await page.getByRole('button', { name: /^Delete / }).count()).toBe(0);
       expect(await page.getByRole('button', { name: /^Set password of / }).count()).toBe(0);
-      for (const username of [admin.username, viewer.username, dataAdmin.username]) expect(await groupBox(page, 'Data Viewer', username).isDisabled()).toBe(true);
+      for (const username of [admin.username, viewer.username, dataAdmin.username])
+        expect(await groupBox(page, 'Data Viewer', username).isDisabled()).toBe(true);
       await saveScreenshot(page, 'identity-accounts-read-only');
       await expectAccessible(page, 'identity-accounts-read-only');
       await button(page, `View ${admin.username}`).click();

@@ -5,8 +5,16 @@ import { ensureWebBuild, sendJson, startWebServer, type WebServer } from './web-
 
 const TOKEN = 'jobs-token';
 const user = {
-  id: 1, username: 'jo', first_name: 'Jo', last_name: 'Tester', email: 'jo@example.org', permissions: [], organisation: 1,
-  organisation_details: { id: 1, name: 'Test Org', email: 'org@example.org', description: '' }, client_type: 'STANDARD', groups: [1, 2, 3],
+  id: 1,
+  username: 'jo',
+  first_name: 'Jo',
+  last_name: 'Tester',
+  email: 'jo@example.org',
+  permissions: [],
+  organisation: 1,
+  organisation_details: { id: 1, name: 'Test Org', email: 'org@example.org', description: '' },
+  client_type: 'STANDARD',
+  groups: [1, 2, 3],
 };
 
 interface FakeJob {
@@ -24,9 +32,24 @@ interface FakeJob {
 
 function job(id: string, type: 'LINK' | 'MERGE', overrides: Partial<FakeJob> = {}): FakeJob {
   return {
-    job_id: id, type, progress: { current: 4, total: 4 }, info: `${type === 'LINK' ? 'Link' : 'Merge'} of gdp.csv and population.csv.`, is_active: false,
-    status: 'complete', failed: false, created: '2026-11-25T03:00:00.000Z', completed: '2026-11-25T03:01:00.000Z',
-    content: { record_left_name: 'gdp.csv', record_left_id: 'rec-gdp', record_right_name: 'population.csv', record_right_id: 'rec-pop', result_record_id: null, tot_rows: { left: 3, right: 4 }, total_matches: 0 },
+    job_id: id,
+    type,
+    progress: { current: 4, total: 4 },
+    info: `${type === 'LINK' ? 'Link' : 'Merge'} of gdp.csv and population.csv.`,
+    is_active: false,
+    status: 'complete',
+    failed: false,
+    created: '2026-11-25T03:00:00.000Z',
+    completed: '2026-11-25T03:01:00.000Z',
+    content: {
+      record_left_name: 'gdp.csv',
+      record_left_id: 'rec-gdp',
+      record_right_name: 'population.csv',
+      record_right_id: 'rec-pop',
+      result_record_id: null,
+      tot_rows: { left: 3, right: 4 },
+      total_matches: 0,
+    },
     ...overrides,
   };
 }
@@ -52,7 +75,8 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
     server = await startWebServer((request: IncomingMessage, body, response) => {
       const url = new URL(request.url ?? '/', 'http://localhost');
       // The Workspace behind the work area lists nothing.
-      if (url.pathname === '/api/recordsannon/' || url.pathname === '/api/records/') return sendJson(response, 200, { count: 0, next: null, previous: null, results: [] });
+      if (url.pathname === '/api/recordsannon/' || url.pathname === '/api/records/')
+        return sendJson(response, 200, { count: 0, next: null, previous: null, results: [] });
       if (request.headers.authorization !== `JWT ${TOKEN}`) return sendJson(response, 401, { detail: 'Authentication credentials were not provided.' });
       const parsed: unknown = body ? JSON.parse(body) : undefined;
       calls.push({ path: url.pathname, body: parsed });
@@ -64,7 +88,13 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
           if (jobs === 'error') return sendJson(response, 500, { detail: 'Internal server error.' });
           const active = (parsed as { active_flag?: boolean }).active_flag === true;
           const results = jobs.filter((j) => !active || j.is_active).map((j) => ({ ...j, content: { ...j.content, matches: undefined } }));
-          return sendJson(response, 200, { count: results.length, next: null, previous: null, results, ...(results.length ? {} : { message: 'No jobs were found.' }) });
+          return sendJson(response, 200, {
+            count: results.length,
+            next: null,
+            previous: null,
+            results,
+            ...(results.length ? {} : { message: 'No jobs were found.' }),
+          });
         }
         case '/api/tasks/job-content/': {
           const found = jobs !== 'error' && jobs.find((j) => j.job_id === jobId);
@@ -76,22 +106,67 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
           return sendJson(response, 200, { detail: 'Job deleted.' });
         case '/api/relations/get-merge-relations/':
           return sendJson(response, 200, {
-            records: [{ id: 'rec-gdp', name: 'gdp.csv' }, { id: 'rec-pop', name: 'population.csv' }],
+            records: [
+              { id: 'rec-gdp', name: 'gdp.csv' },
+              { id: 'rec-pop', name: 'population.csv' },
+            ],
             merge_relations: [
-              { id: 'm1', record_left: 'rec-gdp', record_left_name: 'gdp.csv', record_right: 'rec-pop', record_right_name: 'population.csv', header_left: 'Country Code', header_right: 'Country Code', total_sim: 0.97 },
-              { id: 'm2', record_left: 'rec-gdp', record_left_name: 'gdp.csv', record_right: 'rec-pop', record_right_name: 'population.csv', header_left: 'Year', header_right: 'Year', total_sim: 0.912 },
+              {
+                id: 'm1',
+                record_left: 'rec-gdp',
+                record_left_name: 'gdp.csv',
+                record_right: 'rec-pop',
+                record_right_name: 'population.csv',
+                header_left: 'Country Code',
+                header_right: 'Country Code',
+                total_sim: 0.97,
+              },
+              {
+                id: 'm2',
+                record_left: 'rec-gdp',
+                record_left_name: 'gdp.csv',
+                record_right: 'rec-pop',
+                record_right_name: 'population.csv',
+                header_left: 'Year',
+                header_right: 'Year',
+                total_sim: 0.912,
+              },
             ],
             linking_columns: [],
             messages: [],
           });
         case '/api/relations/merge-features/':
           return (parsed as { merge_type?: string }).merge_type === 'vertical'
-            ? sendJson(response, 200, { nodata: false, nottabular: true, nomatches: false, newmerges: [], messages: ['Some data cannot be merged. Please try tabular data like CSVs, XLS, Data Tables instead.'] })
-            : sendJson(response, 200, { nodata: false, nottabular: false, nomatches: false, newmerges: [{ job_id: 'job-new' }], messages: ['New merge job was successfully initiated.'] });
+            ? sendJson(response, 200, {
+                nodata: false,
+                nottabular: true,
+                nomatches: false,
+                newmerges: [],
+                messages: ['Some data cannot be merged. Please try tabular data like CSVs, XLS, Data Tables instead.'],
+              })
+            : sendJson(response, 200, {
+                nodata: false,
+                nottabular: false,
+                nomatches: false,
+                newmerges: [{ job_id: 'job-new' }],
+                messages: ['New merge job was successfully initiated.'],
+              });
         case '/api/relations/link-records/':
-          return sendJson(response, 200, { nodata: false, nottabular: false, nomatches: false, newmerges: [{ job_id: 'job-link-new' }], messages: ['New link job was successfully initiated.'] });
+          return sendJson(response, 200, {
+            nodata: false,
+            nottabular: false,
+            nomatches: false,
+            newmerges: [{ job_id: 'job-link-new' }],
+            messages: ['New link job was successfully initiated.'],
+          });
         case '/api/relations/merge-enc-cols/':
-          return sendJson(response, 200, { nodata: false, nottabular: false, nomatches: false, newmerges: [{ job_id: 'job-new' }], messages: ['New merge job was successfully initiated.'] });
+          return sendJson(response, 200, {
+            nodata: false,
+            nottabular: false,
+            nomatches: false,
+            newmerges: [{ job_id: 'job-new' }],
+            messages: ['New merge job was successfully initiated.'],
+          });
         default:
           return false;
       }
@@ -161,7 +236,7 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
     await page.getByText('No jobs history available', { exact: true }).waitFor();
   });
 
-  it('shows a running job\'s progress, polls every 10 s while it runs, then shows Status: Complete and stops polling', async () => {
+  it("shows a running job's progress, polls every 10 s while it runs, then shows Status: Complete and stops polling", async () => {
     const running = job('job-merge-1', 'MERGE', { is_active: true, status: 'active', progress: { current: 1, total: 4 }, completed: null });
     jobs = [running, job('job-link-1', 'LINK', { content: { ...job('x', 'LINK').content, total_matches: 2 } })];
     const page = await open('/jobs');
@@ -195,11 +270,15 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
     for (const gap of gaps) expect(gap).toBeGreaterThanOrEqual(10_000);
     // Only LINK jobs have a Result.
     expect(await card.getByRole('button', { name: /^Result/ }).count()).toBe(0);
-    expect(await jobCard(page, 'job-link-1').getByRole('button', { name: /^Result/ }).count()).toBe(1);
+    expect(
+      await jobCard(page, 'job-link-1')
+        .getByRole('button', { name: /^Result/ })
+        .count(),
+    ).toBe(1);
     await saveScreenshot(page, 'jobs-page-complete');
   });
 
-  it('opens a LINK job\'s result with the keyboard, lists the row pairs and merges the linked records', async () => {
+  it("opens a LINK job's result with the keyboard, lists the row pairs and merges the linked records", async () => {
     const matches = [
       { fieldsA: ['Country Code'], fieldsB: ['Country Code'], rowA: 0, rowB: 2, rows_match_prob: 1 },
       { fieldsA: ['Country Code'], fieldsB: ['Country Code'], rowA: 1, rowB: 0, rows_match_prob: 0.875 },
@@ -217,14 +296,20 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
     await saveScreenshot(page, 'jobs-link-result');
     await modal.getByRole('button', { name: 'Merge', exact: true }).click();
     await page.getByText('New merge job was successfully initiated.').waitFor();
-    expect(calls.find((c) => c.path === '/api/relations/merge-enc-cols/')?.body).toEqual({ record_left: 'rec-gdp', record_right: 'rec-pop', merge_type: 'horizontal' });
+    expect(calls.find((c) => c.path === '/api/relations/merge-enc-cols/')?.body).toEqual({
+      record_left: 'rec-gdp',
+      record_right: 'rec-pop',
+      merge_type: 'horizontal',
+    });
     await eventually(async () => expect(await modal.count()).toBe(0));
   });
 
   it('says when a link found nothing and when a source record was removed', async () => {
     jobs = [job('job-link-3', 'LINK', { content: { ...job('x', 'LINK').content, matches: [], record_right_removed: true } })];
     const page = await open('/jobs');
-    await jobCard(page, 'job-link-3').getByRole('button', { name: /^Result/ }).click();
+    await jobCard(page, 'job-link-3')
+      .getByRole('button', { name: /^Result/ })
+      .click();
     const modal = page.getByTestId('link-result');
     await modal.getByText('No links found between gdp.csv and population.csv').waitFor();
     expect(await modal.getByText('population.csv was removed from the product.').count()).toBe(1);
@@ -233,20 +318,31 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
     // over. Pressed earlier on a loaded CI machine (twice in full runs), the dialog stayed on the page,
     // most likely a close begun mid-animation that never unmounted; if it stays again, its state is said.
     await eventually(async () =>
-      expect(await modal.evaluate((element) => element.contains(document.activeElement) && element.getAnimations().every((animation) => animation.playState === 'finished'))).toBe(true),
+      expect(
+        await modal.evaluate(
+          (element) => element.contains(document.activeElement) && element.getAnimations().every((animation) => animation.playState === 'finished'),
+        ),
+      ).toBe(true),
     );
     await page.keyboard.press('Escape');
     await eventually(async () => {
-      const left = await modal.evaluateAll((elements) => elements.map((element) => ({ state: element.getAttribute('data-state'), animations: element.getAnimations().map((a) => `${(a as CSSAnimation).animationName} ${a.playState}`) })));
+      const left = await modal.evaluateAll((elements) =>
+        elements.map((element) => ({
+          state: element.getAttribute('data-state'),
+          animations: element.getAnimations().map((a) => `${(a as CSSAnimation).animationName} ${a.playState}`),
+        })),
+      );
       expect(left).toEqual([]);
     });
   });
 
-  it('says why a link\'s row pairs are withheld (the grant a record was read under ended) instead of an empty table', async () => {
+  it("says why a link's row pairs are withheld (the grant a record was read under ended) instead of an empty table", async () => {
     const withheld = 'The access grant on "population.csv" has ended: the links made under it are no longer shown.';
     jobs = [job('job-link-4', 'LINK', { content: { ...job('x', 'LINK').content, matches: [], total_matches: 0, withheld } })];
     const page = await open('/jobs');
-    await jobCard(page, 'job-link-4').getByRole('button', { name: /^Result/ }).click();
+    await jobCard(page, 'job-link-4')
+      .getByRole('button', { name: /^Result/ })
+      .click();
     const modal = page.getByTestId('link-result');
     await modal.getByTestId('links-withheld').getByText(withheld).waitFor();
     expect(await modal.getByRole('table', { name: 'Linked rows' }).count()).toBe(0);
@@ -331,7 +427,10 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
     await results.getByRole('checkbox', { name: 'Choose Year and Year' }).check();
     await horizontal.click();
     await page.getByText('New merge job was successfully initiated.').waitFor();
-    const sent = calls.find((c) => c.path === '/api/relations/merge-features/')?.body as { merge_type: string; merge_relations: Array<{ header_left: string }> };
+    const sent = calls.find((c) => c.path === '/api/relations/merge-features/')?.body as {
+      merge_type: string;
+      merge_relations: Array<{ header_left: string }>;
+    };
     expect(sent.merge_type).toBe('horizontal');
     expect(sent.merge_relations.map((m) => m.header_left)).toEqual(['Country Code', 'Year']);
     await results.getByRole('button', { name: 'Merge Vertical' }).click();

@@ -143,7 +143,9 @@ describeInfra('merge jobs end to end in embedded mode', isChromiumInstalled() ||
 
     // The new record: the job's result, a record of ana's whose file is the merged CSV.
     const jobId = ((await job.getAttribute('data-testid')) ?? '').replace(/^job-/, '');
-    const content = (await (await apiCall(product, ana.token, 'POST', '/api/tasks/job-content/', { job: jobId })).json()) as { content: { result_record_id: string } };
+    const content = (await (await apiCall(product, ana.token, 'POST', '/api/tasks/job-content/', { job: jobId })).json()) as {
+      content: { result_record_id: string };
+    };
     const recordId = content.content.result_record_id;
     expect(recordId).toBeTruthy();
     await job.getByRole('link', { name: 'Merged record' }).click();
@@ -172,15 +174,20 @@ describeInfra('merge jobs end to end in embedded mode', isChromiumInstalled() ||
     ids.populationHashed = await upload('csv/population.csv', { name: 'population hashed', columns });
     // The cards carry enc_headers once extraction has described the hashed columns.
     await eventually(async () => {
-      const list = (await (await apiCall(product, ana.token, 'GET', '/api/records/?view=own&page_size=100')).json()) as { results: Array<{ id: string; enc_headers: string[] }> };
-      for (const id of [ids.gdpHashed, ids.populationHashed]) expect(list.results.find((r) => r.id === id)?.enc_headers).toEqual(expect.arrayContaining(columns));
+      const list = (await (await apiCall(product, ana.token, 'GET', '/api/records/?view=own&page_size=100')).json()) as {
+        results: Array<{ id: string; enc_headers: string[] }>;
+      };
+      for (const id of [ids.gdpHashed, ids.populationHashed])
+        expect(list.results.find((r) => r.id === id)?.enc_headers).toEqual(expect.arrayContaining(columns));
     }, 180_000);
 
     await page.goto(`${product.base}/#/records`);
     await card(ids.gdpHashed).waitFor();
     const clear = area().getByRole('button', { name: 'Clear' });
     if (await clear.isEnabled()) await clear.click();
-    await card(ids.gdpHashed).getByRole('button', { name: /^Process/ }).click();
+    await card(ids.gdpHashed)
+      .getByRole('button', { name: /^Process/ })
+      .click();
     expect(await area().getByRole('button', { name: 'Link Datasets' }).isDisabled()).toBe(true);
     await card(ids.populationHashed).getByRole('button', { name: 'Link record' }).click();
     await eventually(async () => expect(await area().getByRole('listitem').count()).toBe(2));

@@ -67,8 +67,14 @@ export function mailFiles(product: RealProduct): Set<string> {
 export function newestMail(product: RealProduct, to: string, subject: RegExp, after: Set<string> = new Set()): Promise<ParsedMail> {
   return eventually(async () => {
     const dir = path.join(product.dataDir, 'mail');
-    const files = existsSync(dir) ? readdirSync(dir).filter((name) => name.endsWith('.eml') && !after.has(name)).sort() : [];
-    const mails = files.map((name) => parseRawMail(readFileSync(path.join(dir, name), 'utf8'))).filter((mail) => mail.to.includes(to) && subject.test(mail.subject));
+    const files = existsSync(dir)
+      ? readdirSync(dir)
+          .filter((name) => name.endsWith('.eml') && !after.has(name))
+          .sort()
+      : [];
+    const mails = files
+      .map((name) => parseRawMail(readFileSync(path.join(dir, name), 'utf8')))
+      .filter((mail) => mail.to.includes(to) && subject.test(mail.subject));
     const mail = mails.at(-1);
     if (!mail) throw new Error(`no mail to ${to} matching ${subject} in ${dir}`);
     return mail;
@@ -111,7 +117,8 @@ export async function signUpAndActivate(product: RealProduct, user: NewUser): Pr
   const link = linkIn(await newestMail(product, email, /activate/i));
   const activated = await fetch(link, { redirect: 'manual' });
   // The link redirects to the login page with activated=1, or activated=0 when it did not work.
-  if (!activated.headers.get('location')?.endsWith('activated=1')) throw new Error(`activate ${username}: ${activated.status} ${activated.headers.get('location')}`);
+  if (!activated.headers.get('location')?.endsWith('activated=1'))
+    throw new Error(`activate ${username}: ${activated.status} ${activated.headers.get('location')}`);
 }
 
 /** Logs in at the token endpoint; answers the JWT. */
@@ -144,7 +151,12 @@ export interface SignedIn {
 }
 
 /** A new founder (their own organisation, all three groups), signed up, activated and logged in. */
-export async function founder(product: RealProduct, username: string, password: string, names: { first_name?: string; last_name?: string } = {}): Promise<SignedIn> {
+export async function founder(
+  product: RealProduct,
+  username: string,
+  password: string,
+  names: { first_name?: string; last_name?: string } = {},
+): Promise<SignedIn> {
   const email = `${username}@example.org`;
   await signUpAndActivate(product, { username, email, password, ...names });
   const token = await apiLogin(product, username, password);
@@ -153,9 +165,21 @@ export async function founder(product: RealProduct, username: string, password: 
 }
 
 /** A sub-account of the admin's organisation (POST /api/account/), logged in. */
-export async function subAccount(product: RealProduct, admin: SignedIn, username: string, fields: { groups?: number[]; client_type?: 'BASIC' | 'STANDARD'; first_name?: string; last_name?: string } = {}): Promise<SignedIn> {
+export async function subAccount(
+  product: RealProduct,
+  admin: SignedIn,
+  username: string,
+  fields: { groups?: number[]; client_type?: 'BASIC' | 'STANDARD'; first_name?: string; last_name?: string } = {},
+): Promise<SignedIn> {
   const email = `${username}@example.org`;
-  const created = await apiCall(product, admin.token, 'POST', '/api/account/', { username, email, first_name: username, last_name: 'Member', password: admin.password, ...fields });
+  const created = await apiCall(product, admin.token, 'POST', '/api/account/', {
+    username,
+    email,
+    first_name: username,
+    last_name: 'Member',
+    password: admin.password,
+    ...fields,
+  });
   if (created.status !== 201) throw new Error(`create ${username}: ${created.status} ${await created.text()}`);
   const { id } = (await created.json()) as { id: string };
   return { id, username, email, password: admin.password, organisation: admin.organisation, token: await apiLogin(product, username, admin.password) };

@@ -94,7 +94,10 @@ describeInfra('records screens end to end in embedded mode', isChromiumInstalled
   const recordOf = async (id: string) => (await (await apiGet(`/api/records/${id}/`, adaToken)).json()) as ApiRecord;
 
   /** The file's lines without blank ones, and the cells of a line (quotes around cells removed). */
-  const linesOf = (relative: string) => readFileSync(path.join(datasets, relative), 'utf8').split(/\r?\n/).filter((line) => line.trim() !== '');
+  const linesOf = (relative: string) =>
+    readFileSync(path.join(datasets, relative), 'utf8')
+      .split(/\r?\n/)
+      .filter((line) => line.trim() !== '');
   const cellsOf = (line: string, delimiter: string) => line.split(delimiter).map((cell) => cell.replace(/^"|"$/g, ''));
 
   /** Chooses files on the Index Files tab (from the datasets or anywhere). */
@@ -278,9 +281,16 @@ describeInfra('records screens end to end in embedded mode', isChromiumInstalled
         const sheets = (await recordOf(ids[kind])).FILES[0].META?.SHEETS ?? [];
         expect(sheets.length).toBeGreaterThan(1);
         await page.getByRole('tab', { name: 'Table Metadata' }).click();
-        await eventually(async () => expect(await page.getByTestId('table-section').getByRole('heading').allTextContents()).toEqual(sheets.map((s) => `Sheet "${s.NAME}"`)));
+        await eventually(async () =>
+          expect(await page.getByTestId('table-section').getByRole('heading').allTextContents()).toEqual(sheets.map((s) => `Sheet "${s.NAME}"`)),
+        );
         for (const sheet of sheets.filter((s) => s.HEADERS.length > 0)) {
-          expect(await page.getByRole('table', { name: `Headers of Sheet "${sheet.NAME}"` }).getByTestId('header-name').allTextContents()).toEqual(sheet.HEADERS);
+          expect(
+            await page
+              .getByRole('table', { name: `Headers of Sheet "${sheet.NAME}"` })
+              .getByTestId('header-name')
+              .allTextContents(),
+          ).toEqual(sheet.HEADERS);
         }
         await saveScreenshot(page, `records-details-${kind}-table-metadata`);
         await expectAccessible(page, `records-details-${kind}-table-metadata`);
@@ -381,7 +391,12 @@ describeInfra('records screens end to end in embedded mode', isChromiumInstalled
     await eventually(async () => expect(hashOf()).toBe(`#/records/${id}`));
     await page.getByRole('heading', { name: 'Auto MPG' }).waitFor();
     expect(await page.getByTestId('record-access-fee').textContent()).toBe('12.5 EUR');
-    expect(await (await apiGet(`/api/records/${id}/`, adaToken)).json()).toMatchObject({ name: 'Auto MPG', accessFee: 12.5, currency: 'EUR', RECORD: { Origin: 'StatLib' } });
+    expect(await (await apiGet(`/api/records/${id}/`, adaToken)).json()).toMatchObject({
+      name: 'Auto MPG',
+      accessFee: 12.5,
+      currency: 'EUR',
+      RECORD: { Origin: 'StatLib' },
+    });
   });
 
   it('shares a record with an organisation and a user chosen in the CU pickers (Add disabled until a valid choice)', async () => {
@@ -436,7 +451,15 @@ describeInfra('records screens end to end in embedded mode', isChromiumInstalled
       [curator, [2], 'STANDARD'],
       [clerk, [3], undefined],
     ] as const) {
-      const created = await api('POST', '/api/account/', adaToken, { username: who.username, email: who.email, first_name: who.username, last_name: 'Staff', password: who.password, groups, ...(clientType ? { client_type: clientType } : {}) });
+      const created = await api('POST', '/api/account/', adaToken, {
+        username: who.username,
+        email: who.email,
+        first_name: who.username,
+        last_name: 'Staff',
+        password: who.password,
+        groups,
+        ...(clientType ? { client_type: clientType } : {}),
+      });
       expect(created.status).toBe(201);
     }
     const id = ids.xls;

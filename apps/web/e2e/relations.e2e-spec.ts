@@ -71,7 +71,9 @@ describeInfra('relations screens end to end in embedded mode', isChromiumInstall
     await expect(area().getByText('Drag records here', { exact: false }).count()).resolves.toBe(1);
     await card(ids.gdp).dragTo(area());
     await eventually(async () => expect(await area().getByTestId('work-area-list').getByText('gdp.csv').count()).toBe(1));
-    await card(ids.population).getByRole('button', { name: /^Process/ }).click();
+    await card(ids.population)
+      .getByRole('button', { name: /^Process/ })
+      .click();
     await eventually(async () => expect(await area().getByRole('listitem').count()).toBe(2));
     await expectAccessible(page, 'relations-work-area');
 
@@ -103,7 +105,9 @@ describeInfra('relations screens end to end in embedded mode', isChromiumInstall
   });
 
   it('scans the work area for merges and shows the Merge Scan Results panel instead of the list', async () => {
-    await card(ids.co2).getByRole('button', { name: /^Process/ }).click();
+    await card(ids.co2)
+      .getByRole('button', { name: /^Process/ })
+      .click();
     await eventually(async () => expect(await area().getByRole('listitem').count()).toBe(3));
     expect(await area().getByRole('button', { name: 'Compare' }).isDisabled()).toBe(true);
     await area().getByRole('button', { name: 'Scan to Merge' }).click();
@@ -121,7 +125,7 @@ describeInfra('relations screens end to end in embedded mode', isChromiumInstall
     await eventually(async () => expect(await area().getByRole('listitem').count()).toBe(0));
   });
 
-  it('opens the comparison modal from the table view\'s Match', async () => {
+  it("opens the comparison modal from the table view's Match", async () => {
     await page.getByRole('button', { name: 'Table' }).click();
     await page.getByRole('checkbox', { name: 'Select gdp.csv' }).check();
     await page.getByRole('checkbox', { name: 'Select population.csv' }).check();
@@ -143,7 +147,11 @@ describeInfra('relations screens end to end in embedded mode', isChromiumInstall
     await word.click();
     const modal = page.getByTestId('word-definition');
     await modal.waitFor();
-    await eventually(async () => expect((await modal.getByRole('listitem').count()) + (await modal.getByText('Could not load additional information on term...').count())).toBeGreaterThan(0));
+    await eventually(async () =>
+      expect((await modal.getByRole('listitem').count()) + (await modal.getByText('Could not load additional information on term...').count())).toBeGreaterThan(
+        0,
+      ),
+    );
     expect(await modal.getByText(text, { exact: true }).count()).toBeGreaterThan(0);
     await saveScreenshot(page, 'relations-word-definition');
     await expectAccessible(page, 'relations-word-definition');

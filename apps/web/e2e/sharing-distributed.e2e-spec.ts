@@ -4,7 +4,11 @@ import type { RealProduct } from './real-product';
 import { sharingStory } from './sharing-story';
 import { ensureWebBuild } from './web-server';
 
-const missing = !isKcatInstalled() ? 'kcat is not installed (apt-get install kcat)' : !isChromiumInstalled() ? 'chromium is not installed (apt-get install chromium)' : true;
+const missing = !isKcatInstalled()
+  ? 'kcat is not installed (apt-get install kcat)'
+  : !isChromiumInstalled()
+    ? 'chromium is not installed (apt-get install chromium)'
+    : true;
 
 /**
  * The same data-sharing story (sharing-story.ts) in distributed mode: the gateway and six services

@@ -43,7 +43,10 @@ export function sharingStory(prefix: string, start: () => Promise<RealProduct>):
     browser = await launchChromium();
     alice = await founder(product, 'alice', 'shared rainfall 2024', { first_name: 'Alice', last_name: 'Owner' });
     bruno = await founder(product, 'bruno', 'marine survey 2024', { first_name: 'Bruno', last_name: 'Requestor' });
-    const named = await apiCall(product, bruno.token, 'PUT', `/api/organisation/${bruno.organisation}/`, { name: 'Blue Marine Lab', description: 'Ocean and coastal research' });
+    const named = await apiCall(product, bruno.token, 'PUT', `/api/organisation/${bruno.organisation}/`, {
+      name: 'Blue Marine Lab',
+      description: 'Ocean and coastal research',
+    });
     expect(named.status).toBe(200);
     await apiCall(product, alice.token, 'PUT', `/api/organisation/${alice.organisation}/`, { name: 'Acme Climate' }).then((r) => expect(r.status).toBe(200));
     a = await signedIn(alice);
@@ -109,7 +112,10 @@ export function sharingStory(prefix: string, start: () => Promise<RealProduct>):
     await policy.waitFor();
     await eventually(async () => expect(await policy.locator('option', { hasText: 'Research only' }).count()).toBe(1));
     await policy.selectOption({ label: 'Research only' });
-    await page.locator('label').filter({ hasText: /^Hydrology$/ }).click();
+    await page
+      .locator('label')
+      .filter({ hasText: /^Hydrology$/ })
+      .click();
     await page.locator('select[name="visibility"]').selectOption('EV');
     await shot(page, 'record-edit-policy-groups');
     await expectAccessible(page, `${prefix}-record-edit-policy-groups`);
@@ -149,8 +155,14 @@ export function sharingStory(prefix: string, start: () => Promise<RealProduct>):
     const dialog = page.getByRole('dialog', { name: /^Request: / });
     await button(dialog, 'Send Request').waitFor();
     await dialog.getByLabel('Purpose').fill('Flood risk study for the Baltic coast');
-    await dialog.getByRole('row', { name: /Ethics/ }).getByText('Yes', { exact: true }).click();
-    await dialog.getByRole('row', { name: /Resale/ }).getByText('No', { exact: true }).click();
+    await dialog
+      .getByRole('row', { name: /Ethics/ })
+      .getByText('Yes', { exact: true })
+      .click();
+    await dialog
+      .getByRole('row', { name: /Resale/ })
+      .getByText('No', { exact: true })
+      .click();
     await shot(page, 'request-form');
     await expectAccessible(page, `${prefix}-request-form`);
     await button(dialog, 'Send Request').click();
@@ -212,13 +224,18 @@ export function sharingStory(prefix: string, start: () => Promise<RealProduct>):
     const panel = page.getByTestId('request-panel');
     await button(panel, 'Approve').click();
     const confirm = page.getByRole('alertdialog');
-    await confirm.getByText('Are you sure you want to approve this request? This will allow requestors to download the data if stored on the product.').waitFor();
+    await confirm
+      .getByText('Are you sure you want to approve this request? This will allow requestors to download the data if stored on the product.')
+      .waitFor();
     await confirm.getByLabel('Access expires on (optional)').fill(inDays(30));
     await shot(page, 'approve-confirm');
     await expectAccessible(page, `${prefix}-approve-confirm`);
     await button(confirm, 'Approve').click();
     await toast(page, 'You have approved the request!');
-    await panel.getByTestId('grant-term').filter({ hasText: `Access until ${inDays(30)}.` }).waitFor();
+    await panel
+      .getByTestId('grant-term')
+      .filter({ hasText: `Access until ${inDays(30)}.` })
+      .waitFor();
     await shot(page, 'request-approved');
     await expectAccessible(page, `${prefix}-request-approved`);
     const mail = await newestMail(product, bruno.email, /was approved/);
@@ -244,7 +261,9 @@ export function sharingStory(prefix: string, start: () => Promise<RealProduct>):
     for (const other of context.pages()) if (other !== page) await other.close();
     // The download under the grant reaches the requests service's audit trail (an event from the catalogue).
     await eventually(async () => {
-      const trail = (await (await apiCall(product, alice.token, 'GET', `/api/requests/audit/?record=${recordId}`)).json()) as { results: Array<{ action: string; actor: string }> };
+      const trail = (await (await apiCall(product, alice.token, 'GET', `/api/requests/audit/?record=${recordId}`)).json()) as {
+        results: Array<{ action: string; actor: string }>;
+      };
       expect(trail.results.filter((e) => e.action === 'download').map((e) => e.actor)).toEqual(['bruno']);
     });
   });
@@ -261,7 +280,11 @@ export function sharingStory(prefix: string, start: () => Promise<RealProduct>):
     await panel.getByTestId('message').filter({ hasText: 'Access revoked: The licence with our data provider ended.' }).waitFor();
 
     // The catalogue hears of the revocation through an event; its record details say so first (asking for links would issue them meanwhile).
-    await eventually(async () => expect(((await (await apiCall(product, bruno.token, 'GET', `/api/records/${recordId}/`)).json()) as { request_status: string }).request_status).toBe('revoked'));
+    await eventually(async () =>
+      expect(((await (await apiCall(product, bruno.token, 'GET', `/api/records/${recordId}/`)).json()) as { request_status: string }).request_status).toBe(
+        'revoked',
+      ),
+    );
     expect((await apiCall(product, bruno.token, 'GET', `/api/records/${recordId}/download/`)).status).toBe(403);
     // The link B followed while approved is refused now.
     expect((await fetch(signedLink)).status).toBe(403);

@@ -167,7 +167,11 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
     for (const name of ['Index Data', 'Explore', 'Requests', 'Governance', 'Backend Jobs', 'Start Guide']) {
       expect(await sidebar(page).getByRole('link', { name }).isVisible()).toBe(true);
     }
-    expect(await sidebar(page).getByRole('link', { name: /Start Guide/ }).getAttribute('target')).toBe('_blank');
+    expect(
+      await sidebar(page)
+        .getByRole('link', { name: /Start Guide/ })
+        .getAttribute('target'),
+    ).toBe('_blank');
     // The toggle closes it too.
     await page.getByRole('button', { name: 'Toggle sidebar' }).click();
     await sidebar(page).waitFor({ state: 'detached' });
@@ -191,7 +195,10 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
   });
 
   // The breakpoint itself: open by default at 768 px and wider, closed below.
-  for (const [width, expanded] of [[768, true], [767, false]] as const) {
+  for (const [width, expanded] of [
+    [768, true],
+    [767, false],
+  ] as const) {
     it(`${expanded ? 'opens' : 'closes'} the sidebar by default at ${width} px`, async () => {
       const page = await open('/records', { width });
       await heading(page, 'Workspace').waitFor();
@@ -282,7 +289,11 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
     const page = await open('/records', { scope: 'own' });
     await sidebarLink(page, 'Index Data').waitFor();
     expect(await sidebarLink(page, 'Explore').count()).toBe(0);
-    expect(await sidebar(page).getByRole('link', { name: /Start Guide/ }).count()).toBe(0);
+    expect(
+      await sidebar(page)
+        .getByRole('link', { name: /Start Guide/ })
+        .count(),
+    ).toBe(0);
   });
 
   it('treats a token the API rejects (401) as signed out', async () => {

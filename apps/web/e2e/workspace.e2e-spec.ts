@@ -29,18 +29,33 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
 
   async function register(username: string): Promise<string> {
     const password = `Secret words of ${username.length} walkers`;
-    await signUpAndActivate(product, { username, email: `${username}@example.org`, password, first_name: username, last_name: 'Tester', description: 'Testing the workspace' });
+    await signUpAndActivate(product, {
+      username,
+      email: `${username}@example.org`,
+      password,
+      first_name: username,
+      last_name: 'Tester',
+      description: 'Testing the workspace',
+    });
     return apiLogin(product, username, password);
   }
 
   async function createRecord(token: string, name: string, access: 'OP' | 'RE', visibility: 'EV' | 'PR'): Promise<Seeded> {
     const headers = { authorization: `JWT ${token}`, 'content-type': 'application/json' };
-    const created = await fetch(`${base}/api/records/`, { method: 'POST', headers, body: JSON.stringify({ name, description: `Daily rainfall totals for ${name}`, access }) });
+    const created = await fetch(`${base}/api/records/`, {
+      method: 'POST',
+      headers,
+      body: JSON.stringify({ name, description: `Daily rainfall totals for ${name}`, access }),
+    });
     if (created.status !== 201) throw new Error(`record not created: ${created.status} ${await created.text()}`);
     const { id } = (await created.json()) as { id: string };
     if (visibility === 'EV') {
       const list = (await (await fetch(`${base}/api/visibilities/?associated_record=${id}`, { headers })).json()) as { results: Array<{ id: string }> };
-      const updated = await fetch(`${base}/api/visibilities/${list.results[0].id}/`, { method: 'PUT', headers, body: JSON.stringify({ visibility_selection: 'EV', associated_record: id }) });
+      const updated = await fetch(`${base}/api/visibilities/${list.results[0].id}/`, {
+        method: 'PUT',
+        headers,
+        body: JSON.stringify({ visibility_selection: 'EV', associated_record: id }),
+      });
       if (updated.status !== 200) throw new Error(`visibility not saved: ${updated.status} ${await updated.text()}`);
     }
     return { id, name };
@@ -108,7 +123,8 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
       // In one step: the sentinel goes away when the last page arrives, which a count-then-scroll could miss.
       await page.evaluate(() => document.querySelector('[data-testid="scroll-sentinel"]')?.scrollIntoView());
       await page.waitForFunction(
-        (before) => document.querySelectorAll('article[data-testid^="record-card-"]').length > before || !!document.querySelector('[data-testid="records-end"]'),
+        (before) =>
+          document.querySelectorAll('article[data-testid^="record-card-"]').length > before || !!document.querySelector('[data-testid="records-end"]'),
         counts.at(-1) ?? (await cards(page).count()) - 1,
       );
       const count = await cards(page).count();
@@ -147,7 +163,7 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
     const onRequest = card(page, bobRequest);
     await onRequest.waitFor();
     expect(await button(onRequest, 'Data download').count()).toBe(0);
-    expect(await button(onRequest, 'Edit record').count() + (await onRequest.getByRole('link', { name: 'Edit record' }).count())).toBe(0);
+    expect((await button(onRequest, 'Edit record').count()) + (await onRequest.getByRole('link', { name: 'Edit record' }).count())).toBe(0);
     expect(await button(onRequest, 'Delete record').count()).toBe(0);
     await button(onRequest, 'Request').click();
     await page.getByText('Please login to request records.').waitFor();

@@ -77,7 +77,14 @@ async function profileAggregatedTable(input: AggregatedTableInput, options: Omit
   const limits = resolveLimits(options.limits);
   const { source } = input;
   const option = options.extractOption;
-  const base = { NAME: input.name, CONTENT_TYPE: input.contentType ?? 'application/x-sql-table', SIZE: null, DATE: new Date().toISOString(), TYPE: 'table' as const, EXTRACT_OPTION: option };
+  const base = {
+    NAME: input.name,
+    CONTENT_TYPE: input.contentType ?? 'application/x-sql-table',
+    SIZE: null,
+    DATE: new Date().toISOString(),
+    TYPE: 'table' as const,
+    EXTRACT_OPTION: option,
+  };
   if (option === 'minimal') return { ...base, STATUS: 'skipped', ERRORS: [] };
   options.signal?.throwIfAborted();
   const privacy = ColumnPrivacy.isActive(options.privateColumns) ? new ColumnPrivacy(options.privateColumns) : undefined;

@@ -5,12 +5,15 @@ import { extractMetadata } from './extract';
 import { buildZip, dataset, extract, streamOf } from './spec-support';
 
 describe('empty files', () => {
-  it.each(['empty.csv', 'empty.txt', 'empty.hl7', 'empty.xlsx', 'empty.xls', 'empty.pdf', 'empty.docx', 'empty.zip'])('%s fails with "The file is empty"', async (name) => {
-    const result = await extract(Buffer.alloc(0), name);
-    expect(result.STATUS).toBe('failed');
-    expect(result.ERRORS).toEqual(['The file is empty']);
-    expect(result.FILE).toBeUndefined();
-  });
+  it.each(['empty.csv', 'empty.txt', 'empty.hl7', 'empty.xlsx', 'empty.xls', 'empty.pdf', 'empty.docx', 'empty.zip'])(
+    '%s fails with "The file is empty"',
+    async (name) => {
+      const result = await extract(Buffer.alloc(0), name);
+      expect(result.STATUS).toBe('failed');
+      expect(result.ERRORS).toEqual(['The file is empty']);
+      expect(result.FILE).toBeUndefined();
+    },
+  );
 
   it('a CSV of blank lines holds no records', async () => {
     const result = await extract('\n\n;;;\n', 'blank.csv');
@@ -54,7 +57,10 @@ describe('malformed CSV', () => {
     expect(result.FILE?.TOTAL_ROWS).toBe(4);
     expect(result.FILE?.STATS['2'].MISSING_VALS).toBe(2); // the short row and the row swallowed by the quote
     expect(result.ERRORS).toEqual(
-      expect.arrayContaining([expect.stringMatching(/1 rows have more values than the 3 headers \(first: row 4\)/), expect.stringMatching(/Quoted field unterminated/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/1 rows have more values than the 3 headers \(first: row 4\)/),
+        expect.stringMatching(/Quoted field unterminated/),
+      ]),
     );
   });
 
@@ -88,7 +94,13 @@ describe('malformed CSV', () => {
 });
 
 describe('invalid UTF-8', () => {
-  const bytes = Buffer.concat([Buffer.from('city,count\nZürich,1\n'), Buffer.from([0x4d, 0xfc, 0x6e, 0x63, 0x68, 0x65, 0x6e]), Buffer.from(',2\n'), Buffer.from([0xc3, 0x28, 0xa0, 0xa1]), Buffer.from(',3\n')]);
+  const bytes = Buffer.concat([
+    Buffer.from('city,count\nZürich,1\n'),
+    Buffer.from([0x4d, 0xfc, 0x6e, 0x63, 0x68, 0x65, 0x6e]),
+    Buffer.from(',2\n'),
+    Buffer.from([0xc3, 0x28, 0xa0, 0xa1]),
+    Buffer.from(',3\n'),
+  ]);
 
   it('CSV: the rest is read as Windows-1252 and ERRORS says where', async () => {
     const result = await extract(bytes, 'cities.csv', 'metadata');
@@ -198,7 +210,10 @@ describe('corrupt documents', () => {
 describe('limits', () => {
   it('spreadsheets above maxSpreadsheetBytes are refused, with or without a declared size', async () => {
     const bytes = readFileSync(dataset('excel/Auto.xlsx'));
-    const declared = await extractMetadata({ stream: streamOf(bytes), fileName: 'Auto.xlsx', size: bytes.length }, { extractOption: 'metadata', limits: { maxSpreadsheetBytes: 10_000 } });
+    const declared = await extractMetadata(
+      { stream: streamOf(bytes), fileName: 'Auto.xlsx', size: bytes.length },
+      { extractOption: 'metadata', limits: { maxSpreadsheetBytes: 10_000 } },
+    );
     expect(declared.STATUS).toBe('failed');
     expect(declared.ERRORS[0]).toMatch(/maxSpreadsheetBytes/);
     const counted = await extract(bytes, 'Auto.xlsx', 'metadata', { maxSpreadsheetBytes: 10_000 });

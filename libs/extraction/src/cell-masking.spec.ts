@@ -52,7 +52,8 @@ function cellValuesOf(raw: ExtractionResult): Set<string> {
     const names = new Set([meta.NAME, ...tablesOf(meta).flatMap(({ table }) => table.HEADERS), ...headerWordsOf(meta)]);
     for (const { table } of tablesOf(meta)) {
       for (const stats of Object.values(table.STATS)) {
-        for (const value of [...stats.FORMATTED_VALS, ...stats.SAMPLE_VALS, ...stats.WORDSET]) if (value !== '' && !isMaskShaped(value) && !names.has(value)) found.add(value);
+        for (const value of [...stats.FORMATTED_VALS, ...stats.SAMPLE_VALS, ...stats.WORDSET])
+          if (value !== '' && !isMaskShaped(value) && !names.has(value)) found.add(value);
         for (const message of stats.ERRORS) for (const quoted of message.matchAll(/"([^"]+)"/g)) if (!isMaskShaped(quoted[1])) found.add(quoted[1]);
       }
     }
@@ -67,7 +68,21 @@ function cellValuesOf(raw: ExtractionResult): Set<string> {
 }
 
 /** Keys whose values are structure, not cells (names, types, formats, file-level facts). */
-const STRUCTURE = new Set(['NAME', 'HEADERS', 'CONTENT_TYPE', 'DATE', 'TYPE', 'EXTRACT_OPTION', 'STATUS', 'SAMPLES', 'ENCRYPTED_COLS', 'CSV', 'HL7', 'DOCUMENT', 'DICT']);
+const STRUCTURE = new Set([
+  'NAME',
+  'HEADERS',
+  'CONTENT_TYPE',
+  'DATE',
+  'TYPE',
+  'EXTRACT_OPTION',
+  'STATUS',
+  'SAMPLES',
+  'ENCRYPTED_COLS',
+  'CSV',
+  'HL7',
+  'DOCUMENT',
+  'DICT',
+]);
 
 /** Every string value of META outside the structural keys, with where it is. */
 function shownStrings(value: unknown, where = ''): Array<[string, string]> {
@@ -112,7 +127,8 @@ describe('META under extractOption metadata shows no cell of the data (every sha
       for (const [index, stats] of Object.entries(table.STATS)) {
         if (hashed.has(index)) continue;
         const column = `${where} "${table.HEADERS[Number(index)]}"`;
-        for (const value of [...stats.FORMATTED_VALS, ...stats.SAMPLE_VALS]) expect({ column, value, mask: isMaskShaped(value) }).toEqual({ column, value, mask: true });
+        for (const value of [...stats.FORMATTED_VALS, ...stats.SAMPLE_VALS])
+          expect({ column, value, mask: isMaskShaped(value) }).toEqual({ column, value, mask: true });
         expect({ column, WORDSET: stats.WORDSET }).toEqual({ column, WORDSET: [] });
         expect(typeof stats.DUPLICATE_VALS === 'number' || stats.DUPLICATE_VALS === undefined).toBe(true);
         expect(typeof stats.MISSING_VALS === 'number' || stats.MISSING_VALS === undefined).toBe(true);
@@ -135,7 +151,14 @@ describe('META under extractOption metadata shows no cell of the data (every sha
       expect(table.TOTAL_ROWS).toBe(rawTables[i].table.TOTAL_ROWS);
       for (const [index, stats] of Object.entries(table.STATS)) {
         const raw = rawTables[i].table.STATS[index];
-        expect([stats.MIN, stats.MAX, stats.MEAN, stats.DUPLICATE_VALS, stats.MISSING_VALS, stats.DICT]).toEqual([raw.MIN, raw.MAX, raw.MEAN, raw.DUPLICATE_VALS, raw.MISSING_VALS, raw.DICT]);
+        expect([stats.MIN, stats.MAX, stats.MEAN, stats.DUPLICATE_VALS, stats.MISSING_VALS, stats.DICT]).toEqual([
+          raw.MIN,
+          raw.MAX,
+          raw.MEAN,
+          raw.DUPLICATE_VALS,
+          raw.MISSING_VALS,
+          raw.DICT,
+        ]);
         expect(stats.FORMATTED_VALS).toEqual(raw.FORMATTED_VALS.map(maskCellValue));
       }
     });
@@ -145,12 +168,14 @@ describe('META under extractOption metadata shows no cell of the data (every sha
 
   it('an HL7 admission shows none of the patient: name, street, town, phone', async () => {
     const shown = JSON.stringify(await describeFile('hl7/001_ADT_A01.hl7', 'metadata', 'masked'));
-    for (const part of ['DOGCOW', 'CLARUS', 'HOME STREET', 'GREENSBORO', '555-2004', 'NUCLEAR', 'NELDA', '8675309', 'PATID1234']) expect({ part, shown: shown.includes(part) }).toEqual({ part, shown: false });
+    for (const part of ['DOGCOW', 'CLARUS', 'HOME STREET', 'GREENSBORO', '555-2004', 'NUCLEAR', 'NELDA', '8675309', 'PATID1234'])
+      expect({ part, shown: shown.includes(part) }).toEqual({ part, shown: false });
     const other = JSON.stringify(await describeFile('hl7/005_MN_ADT_A01.hl7', 'metadata', 'masked'));
-    for (const part of ['SMITH', 'SARAH', 'SADIE', 'STATE HIGHWAY', 'DEER CREEK', '11102779']) expect({ part, shown: other.toLowerCase().includes(part.toLowerCase()) }).toEqual({ part, shown: false });
+    for (const part of ['SMITH', 'SARAH', 'SADIE', 'STATE HIGHWAY', 'DEER CREEK', '11102779'])
+      expect({ part, shown: other.toLowerCase().includes(part.toLowerCase()) }).toEqual({ part, shown: false });
   });
 
-  it('with samples (the owner\'s knowing choice) the real values stay', async () => {
+  it("with samples (the owner's knowing choice) the real values stay", async () => {
     const shown = await describeFile('hl7/001_ADT_A01.hl7', 'samples', 'masked');
     expect(JSON.stringify(shown)).toContain('DOGCOW');
     expect(withoutCellValues(shown)).toBe(shown);
@@ -162,7 +187,11 @@ describe('META under extractOption metadata shows no cell of the data (every sha
     expect(withoutCellValues(once)).toEqual(once);
     expect(JSON.stringify(once)).not.toContain('Saint Paul');
     const old = { NAME: 'old.csv', FILE: { HEADERS: ['name'], STATS: { '0': { FORMATTED_VALS: ['Ada'], WORDSET: { ada: 3 } } } }, KEYWORDS: ['ada', 'name'] };
-    expect(withoutCellValues(old)).toEqual({ NAME: 'old.csv', FILE: { HEADERS: ['name'], STATS: { '0': { FORMATTED_VALS: ['Xxx'], WORDSET: {} } } }, KEYWORDS: ['name'] });
+    expect(withoutCellValues(old)).toEqual({
+      NAME: 'old.csv',
+      FILE: { HEADERS: ['name'], STATS: { '0': { FORMATTED_VALS: ['Xxx'], WORDSET: {} } } },
+      KEYWORDS: ['name'],
+    });
     // A table's keywords are its headers' words, most frequent first.
     const castles = await describeFile('csv/riddler-castle-solutions.csv', 'metadata', 'masked');
     expect(castles.KEYWORDS).toEqual(['castle', 'choose', 'troop', 'deployment']);

@@ -45,7 +45,8 @@ function maskMessages(value: unknown): unknown {
   return value.map((message) => {
     if (typeof message !== 'string') return message;
     let masked = message;
-    for (const pattern of QUOTING_MESSAGES) masked = masked.replace(pattern, (_all, before: string, quoted: string, after: string) => `${before}${maskCellValue(quoted)}${after}`);
+    for (const pattern of QUOTING_MESSAGES)
+      masked = masked.replace(pattern, (_all, before: string, quoted: string, after: string) => `${before}${maskCellValue(quoted)}${after}`);
     return masked;
   });
 }
@@ -77,7 +78,10 @@ const MAX_KEYWORDS = DEFAULT_LIMITS.maxKeywords;
 function topWords(all: string[]): string[] {
   const counts = new Map<string, number>();
   for (const word of all) counts.set(word, (counts.get(word) ?? 0) + 1);
-  return [...counts].sort((a, b) => b[1] - a[1]).slice(0, MAX_KEYWORDS).map(([word]) => word);
+  return [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, MAX_KEYWORDS)
+    .map(([word]) => word);
 }
 
 /** The meaningful words of a file's headers (every table of it), with repeats. */

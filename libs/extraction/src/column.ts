@@ -569,7 +569,9 @@ export function statsOf(facts: ColumnFacts, ctx: Pick<ColumnContext, 'option' | 
   }
   const errors: string[] = [];
   if (numeric && numbers < nonMissing) {
-    errors.push(`${nonMissing - numbers} of ${nonMissing} values are not numbers (first: "${facts.firstNonNumeric ?? ''}"); MIN, MAX, MEAN and STD use the ${numbers} numbers`);
+    errors.push(
+      `${nonMissing - numbers} of ${nonMissing} values are not numbers (first: "${facts.firstNonNumeric ?? ''}"); MIN, MAX, MEAN and STD use the ${numbers} numbers`,
+    );
   }
   return {
     MIN: numeric ? facts.min : null,

@@ -105,7 +105,8 @@ export function describeBlock(block: CsvBlock, table: TableBuilder, csv: CsvInfo
   const cells = new ByteCells(bytes, records, block.offset, block.windows1252From);
   for (let r = 0; r < records.count; r++) {
     const { recordStart, recordEnd } = records;
-    if (recordEnd[r] - recordStart[r] > maxLineBytes && cells.textLength(recordStart[r], recordEnd[r], true) > maxLineBytes) return { index, buffer, kind: 'too-long' };
+    if (recordEnd[r] - recordStart[r] > maxLineBytes && cells.textLength(recordStart[r], recordEnd[r], true) > maxLineBytes)
+      return { index, buffer, kind: 'too-long' };
   }
   table.startBlock(index);
   for (let r = 0; r < records.count; r++) if (!cells.isBlank(r)) table.addByteRow(cells, r, r + 1);

@@ -93,7 +93,15 @@ function fieldStops(delimiter: number): Uint8Array {
  * record; with `final` the end ends the last record. False: a case it leaves to the text reader
  * (papaparse), exactly those readSimpleRecords answers null for; `out` is then not to be used.
  */
-export function readByteRecords(bytes: Uint8Array, from: number, to: number, delimiter: number, newline: '\n' | '\r\n' | '\r', final: boolean, out: ByteRecords): boolean {
+export function readByteRecords(
+  bytes: Uint8Array,
+  from: number,
+  to: number,
+  delimiter: number,
+  newline: '\n' | '\r\n' | '\r',
+  final: boolean,
+  out: ByteRecords,
+): boolean {
   out.reset(from);
   // papaparse drops a byte order mark at the start of each text it is given.
   if (to - from >= 3 && bytes[from] === 0xef && bytes[from + 1] === 0xbb && bytes[from + 2] === 0xbf) return false;

@@ -88,7 +88,10 @@ describe('one-pass CSV records give what papaparse gave', () => {
   it('a Latin-1 file whose first bad byte comes late, in every chunking', async () => {
     const row = (i: number): string => `${i},"naïve ${i}",${i % 7 === 0 ? 'caf\xe9' : 'plain'}`;
     const utf8Head = Buffer.from(`id,text,word\n${rows(4000, row)}`);
-    const latin1Tail = Buffer.from(rows(300, (i) => row(i + 4000).replaceAll('ï', 'i')), 'latin1');
+    const latin1Tail = Buffer.from(
+      rows(300, (i) => row(i + 4000).replaceAll('ï', 'i')),
+      'latin1',
+    );
     const bytes = Buffer.concat([utf8Head, latin1Tail]);
     expect(utf8Head.length).toBeGreaterThan(64 * 1024);
     for (const chunk of [1 << 20, 4096, 1001, 97]) await both(bytes, 'late.csv', chunk);
@@ -104,7 +107,26 @@ describe('one-pass CSV records give what papaparse gave', () => {
       () => `${pick(['', '+', '-', '0', '00'])}${digits(Math.floor(random() * 4))}.${digits(Math.floor(random() * 9))}`,
       () => `0.${'0'.repeat(Math.floor(random() * 9))}${digits(1 + Math.floor(random() * 3))}`,
       () => `${digits(1 + Math.floor(random() * 3))}${pick(['e', 'E'])}${pick(['', '-', '+'])}${digits(1 + Math.floor(random() * 3))}`,
-      () => pick(['-0', '0', '-0.0', '0.10', '1.50', '100', '1e21', '1e400', '0x1F', '0B101', '0o17', '+0x10', '12345678901234567890', '-98765432109876543', 'Infinity', 'NaN', 'N/A']),
+      () =>
+        pick([
+          '-0',
+          '0',
+          '-0.0',
+          '0.10',
+          '1.50',
+          '100',
+          '1e21',
+          '1e400',
+          '0x1F',
+          '0B101',
+          '0o17',
+          '+0x10',
+          '12345678901234567890',
+          '-98765432109876543',
+          'Infinity',
+          'NaN',
+          'N/A',
+        ]),
       () => `${digits(4)}-${digits(2)}-${digits(2)}`,
       () => pick(['River', 'RIVER', 'river flow', 'Flow', 'true', 'YES', 'x1', ' padded ', '']),
     ];
@@ -161,11 +183,25 @@ describe('TextChunkDecoder', () => {
 
 describe('readSimpleRecords', () => {
   it('reads complete records and stops before an unfinished one', () => {
-    expect(readSimpleRecords('a,"b,""c"""\r\n1,2\r\n3,', ',', '\r\n', false)).toEqual({ rows: [['a', 'b,"c"'], ['1', '2']], end: 18, longest: 13 });
+    expect(readSimpleRecords('a,"b,""c"""\r\n1,2\r\n3,', ',', '\r\n', false)).toEqual({
+      rows: [
+        ['a', 'b,"c"'],
+        ['1', '2'],
+      ],
+      end: 18,
+      longest: 13,
+    });
   });
 
   it('ends the last record at the end of the text when final', () => {
-    expect(readSimpleRecords('a;b\n;"x\ny"', ';', '\n', true)).toEqual({ rows: [['a', 'b'], ['', 'x\ny']], end: 4, longest: 4 });
+    expect(readSimpleRecords('a;b\n;"x\ny"', ';', '\n', true)).toEqual({
+      rows: [
+        ['a', 'b'],
+        ['', 'x\ny'],
+      ],
+      end: 4,
+      longest: 4,
+    });
   });
 
   it('leaves to papaparse what it does not read the same way', () => {

@@ -121,7 +121,11 @@ describe('CSV statistics in worker threads', () => {
     const privateColumns: PrivateColumns = {
       hash: ['comment'],
       fuzzy: ['comment'],
-      formats: [{ column: 'amount', format: 'mask' }, { column: 5, format: 'exclude' }, { column: 'nowhere', format: 'mask' }],
+      formats: [
+        { column: 'amount', format: 'mask' },
+        { column: 5, format: 'exclude' },
+        { column: 'nowhere', format: 'mask' },
+      ],
       summary: ['amount'],
       linkageKey: new Uint8Array(32).fill(7),
     };
@@ -136,7 +140,14 @@ describe('CSV statistics in worker threads', () => {
     ['a collector with 5 columns left', 5],
   ])('sketches the columns as one thread does, with %s', async (_case, budget) => {
     const bytes = Buffer.from(generatedCsv(3_000));
-    const privateColumns: PrivateColumns = { hash: ['category'], formats: [{ column: 'when', format: 'exclude' }, { column: 'flag', format: 'mask' }], linkageKey: new Uint8Array(32).fill(3) };
+    const privateColumns: PrivateColumns = {
+      hash: ['category'],
+      formats: [
+        { column: 'when', format: 'exclude' },
+        { column: 'flag', format: 'mask' },
+      ],
+      linkageKey: new Uint8Array(32).fill(3),
+    };
     const sketched = async (workers: number) => {
       const sketches = new SketchCollector(budget);
       const { DATE: _date, ...meta } = await extractMetadata(
@@ -165,7 +176,10 @@ describe('CSV statistics in worker threads', () => {
       }
     }
     const stream = Readable.from(chunks(), { objectMode: false });
-    const extraction = extractMetadata({ stream, fileName: 'aborted.csv', size: bytes.length }, { extractOption: 'metadata', signal: controller.signal, threads: { workers: 2, minBytes: 0 } });
+    const extraction = extractMetadata(
+      { stream, fileName: 'aborted.csv', size: bytes.length },
+      { extractOption: 'metadata', signal: controller.signal, threads: { workers: 2, minBytes: 0 } },
+    );
     await expect(extraction).rejects.toThrow('cancelled by the test');
     expect(runningAtAbort).toBe(2);
     // The threads are terminated once the reading stops, shortly after the abort.
@@ -191,7 +205,10 @@ function roundedMeans(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(roundedMeans);
   if (value === null || typeof value !== 'object') return value;
   return Object.fromEntries(
-    Object.entries(value).map(([key, v]) => [key, typeof v === 'number' && ['MEAN', 'STD', 'mean', 'std'].includes(key) ? Number(v.toPrecision(12)) : roundedMeans(v)]),
+    Object.entries(value).map(([key, v]) => [
+      key,
+      typeof v === 'number' && ['MEAN', 'STD', 'mean', 'std'].includes(key) ? Number(v.toPrecision(12)) : roundedMeans(v),
+    ]),
   );
 }
 
@@ -217,7 +234,8 @@ describe('CSV statistics in blocks', () => {
     expect(JSON.stringify(runs[2])).toBe(JSON.stringify(runs[0]));
     const one = await describeWith(bytes, 'generated.csv', { workers: 1 });
     // Samples are drawn per block: real values of the column, as many, in row order.
-    const samples = (meta: unknown) => Object.values((meta as { FILE: { STATS: Record<string, { SAMPLE_VALS: string[] }> } }).FILE.STATS).map((s) => s.SAMPLE_VALS);
+    const samples = (meta: unknown) =>
+      Object.values((meta as { FILE: { STATS: Record<string, { SAMPLE_VALS: string[] }> } }).FILE.STATS).map((s) => s.SAMPLE_VALS);
     const withoutSamples = (meta: unknown) => roundedMeans(JSON.parse(JSON.stringify(meta, (key, v) => (key === 'SAMPLE_VALS' ? undefined : v))));
     expect(withoutSamples(runs[0])).toEqual(withoutSamples(one));
     samples(runs[0]).forEach((values, i) => expect(values.length).toBe(samples(one)[i].length));
@@ -253,13 +271,20 @@ describe('CSV statistics in blocks', () => {
     // One thread reads the first 64 KiB as one piece and so stops before any row; blocks keep the rows before the quote's block.
     const rows = Array.from({ length: 12_000 }, (_, i) => (i === 3000 ? `${i},"open` : `${i},word`));
     const bytes = Buffer.from(`id,text\n${rows.join('\n')}\n`);
-    const blocks = (await describeWith(bytes, 'open.csv', { workers: 2, extractOption: 'metadata', blockBytes: SMALL_BLOCKS, limits: { maxLineBytes: 1000 } })) as {
+    const blocks = (await describeWith(bytes, 'open.csv', {
+      workers: 2,
+      extractOption: 'metadata',
+      blockBytes: SMALL_BLOCKS,
+      limits: { maxLineBytes: 1000 },
+    })) as {
       STATUS: string;
       ERRORS: string[];
       FILE: { TOTAL_ROWS: number };
     };
     expect(blocks.STATUS).toBe('partial');
-    const stoppedAt = Number(/^Stopped at record (\d+): a record longer than 1000 characters \(maxLineBytes\), or an unclosed quote$/.exec(blocks.ERRORS[0])?.[1]);
+    const stoppedAt = Number(
+      /^Stopped at record (\d+): a record longer than 1000 characters \(maxLineBytes\), or an unclosed quote$/.exec(blocks.ERRORS[0])?.[1],
+    );
     expect(blocks.FILE.TOTAL_ROWS).toBe(stoppedAt - 2);
     expect(stoppedAt).toBeLessThanOrEqual(3002);
   });
@@ -267,7 +292,12 @@ describe('CSV statistics in blocks', () => {
   it('a record longer than maxLineBytes stops reading before its block', async () => {
     const rows = Array.from({ length: 12_000 }, (_, i) => (i === 9000 ? `${i},${'x'.repeat(500)}` : `${i},word`));
     const bytes = Buffer.from(`id,text\n${rows.join('\n')}\n`);
-    const blocks = (await describeWith(bytes, 'long.csv', { workers: 2, extractOption: 'metadata', blockBytes: SMALL_BLOCKS, limits: { maxLineBytes: 200 } })) as {
+    const blocks = (await describeWith(bytes, 'long.csv', {
+      workers: 2,
+      extractOption: 'metadata',
+      blockBytes: SMALL_BLOCKS,
+      limits: { maxLineBytes: 200 },
+    })) as {
       STATUS: string;
       ERRORS: string[];
       FILE: { TOTAL_ROWS: number };
@@ -284,7 +314,10 @@ describe('CSV statistics in blocks', () => {
     const bytes = Buffer.from(generatedCsv(8_000));
     const sketched = async (workers: number) => {
       const sketches = new SketchCollector();
-      await extractMetadata({ stream: streamOf(bytes), fileName: 's.csv', size: bytes.length }, { extractOption: 'metadata', sketches, threads: { workers, minBytes: 0, blockBytes: SMALL_BLOCKS } });
+      await extractMetadata(
+        { stream: streamOf(bytes), fileName: 's.csv', size: bytes.length },
+        { extractOption: 'metadata', sketches, threads: { workers, minBytes: 0, blockBytes: SMALL_BLOCKS } },
+      );
       return sketches.tables;
     };
     expect(roundedMeans(await sketched(2))).toEqual(roundedMeans(await sketched(1)));

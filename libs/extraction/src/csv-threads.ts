@@ -123,7 +123,11 @@ function startThread(data: CsvThreadData): Worker {
   // Running from the TypeScript sources (tests, benchmarks): compile on require as tools/scripts/run-ts.cjs does.
   const register = path.resolve(__dirname, '../../../tools/scripts/register-ts.cjs');
   const source = path.join(__dirname, 'csv-worker.ts');
-  return new Worker(`require(${JSON.stringify(register)}); require(${JSON.stringify(source)});`, { eval: true, workerData: data, resourceLimits: THREAD_LIMITS });
+  return new Worker(`require(${JSON.stringify(register)}); require(${JSON.stringify(source)});`, {
+    eval: true,
+    workerData: data,
+    resourceLimits: THREAD_LIMITS,
+  });
 }
 
 /** One worker, the blocks it has not described yet, and what it counted once it is done. */
@@ -227,7 +231,12 @@ export async function extractCsvInThreads(stream: Readable, ctx: ExtractorContex
   const chunks = new Chunks(stream);
   const decoder = new TextChunkDecoder();
   const head = await readHead(chunks, decoder);
-  const info: CsvInfo = { DELIMITER: detectDelimiter(head.text, ctx.fileName), ENCODING: decoder.encoding, HAS_HEADER: true, LINE_ENDING: detectLineEnding(head.text) };
+  const info: CsvInfo = {
+    DELIMITER: detectDelimiter(head.text, ctx.fileName),
+    ENCODING: decoder.encoding,
+    HAS_HEADER: true,
+    LINE_ENDING: detectLineEnding(head.text),
+  };
   const headBytes = Buffer.concat(head.chunks).subarray(decoder.bomLength);
   // UTF-16, or a start the byte reader declines: the whole file is read in this thread.
   const start = decoder.encoding.startsWith('utf-16') ? null : dataStart(head, headBytes, decoder.bomLength, decoder, info, ctx.limits);
@@ -237,7 +246,14 @@ export async function extractCsvInThreads(stream: Readable, ctx: ExtractorContex
   // This thread's table takes the blocks' merged figures; its sketches merge the threads' (block mode).
   const callerSketches = ctx.observers instanceof SketchCollector ? ctx.observers : undefined;
   const sketches = callerSketches ? new SketchCollector(callerSketches.budgetLeft, true) : undefined;
-  const table = new TableBuilder(start.headers, { option: ctx.option, limits: ctx.limits, decimalComma: info.DELIMITER === ';', privacy: ctx.privacy, tableName: ctx.fileName, observers: sketches });
+  const table = new TableBuilder(start.headers, {
+    option: ctx.option,
+    limits: ctx.limits,
+    decimalComma: info.DELIMITER === ';',
+    privacy: ctx.privacy,
+    tableName: ctx.fileName,
+    observers: sketches,
+  });
   const merger = table.merger();
   merger.records = start.records;
   const run = new BlockRun(ctx, info, start.headers, count, callerSketches?.budgetLeft, merger, table);
@@ -322,8 +338,23 @@ class BlockRun {
     const blockBytes = ctx.threads?.blockBytes ?? DEFAULT_BLOCK_BYTES;
     this.largestBlock = blockBytes + ctx.limits.maxLineBytes * 4;
     this.buffers = new BlockBuffers(blockBytes + BLOCK_SLACK);
-    const data: CsvThreadData = { option: ctx.option, limits: ctx.limits, fileName: ctx.fileName, privateColumns: ctx.privacy?.choices, info, headers, sketchBudget: this.sketchBudget };
-    for (let i = 0; i < count; i++) this.threads.push(new CsvThread(data, (thread, message) => this.receive(thread, message), (error) => this.fail(error)));
+    const data: CsvThreadData = {
+      option: ctx.option,
+      limits: ctx.limits,
+      fileName: ctx.fileName,
+      privateColumns: ctx.privacy?.choices,
+      info,
+      headers,
+      sketchBudget: this.sketchBudget,
+    };
+    for (let i = 0; i < count; i++)
+      this.threads.push(
+        new CsvThread(
+          data,
+          (thread, message) => this.receive(thread, message),
+          (error) => this.fail(error),
+        ),
+      );
   }
 
   /**

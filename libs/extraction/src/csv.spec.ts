@@ -59,7 +59,10 @@ describe.each(CASES)('CSV $file', (c) => {
     const stats = result.FILE?.STATS ?? {};
     expected.headers.forEach((_, i) => {
       const column = stats[String(i)];
-      const ref = reference(expected.rows.map((row) => row[i]), c.decimalComma);
+      const ref = reference(
+        expected.rows.map((row) => row[i]),
+        c.decimalComma,
+      );
       expect({ i, missing: column.MISSING_VALS, count: column.DICT.count }).toEqual({ i, missing: ref.missing, count: ref.count });
       expect({ i, duplicates: column.DUPLICATE_VALS }).toEqual({ i, duplicates: ref.count - ref.distinct });
       const numeric = ref.count > 0 && ref.numbers.length >= ref.count * 0.9;

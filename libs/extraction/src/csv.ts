@@ -136,10 +136,13 @@ export function headerOf(cells: string[]): { hasHeader: boolean; headers: string
 
 function looksLikeData(cells: string[]): boolean {
   const filled = cells.map((c) => c.trim()).filter((c) => !isMissingText(c));
-  return filled.length > 0 && filled.every((c) => {
-    const kind = classify(c, false).kind;
-    return kind === 'integer' || kind === 'float';
-  });
+  return (
+    filled.length > 0 &&
+    filled.every((c) => {
+      const kind = classify(c, false).kind;
+      return kind === 'integer' || kind === 'float';
+    })
+  );
 }
 
 class StopReading extends Error {}
@@ -206,7 +209,14 @@ export async function readCsv(stream: ChunkSource, ctx: ExtractorContext, readin
   const begin = (cells: string[]): boolean => {
     const { hasHeader, headers } = headerOf(cells);
     (info as CsvInfo).HAS_HEADER = hasHeader;
-    table = new TableBuilder(headers, { option: ctx.option, limits, decimalComma: info?.DELIMITER === ';', privacy: ctx.privacy, observers: ctx.observers, tableName: ctx.fileName });
+    table = new TableBuilder(headers, {
+      option: ctx.option,
+      limits,
+      decimalComma: info?.DELIMITER === ';',
+      privacy: ctx.privacy,
+      observers: ctx.observers,
+      tableName: ctx.fileName,
+    });
     return hasHeader;
   };
 

@@ -73,19 +73,26 @@ describe('PDF', () => {
 });
 
 describe('DOCX', () => {
-  it.each([
-    { file: 'docx/autogen-paper-excerpt.docx' },
-    { file: 'docx/autogen-paper-excerpt-with-comment.docx' },
-    { file: 'docx/docx-tables.docx' },
-  ])('$file: text words and tables match the document XML', async ({ file }) => {
-    const xml = await readPart(dataset(file), 'word/document.xml');
-    const body = xml.replace(/<\/w:p>/g, '\n').replace(/<w:tab\/>/g, ' ').replace(/<[^>]+>/g, '').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&apos;/g, "'");
-    const xmlWords = (body.match(WORD) ?? []).length;
-    const result = await extractDataset(file);
-    expect(result.STATUS).toBe('complete');
-    expect(result.DOCUMENT?.TABLES).toBe((xml.match(/<w:tbl>/g) ?? []).length);
-    expect(Math.abs((result.DOCUMENT?.WORDS ?? 0) - xmlWords)).toBeLessThanOrEqual(Math.ceil(xmlWords * 0.02));
-  });
+  it.each([{ file: 'docx/autogen-paper-excerpt.docx' }, { file: 'docx/autogen-paper-excerpt-with-comment.docx' }, { file: 'docx/docx-tables.docx' }])(
+    '$file: text words and tables match the document XML',
+    async ({ file }) => {
+      const xml = await readPart(dataset(file), 'word/document.xml');
+      const body = xml
+        .replace(/<\/w:p>/g, '\n')
+        .replace(/<w:tab\/>/g, ' ')
+        .replace(/<[^>]+>/g, '')
+        .replace(/&amp;/g, '&')
+        .replace(/&lt;/g, '<')
+        .replace(/&gt;/g, '>')
+        .replace(/&quot;/g, '"')
+        .replace(/&apos;/g, "'");
+      const xmlWords = (body.match(WORD) ?? []).length;
+      const result = await extractDataset(file);
+      expect(result.STATUS).toBe('complete');
+      expect(result.DOCUMENT?.TABLES).toBe((xml.match(/<w:tbl>/g) ?? []).length);
+      expect(Math.abs((result.DOCUMENT?.WORDS ?? 0) - xmlWords)).toBeLessThanOrEqual(Math.ceil(xmlWords * 0.02));
+    },
+  );
 
   it('docx-tables: three tables, one of them nested in another', async () => {
     const result = await extractDataset('docx/docx-tables.docx');

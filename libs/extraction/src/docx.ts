@@ -11,7 +11,9 @@ export async function extractDocx(stream: Readable, ctx: ExtractorContext): Prom
   const { limits } = ctx;
   if (ctx.size !== undefined && ctx.size > limits.maxDocumentBytes) {
     stream.destroy();
-    throw new ExtractionLimitError(`Documents are read in memory and this one is larger than ${limits.maxDocumentBytes} bytes (maxDocumentBytes): not extracted`);
+    throw new ExtractionLimitError(
+      `Documents are read in memory and this one is larger than ${limits.maxDocumentBytes} bytes (maxDocumentBytes): not extracted`,
+    );
   }
   const buffer = await readAll(stream, limits.maxDocumentBytes, 'maxDocumentBytes: documents are read in memory');
   if (buffer.length === 0) throw new CorruptFileError('The file is empty');

@@ -114,7 +114,12 @@ class Hl7Table {
       }
     }
     for (const segment of this.order) for (const word of words(segment)) if (isMeaningful(word)) counter.add(word);
-    return { file: { HEADERS: headers, TOTAL_ROWS: this.segments, STATS: stats }, keywords: keywordsOf(counter, this.extractor.limits.maxKeywords), formats, hashed };
+    return {
+      file: { HEADERS: headers, TOTAL_ROWS: this.segments, STATS: stats },
+      keywords: keywordsOf(counter, this.extractor.limits.maxKeywords),
+      formats,
+      hashed,
+    };
   }
 }
 

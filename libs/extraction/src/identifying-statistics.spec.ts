@@ -1,7 +1,13 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractMetadata } from './extract';
-import { isIdentifyingHeader, MIN_VALUES_FOR_STATISTICS, NEAR_UNIQUE_SHARE, publishableStatistics, withoutIdentifyingStatistics } from './identifying-statistics';
+import {
+  isIdentifyingHeader,
+  MIN_VALUES_FOR_STATISTICS,
+  NEAR_UNIQUE_SHARE,
+  publishableStatistics,
+  withoutIdentifyingStatistics,
+} from './identifying-statistics';
 import { DATASETS, streamOf } from './spec-support';
 import type { ExtractionResult, FileTable } from './types';
 
@@ -18,11 +24,12 @@ const column = (meta: ExtractionResult, header: string) => {
 };
 
 describe('statistics withheld before access (docs/metadata-before-access.md, "Statistics")', () => {
-  it('withholds an HL7 patient\'s date of birth, SSN and message id, shown as MIN = MAX = MEAN of one value', async () => {
+  it("withholds an HL7 patient's date of birth, SSN and message id, shown as MIN = MAX = MEAN of one value", async () => {
     const meta = await describe_('hl7/001_ADT_A01.hl7');
     expect(column(meta, 'PID-7')).toMatchObject({ MIN: 19610615173619, MAX: 19610615173619 });
     const shown = withoutIdentifyingStatistics(meta);
-    for (const header of ['PID-7', 'PID-19', 'MSH-7', 'EVN-2', 'MSH-12']) expect(column(shown, header)).toMatchObject({ MIN: null, MAX: null, MEAN: null, STD: null });
+    for (const header of ['PID-7', 'PID-19', 'MSH-7', 'EVN-2', 'MSH-12'])
+      expect(column(shown, header)).toMatchObject({ MIN: null, MAX: null, MEAN: null, STD: null });
     const text = JSON.stringify(shown);
     for (const value of ['19610615173619', '444333333', '198808181126']) expect(text).not.toContain(value);
     // The rest of META is untouched: counts and types stay.
@@ -48,7 +55,7 @@ describe('statistics withheld before access (docs/metadata-before-access.md, "St
     expect(column(shown, 'visits')).toMatchObject({ MIN: 0, MAX: 6 });
   });
 
-  it('withholds the extremes of a measurement series whose every reading differs, and keeps a repeating column\'s', async () => {
+  it("withholds the extremes of a measurement series whose every reading differs, and keeps a repeating column's", async () => {
     const meta = await describe_('csv/co2-annmean-mlo.csv');
     const shown = withoutIdentifyingStatistics(meta);
     // Mean holds 67 distinct readings of 67 years: near-unique, so its extremes go; Uncertainty repeats.
@@ -63,7 +70,9 @@ describe('statistics withheld before access (docs/metadata-before-access.md, "St
 
   it('never shows a statistic of fewer values than the threshold, nor extremes of near-unique or identifying columns, in any shared dataset', async () => {
     const files = (dir: string): string[] =>
-      readdirSync(path.join(DATASETS, dir), { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : e.name.match(/\.(csv|tsv|xlsx?|hl7|zip)$/) ? [path.join(dir, e.name)] : []));
+      readdirSync(path.join(DATASETS, dir), { withFileTypes: true }).flatMap((e) =>
+        e.isDirectory() ? files(path.join(dir, e.name)) : e.name.match(/\.(csv|tsv|xlsx?|hl7|zip)$/) ? [path.join(dir, e.name)] : [],
+      );
     let checked = 0;
     for (const file of files('')) {
       for (const table of tablesOf(withoutIdentifyingStatistics(await describe_(file)))) {
@@ -72,8 +81,10 @@ describe('statistics withheld before access (docs/metadata-before-access.md, "St
           if (!stats) return;
           checked++;
           const { count, distinct } = stats.DICT as { count: number; distinct: number };
-          if (count < MIN_VALUES_FOR_STATISTICS) expect([file, header, stats.MIN, stats.MAX, stats.MEAN, stats.STD]).toEqual([file, header, null, null, null, null]);
-          if (distinct >= NEAR_UNIQUE_SHARE * count || isIdentifyingHeader(header)) expect([file, header, stats.MIN, stats.MAX]).toEqual([file, header, null, null]);
+          if (count < MIN_VALUES_FOR_STATISTICS)
+            expect([file, header, stats.MIN, stats.MAX, stats.MEAN, stats.STD]).toEqual([file, header, null, null, null, null]);
+          if (distinct >= NEAR_UNIQUE_SHARE * count || isIdentifyingHeader(header))
+            expect([file, header, stats.MIN, stats.MAX]).toEqual([file, header, null, null]);
         });
       }
     }
@@ -81,8 +92,23 @@ describe('statistics withheld before access (docs/metadata-before-access.md, "St
   });
 
   it('names identifying headers in the forms datasets use', () => {
-    for (const header of ['SSN', 'social_security_number', 'DateOfBirth', 'date of birth', 'DOB', 'birth_date', 'PID-7', 'NK1-2', 'IN1-16', 'MSH-10', 'passport_no', 'phone']) expect([header, isIdentifyingHeader(header)]).toEqual([header, true]);
-    for (const header of ['Year', 'Mean', 'Country Code', 'PV1-2', 'MSH-7', 'Uncertainty', 'visits', 'business']) expect([header, isIdentifyingHeader(header)]).toEqual([header, false]);
+    for (const header of [
+      'SSN',
+      'social_security_number',
+      'DateOfBirth',
+      'date of birth',
+      'DOB',
+      'birth_date',
+      'PID-7',
+      'NK1-2',
+      'IN1-16',
+      'MSH-10',
+      'passport_no',
+      'phone',
+    ])
+      expect([header, isIdentifyingHeader(header)]).toEqual([header, true]);
+    for (const header of ['Year', 'Mean', 'Country Code', 'PV1-2', 'MSH-7', 'Uncertainty', 'visits', 'business'])
+      expect([header, isIdentifyingHeader(header)]).toEqual([header, false]);
     expect(publishableStatistics('age', { count: 9, distinct: 3 })).toBe('none');
     expect(publishableStatistics('age', { count: 100, distinct: 40 })).toBe('all');
     expect(publishableStatistics('id', { count: 100, distinct: 95 })).toBe('spread');

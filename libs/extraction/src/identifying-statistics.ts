@@ -58,7 +58,10 @@ function withholdColumn(header: string, stats: unknown): unknown {
 function withholdTable(table: unknown): unknown {
   if (!isObject(table) || !isObject(table.STATS)) return table;
   const headers = Array.isArray(table.HEADERS) ? table.HEADERS : [];
-  return { ...table, STATS: Object.fromEntries(Object.entries(table.STATS).map(([index, stats]) => [index, withholdColumn(String(headers[Number(index)] ?? ''), stats)])) };
+  return {
+    ...table,
+    STATS: Object.fromEntries(Object.entries(table.STATS).map(([index, stats]) => [index, withholdColumn(String(headers[Number(index)] ?? ''), stats)])),
+  };
 }
 
 function withholdResult(meta: Json, depth: number): Json {

@@ -42,7 +42,13 @@ export { revived as revivedExtractionError } from './csv-threads';
 export { keyedHash, linkageKeyId, parseLinkageKey, HASH_PATTERN, LINKAGE_KEY_PATTERN, maskOf } from './private-columns';
 export { bigramsOf, CLK_PATTERN, clkEncoder, clkFilter, clkKeyOf, DEFAULT_CLK, type ClkOptions } from './clk';
 export { isMaskShaped, maskCellValue, withoutCellValues } from './cell-masking';
-export { isIdentifyingHeader, MIN_VALUES_FOR_STATISTICS, NEAR_UNIQUE_SHARE, publishableStatistics, withoutIdentifyingStatistics } from './identifying-statistics';
+export {
+  isIdentifyingHeader,
+  MIN_VALUES_FOR_STATISTICS,
+  NEAR_UNIQUE_SHARE,
+  publishableStatistics,
+  withoutIdentifyingStatistics,
+} from './identifying-statistics';
 export { seededRandom } from './column';
 export { buildZip, type ZipEntrySpec } from './zip-writer';
 export { describeAggregatedTable, type AggregatedTableSource, type AggregatedTableInput, type ColumnAggregates } from './aggregated';

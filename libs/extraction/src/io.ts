@@ -143,9 +143,7 @@ export class TextChunkDecoder {
 
   /** A sentence for ERRORS when the text was not valid UTF-8, else null. */
   problem(): string | null {
-    return this.invalidAt === null
-      ? null
-      : `Invalid UTF-8 at byte ${this.invalidAt}: the text from there on was read as Windows-1252 (Latin-1)`;
+    return this.invalidAt === null ? null : `Invalid UTF-8 at byte ${this.invalidAt}: the text from there on was read as Windows-1252 (Latin-1)`;
   }
 
   private decodeUtf8(bytes: Uint8Array): string {

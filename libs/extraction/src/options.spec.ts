@@ -57,7 +57,10 @@ describe('extract options', () => {
   });
 
   it('the content type comes from the caller, else from the extension; the type from the extension, else the content type', async () => {
-    const result = await extractMetadata({ stream: Readable.from([Buffer.from('a\n1\n')]), fileName: 'export', contentType: 'text/csv; charset=utf-8' }, { extractOption: 'metadata' });
+    const result = await extractMetadata(
+      { stream: Readable.from([Buffer.from('a\n1\n')]), fileName: 'export', contentType: 'text/csv; charset=utf-8' },
+      { extractOption: 'metadata' },
+    );
     expect(result).toMatchObject({ TYPE: 'csv', CONTENT_TYPE: 'text/csv; charset=utf-8', STATUS: 'complete', SIZE: 4 });
   });
 });

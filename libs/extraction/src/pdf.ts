@@ -41,7 +41,11 @@ export async function extractPdf(stream: Readable, ctx: ExtractorContext): Promi
     stats.push(text.replace(/[\u200b-\u200d\u2060\ufeff]/g, ''));
     stats.end();
     const document: DocumentInfo = { PAGES: pages, ...stats.info() };
-    for (const [key, field] of [['Title', 'TITLE'], ['Author', 'AUTHOR'], ['Subject', 'SUBJECT']] as const) {
+    for (const [key, field] of [
+      ['Title', 'TITLE'],
+      ['Author', 'AUTHOR'],
+      ['Subject', 'SUBJECT'],
+    ] as const) {
       const value = infoText(info, key);
       if (value) document[field] = value;
     }

@@ -12,8 +12,16 @@ const OTHER_KEY = new Uint8Array(32).fill(9);
 /** The keyed hash computed here without the library: HMAC-SHA256 of the trimmed value, 32 hex characters. */
 const hmac = (value: string, key: Uint8Array = KEY) => createHmac('sha256', key).update(value.trim()).digest('hex').slice(0, 32);
 
-function extractPrivately(relative: string, choices: Omit<PrivateColumns, 'linkageKey'>, extractOption: Exclude<ExtractOption, 'minimal'> = 'samples', linkageKey: Uint8Array = KEY): Promise<ExtractionResult> {
-  return extractMetadata({ stream: streamOf(readFileSync(dataset(relative))), fileName: path.basename(relative) }, { extractOption, privateColumns: { ...choices, linkageKey } });
+function extractPrivately(
+  relative: string,
+  choices: Omit<PrivateColumns, 'linkageKey'>,
+  extractOption: Exclude<ExtractOption, 'minimal'> = 'samples',
+  linkageKey: Uint8Array = KEY,
+): Promise<ExtractionResult> {
+  return extractMetadata(
+    { stream: streamOf(readFileSync(dataset(relative))), fileName: path.basename(relative) },
+    { extractOption, privateColumns: { ...choices, linkageKey } },
+  );
 }
 
 function csvColumns(relative: string): { header: string[]; column: (name: string) => string[] } {
@@ -94,8 +102,18 @@ describe('private columns', () => {
     const populationHashes = new Set(population.column('Country Code').map((c) => hmac(c)));
     // Every country code of gdp.csv is in population.csv (the datasets' README): so are their hashes.
     for (const value of [...gdpMeta.FILE!.STATS['1'].FORMATTED_VALS, ...gdpMeta.FILE!.STATS['1'].SAMPLE_VALS]) expect(populationHashes.has(value)).toBe(true);
-    expect(populationMeta.FILE!.STATS['1'].FORMATTED_VALS).toEqual(population.column('Country Code').slice(0, 5).map((c) => hmac(c)));
-    expect(otherKey.FILE!.STATS['1'].FORMATTED_VALS).toEqual(gdp.column('Country Code').slice(0, 5).map((c) => hmac(c, OTHER_KEY)));
+    expect(populationMeta.FILE!.STATS['1'].FORMATTED_VALS).toEqual(
+      population
+        .column('Country Code')
+        .slice(0, 5)
+        .map((c) => hmac(c)),
+    );
+    expect(otherKey.FILE!.STATS['1'].FORMATTED_VALS).toEqual(
+      gdp
+        .column('Country Code')
+        .slice(0, 5)
+        .map((c) => hmac(c, OTHER_KEY)),
+    );
     // Each record names the key its hashes were made with; the id reveals nothing of the key.
     const keyId = createHash('sha256').update('data-catalogue linkage key id\n').update(KEY).digest('hex').slice(0, 16);
     expect(gdpMeta.LINKAGE_KEY_ID).toBe(keyId);
@@ -110,13 +128,19 @@ describe('private columns', () => {
     const lines = readFileSync(dataset('csv/gdp.csv'), 'utf8').split(/\r\n/).filter(Boolean);
     const hashedCsv = [lines[0], ...lines.slice(1).map((line, i) => line.replace(`,${codes[i]},`, `,${hmac(codes[i])},`))].join('\n');
     const keyId = createHash('sha256').update('data-catalogue linkage key id\n').update(KEY).digest('hex').slice(0, 16);
-    const browser = await extractMetadata({ stream: streamOf(hashedCsv), fileName: 'gdp.csv' }, { extractOption: 'samples', privateColumns: { prehashed: ['Country Code'], linkageKeyId: keyId } });
+    const browser = await extractMetadata(
+      { stream: streamOf(hashedCsv), fileName: 'gdp.csv' },
+      { extractOption: 'samples', privateColumns: { prehashed: ['Country Code'], linkageKeyId: keyId } },
+    );
     const server = await extractPrivately('csv/gdp.csv', { hash: ['Country Code'] });
     expect(browser.FILE!.STATS['1']).toEqual(server.FILE!.STATS['1']);
     expect(browser.SHARE_FORMATS).toEqual(server.SHARE_FORMATS);
     expect([browser.ENCRYPTED_COLS, browser.LINKAGE_KEY_ID]).toEqual([['Country Code'], keyId]);
 
-    const lying = await extractMetadata({ stream: streamOf('code,n\nAFG,1\nALB,2\n'), fileName: 'x.csv' }, { extractOption: 'samples', privateColumns: { prehashed: ['code'], linkageKeyId: keyId } });
+    const lying = await extractMetadata(
+      { stream: streamOf('code,n\nAFG,1\nALB,2\n'), fileName: 'x.csv' },
+      { extractOption: 'samples', privateColumns: { prehashed: ['code'], linkageKeyId: keyId } },
+    );
     expectNoValueOf(lying, ['AFG', 'ALB']);
     expect(lying.ERRORS).toEqual(['Private columns: 2 values of "code" were not hashes; they are not shown']);
   });
@@ -129,7 +153,9 @@ describe('private columns', () => {
       const bits = Buffer.alloc(128);
       const text = ` ${value.trim().toLowerCase().replace(/\s+/g, ' ')} `;
       for (let i = 0; i + 1 < text.length; i++) {
-        const digest = createHmac('sha256', clkKey).update(text.slice(i, i + 2)).digest();
+        const digest = createHmac('sha256', clkKey)
+          .update(text.slice(i, i + 2))
+          .digest();
         const [h1, h2] = [digest.readUInt32BE(0), digest.readUInt32BE(4) | 1];
         for (let k = 0; k < 20; k++) {
           const p = Number((BigInt(h1) + BigInt(k) * BigInt(h2 >>> 0)) % 2n ** 32n) % 1024;
@@ -144,14 +170,22 @@ describe('private columns', () => {
     // Shown cut to maxCellChars, as any long cell.
     const head = (values: string[]) => values.map((v) => v.slice(0, 60));
     expect(head(meta.FILE!.STATS['0'].FORMATTED_VALS)).toEqual(head(gdp.column('Country Name').slice(0, 5).map(clk)));
-    expect(meta.FILE!.STATS['1'].FORMATTED_VALS).toEqual(gdp.column('Country Code').slice(0, 5).map((c) => hmac(c)));
+    expect(meta.FILE!.STATS['1'].FORMATTED_VALS).toEqual(
+      gdp
+        .column('Country Code')
+        .slice(0, 5)
+        .map((c) => hmac(c)),
+    );
     expectNoValueOf(meta, gdp.column('Country Name'));
 
     // The browser's CLKs arrive as they are (prehashed); anything else is not shown.
     const names = gdp.column('Country Name');
     const keyId = createHash('sha256').update('data-catalogue linkage key id\n').update(KEY).digest('hex').slice(0, 16);
     const csv = ['name,n', ...names.slice(0, 3).map((n, i) => `${clk(n)},${i}`), 'Albania,4'].join('\n');
-    const browser = await extractMetadata({ stream: streamOf(csv), fileName: 'x.csv' }, { extractOption: 'samples', privateColumns: { prehashed: ['name'], fuzzy: ['name'], linkageKeyId: keyId } });
+    const browser = await extractMetadata(
+      { stream: streamOf(csv), fileName: 'x.csv' },
+      { extractOption: 'samples', privateColumns: { prehashed: ['name'], fuzzy: ['name'], linkageKeyId: keyId } },
+    );
     expect([browser.CLK_COLS, browser.LINKAGE_KEY_ID]).toEqual([['name'], keyId]);
     expect(head(browser.FILE!.STATS['0'].FORMATTED_VALS.slice(0, 3))).toEqual(head(names.slice(0, 3).map(clk)));
     expect(browser.ERRORS).toEqual(['Private columns: 1 values of "name" were not hashes; they are not shown']);
@@ -159,12 +193,27 @@ describe('private columns', () => {
 
   it('masked numbers keep MIN, MAX, MEAN and STD only when listed in the summary list', async () => {
     const co2 = csvColumns('csv/co2-annmean-gl.csv');
-    const meta = await extractPrivately('csv/co2-annmean-gl.csv', { formats: [{ column: 'Mean', format: 'mask' }, { column: 'Uncertainty', format: 'mask' }], summary: ['Mean'] }, 'metadata');
+    const meta = await extractPrivately(
+      'csv/co2-annmean-gl.csv',
+      {
+        formats: [
+          { column: 'Mean', format: 'mask' },
+          { column: 'Uncertainty', format: 'mask' },
+        ],
+        summary: ['Mean'],
+      },
+      'metadata',
+    );
     const means = co2.column('Mean').map(Number);
     const expected = summary(means);
     expect(meta.FILE!.STATS['1']).toMatchObject({ MIN: expected.min, MAX: expected.max, WORDSET: [] });
     expect(meta.FILE!.STATS['1'].MEAN).toBeCloseTo(expected.mean, 9);
-    expect(meta.FILE!.STATS['1'].FORMATTED_VALS).toEqual(co2.column('Mean').slice(0, 5).map((v) => v.replace(/\d/g, '9')));
+    expect(meta.FILE!.STATS['1'].FORMATTED_VALS).toEqual(
+      co2
+        .column('Mean')
+        .slice(0, 5)
+        .map((v) => v.replace(/\d/g, '9')),
+    );
     expect(meta.FILE!.STATS['2']).toMatchObject({ MIN: null, MAX: null, MEAN: null, STD: null, DICT: { type: 'float', count: 47 } });
     expectNoValueOf(meta, co2.column('Uncertainty'));
     expect(meta.SHARE_FORMATS).toEqual([

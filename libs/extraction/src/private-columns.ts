@@ -129,14 +129,22 @@ export class ColumnPrivacy {
 
   /** The choices that picked no column of any table, and columns said to be hashed that were not, as messages for ERRORS. */
   unmatched(): string[] {
-    const refs = [...(this.choices.hash ?? []), ...(this.choices.prehashed ?? []), ...(this.choices.fuzzy ?? []), ...(this.choices.formats ?? []).filter((f) => f.format !== 'plain').map((f) => f.column), ...(this.choices.summary ?? [])];
+    const refs = [
+      ...(this.choices.hash ?? []),
+      ...(this.choices.prehashed ?? []),
+      ...(this.choices.fuzzy ?? []),
+      ...(this.choices.formats ?? []).filter((f) => f.format !== 'plain').map((f) => f.column),
+      ...(this.choices.summary ?? []),
+    ];
     const seen = new Set<string>();
     const messages: string[] = [];
     for (const ref of refs) {
       const key = refKey(ref);
       if (this.matched.has(key) || seen.has(key)) continue;
       seen.add(key);
-      messages.push(typeof ref === 'number' ? `Private columns: this file has no column at position ${ref}` : `Private columns: this file has no column named "${ref}"`);
+      messages.push(
+        typeof ref === 'number' ? `Private columns: this file has no column at position ${ref}` : `Private columns: this file has no column named "${ref}"`,
+      );
     }
     for (const [header, count] of this.notHashes) messages.push(`Private columns: ${count} values of "${header}" were not hashes; they are not shown`);
     return messages;
@@ -145,5 +153,8 @@ export class ColumnPrivacy {
 
 /** Character mask of a value: X for upper-case letters, x for lower-case, 9 for digits. */
 export function maskOf(value: string): string {
-  return value.replace(/\p{Lu}/gu, 'X').replace(/\p{Ll}/gu, 'x').replace(/\p{N}/gu, '9');
+  return value
+    .replace(/\p{Lu}/gu, 'X')
+    .replace(/\p{Ll}/gu, 'x')
+    .replace(/\p{N}/gu, '9');
 }

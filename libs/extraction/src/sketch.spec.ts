@@ -9,7 +9,10 @@ const file = (name: string) => path.join(DATASETS, name);
 
 async function sketchOf(name: string, options: { privateColumns?: Parameters<typeof extractMetadata>[1]['privateColumns'] } = {}) {
   const sketches = new SketchCollector();
-  const meta = await extractMetadata({ stream: createReadStream(file(name)), fileName: path.basename(name) }, { extractOption: 'metadata', sketches, ...options });
+  const meta = await extractMetadata(
+    { stream: createReadStream(file(name)), fileName: path.basename(name) },
+    { extractOption: 'metadata', sketches, ...options },
+  );
   return { meta, tables: sketches.tables };
 }
 
@@ -42,7 +45,16 @@ describe('column sketches gathered during extraction', () => {
 
   it('sketches hashed columns from keyed hashes only and masked columns not at all', async () => {
     const linkageKey = new Uint8Array(32).fill(6);
-    const { tables } = await sketchOf('csv/co2-annmean-gl.csv', { privateColumns: { hash: ['Year'], formats: [{ column: 'Mean', format: 'mask' }, { column: 'Uncertainty', format: 'exclude' }], linkageKey } });
+    const { tables } = await sketchOf('csv/co2-annmean-gl.csv', {
+      privateColumns: {
+        hash: ['Year'],
+        formats: [
+          { column: 'Mean', format: 'mask' },
+          { column: 'Uncertainty', format: 'exclude' },
+        ],
+        linkageKey,
+      },
+    });
     const [year, mean] = tables[0].columns;
     expect(tables[0].columns).toHaveLength(2);
     expect(year).toMatchObject({ header: 'Year', privacy: 'hashed', numeric: null, words: [] });

@@ -216,7 +216,15 @@ class NumberReservoir {
     const kept = Math.min(this.seen, SKETCH_RESERVOIR);
     if (kept === 0 || stats.MIN === null || stats.MAX === null || stats.MEAN === null || stats.STD === null) return null;
     const sorted = this.values.slice(0, kept).sort();
-    return { min: stats.MIN, max: stats.MAX, mean: stats.MEAN, std: stats.STD, quantiles: quantilesOf(sorted), sampled: kept, exact: this.seen <= SKETCH_RESERVOIR };
+    return {
+      min: stats.MIN,
+      max: stats.MAX,
+      mean: stats.MEAN,
+      std: stats.STD,
+      quantiles: quantilesOf(sorted),
+      sampled: kept,
+      exact: this.seen <= SKETCH_RESERVOIR,
+    };
   }
 }
 
@@ -272,7 +280,15 @@ class PriorityReservoir {
     const kept = this.values.length;
     if (kept === 0 || stats.MIN === null || stats.MAX === null || stats.MEAN === null || stats.STD === null) return null;
     const sorted = Float64Array.from(this.values).sort();
-    return { min: stats.MIN, max: stats.MAX, mean: stats.MEAN, std: stats.STD, quantiles: quantilesOf(sorted), sampled: kept, exact: this.seen <= SKETCH_RESERVOIR };
+    return {
+      min: stats.MIN,
+      max: stats.MAX,
+      mean: stats.MEAN,
+      std: stats.STD,
+      quantiles: quantilesOf(sorted),
+      sampled: kept,
+      exact: this.seen <= SKETCH_RESERVOIR,
+    };
   }
 
   private offer(priority: number, x: number): void {

@@ -42,7 +42,11 @@ export function extract(
   return extractMetadata({ stream: streamOf(bytes), fileName }, { extractOption, limits, cellValues: 'raw' });
 }
 
-export function extractDataset(relative: string, extractOption: Exclude<ExtractOption, 'minimal'> = 'metadata', limits?: Partial<ExtractionLimits>): Promise<ExtractionResult> {
+export function extractDataset(
+  relative: string,
+  extractOption: Exclude<ExtractOption, 'minimal'> = 'metadata',
+  limits?: Partial<ExtractionLimits>,
+): Promise<ExtractionResult> {
   return extract(readFileSync(dataset(relative)), path.basename(relative), extractOption, limits);
 }
 

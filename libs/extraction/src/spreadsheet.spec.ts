@@ -27,7 +27,11 @@ const WORKBOOKS: Array<{ file: string; sheets: SheetCase[]; main: string }> = [
     ],
     main: 'Virginia',
   },
-  { file: 'excel/pollster-stats-full-2020.xlsx', sheets: [{ sheet: 'pollster-stats-full-may-2020', headerRow: 1, rows: 453, columns: 30 }], main: 'pollster-stats-full-may-2020' },
+  {
+    file: 'excel/pollster-stats-full-2020.xlsx',
+    sheets: [{ sheet: 'pollster-stats-full-may-2020', headerRow: 1, rows: 453, columns: 30 }],
+    main: 'pollster-stats-full-may-2020',
+  },
   { file: 'excel/Auto.xlsx', sheets: [{ sheet: 'Sheet1', headerRow: 1, rows: 397, columns: 9 }], main: 'Sheet1' },
 ];
 

@@ -80,7 +80,12 @@ function looksLikeSpreadsheet(buffer: Buffer, kind: 'xls' | 'xlsx'): boolean {
   if (kind === 'xlsx') return zip;
   const cfb = buffer.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
   // Old exporters write HTML or SpreadsheetML XML under .xls; SheetJS reads those too.
-  const markup = /^\s*</.test(buffer.subarray(0, 64).toString('latin1').replace(/^\uFEFF|^ï»¿/, ''));
+  const markup = /^\s*</.test(
+    buffer
+      .subarray(0, 64)
+      .toString('latin1')
+      .replace(/^\uFEFF|^ï»¿/, ''),
+  );
   return zip || cfb || markup;
 }
 
@@ -129,7 +134,7 @@ async function describeSheet(source: SheetSource, ctx: ExtractorContext, plan: {
   const rows = scan[Symbol.asyncIterator]();
   const head: Row[] = [];
   const headRows: ScannedRow[] = [];
-  for (let nonEmpty = 0; nonEmpty < HEADER_SCAN_ROWS; ) {
+  for (let nonEmpty = 0; nonEmpty < HEADER_SCAN_ROWS;) {
     const next = await rows.next();
     if (next.done) break;
     head[next.value.index] = next.value.cells;
@@ -176,7 +181,12 @@ async function describeSheet(source: SheetSource, ctx: ExtractorContext, plan: {
   }
   const built = table.build();
   const privateColumns = table.shareFormats();
-  const sheet = { NAME: source.name, HEADER_ROW: header === null ? null : header + 1, ...built, ...(privateColumns && { SHARE_FORMATS: privateColumns.SHARE_FORMATS }) };
+  const sheet = {
+    NAME: source.name,
+    HEADER_ROW: header === null ? null : header + 1,
+    ...built,
+    ...(privateColumns && { SHARE_FORMATS: privateColumns.SHARE_FORMATS }),
+  };
   return { sheet, table, built, partial: limitHit || scan.clipped };
 }
 
@@ -266,7 +276,9 @@ export async function extractSpreadsheet(stream: Readable, ctx: ExtractorContext
   const { limits } = ctx;
   if (ctx.size !== undefined && ctx.size > limits.maxSpreadsheetBytes) {
     stream.destroy();
-    throw new ExtractionLimitError(`Spreadsheets are read in memory and this one is larger than ${limits.maxSpreadsheetBytes} bytes (maxSpreadsheetBytes): not extracted`);
+    throw new ExtractionLimitError(
+      `Spreadsheets are read in memory and this one is larger than ${limits.maxSpreadsheetBytes} bytes (maxSpreadsheetBytes): not extracted`,
+    );
   }
   const buffer = await readAll(stream, limits.maxSpreadsheetBytes, 'maxSpreadsheetBytes: spreadsheets are read in memory');
   if (buffer.length === 0) throw new CorruptFileError('The file is empty');

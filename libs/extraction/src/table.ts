@@ -47,7 +47,12 @@ export class ErrorList {
 
 /** Header cell to a name: trimmed, '#' of commented headers dropped, blank ones named by position. */
 export function headerName(raw: unknown, index: number): string {
-  const text = raw === null || raw === undefined ? '' : String(raw).replace(/^\uFEFF/, '').trim();
+  const text =
+    raw === null || raw === undefined
+      ? ''
+      : String(raw)
+          .replace(/^\uFEFF/, '')
+          .trim();
   const name = index === 0 ? text.replace(/^#\s*/, '') : text;
   return name === '' ? `Column ${index + 1}` : detach(name);
 }
@@ -142,7 +147,8 @@ export class TableBuilder {
       const i = byBytes[k];
       const column = this.columns[i] as ColumnAccumulator;
       const cell = first + i;
-      if (i >= count) column.add(null); // its sketch has nothing to see either
+      if (i >= count)
+        column.add(null); // its sketch has nothing to see either
       else if (records.cellFlags[cell] === 0) {
         column.addAscii(bytes, records.cellStart[cell], records.cellEnd[cell]);
         watchers?.[i]?.addReadAscii(bytes);

@@ -97,7 +97,9 @@ export async function extractText(stream: Readable, ctx: ExtractorContext): Prom
   const problem = decoder.problem();
   if (problem) errors.push(problem);
   if (stats.longLines > 0) {
-    errors.push(`${stats.longLines} lines are longer than ${ctx.limits.maxLineBytes} characters (maxLineBytes; first: line ${stats.firstLongLine}); they were counted, not kept`);
+    errors.push(
+      `${stats.longLines} lines are longer than ${ctx.limits.maxLineBytes} characters (maxLineBytes; first: line ${stats.firstLongLine}); they were counted, not kept`,
+    );
   }
   return {
     STATUS: 'complete',

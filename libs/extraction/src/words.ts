@@ -260,7 +260,11 @@ export class WordCounts {
       slot = (slot + 1) & mask;
     }
     if (this.meaningless.has(hash)) return false;
-    const word = text ?? Buffer.from(bytes!.buffer, bytes!.byteOffset + from, to - from).toString('latin1').toLowerCase();
+    const word =
+      text ??
+      Buffer.from(bytes!.buffer, bytes!.byteOffset + from, to - from)
+        .toString('latin1')
+        .toLowerCase();
     if (!isMeaningful(word)) {
       if (this.meaningless.size >= MAX_REMEMBERED_MEANINGLESS) this.meaningless.clear();
       this.meaningless.add(hash);

@@ -30,7 +30,18 @@ const VARIANTS: Variant[] = [
   { option: 'samples', sketches: true },
   { option: 'metadata', limits: { maxRowsScanned: 3 } },
   { option: 'samples', limits: { maxRowsScanned: 40, maxColumns: 3, maxCellChars: 6, maxDistinctTracked: 10 }, sketches: true },
-  { option: 'samples', privacy: { hash: [0], formats: [{ column: 1, format: 'mask' }, { column: 2, format: 'exclude' }], linkageKey: KEY }, sketches: true },
+  {
+    option: 'samples',
+    privacy: {
+      hash: [0],
+      formats: [
+        { column: 1, format: 'mask' },
+        { column: 2, format: 'exclude' },
+      ],
+      linkageKey: KEY,
+    },
+    sketches: true,
+  },
 ];
 
 async function read(bytes: Buffer, reader: WorkbookReader, variant: Variant): Promise<unknown> {
@@ -120,12 +131,31 @@ function typedSheet(rows: number): XLSX.WorkSheet {
 function writtenWorkbook(options: { sst: boolean; date1904: boolean; rows: number }): Buffer {
   const workbook = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(workbook, typedSheet(options.rows), 'typed');
-  XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet([[1, 2.5, 3], [4, 5, 6e-7], [-7, 8e20, 9]]), 'no header');
+  XLSX.utils.book_append_sheet(
+    workbook,
+    XLSX.utils.aoa_to_sheet([
+      [1, 2.5, 3],
+      [4, 5, 6e-7],
+      [-7, 8e20, 9],
+    ]),
+    'no header',
+  );
   XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet([]), 'empty');
-  const wide = XLSX.utils.aoa_to_sheet([['a', 'b'], [1, 'x'], [2, 'y']]);
+  const wide = XLSX.utils.aoa_to_sheet([
+    ['a', 'b'],
+    [1, 'x'],
+    [2, 'y'],
+  ]);
   wide['!ref'] = 'A1:F9'; // a declared range wider and longer than the cells
   XLSX.utils.book_append_sheet(workbook, wide, 'wide range');
-  XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet([['hidden', 'n'], ['h', 1]]), 'hidden');
+  XLSX.utils.book_append_sheet(
+    workbook,
+    XLSX.utils.aoa_to_sheet([
+      ['hidden', 'n'],
+      ['h', 1],
+    ]),
+    'hidden',
+  );
   workbook.Workbook = { Sheets: [{}, {}, {}, {}, { Hidden: 1 }], WBProps: { date1904: options.date1904 } };
   return XLSX.write(workbook, { type: 'buffer', bookType: 'biff8', bookSST: options.sst, cellDates: true }) as Buffer;
 }
@@ -135,9 +165,12 @@ describe('xls reader: workbooks SheetJS writes', () => {
     { sst: true, date1904: false },
     { sst: false, date1904: false },
     { sst: true, date1904: true },
-  ])('numbers, text, booleans, errors, dates and times, number formats, blanks, hidden and empty sheets (shared strings $sst, 1904 $date1904)', async ({ sst, date1904 }) => {
-    await expectSameAsSheetjs(writtenWorkbook({ sst, date1904, rows: 1200 }));
-  });
+  ])(
+    'numbers, text, booleans, errors, dates and times, number formats, blanks, hidden and empty sheets (shared strings $sst, 1904 $date1904)',
+    async ({ sst, date1904 }) => {
+      await expectSameAsSheetjs(writtenWorkbook({ sst, date1904, rows: 1200 }));
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -178,11 +211,13 @@ const BIFF = {
     record(0x00bd, u16(row), u16(column), ...items.map(([xf, rk]) => Buffer.concat([u16(xf), u32(rk)])), u16(column + items.length - 1)),
   labelsst: (row: number, column: number, xf: number, index: number) => record(0x00fd, BIFF.cell(row, column, xf), u32(index)),
   label: (row: number, column: number, xf: number, text: string, wide?: boolean) => record(0x0204, BIFF.cell(row, column, xf), unicodeString(text, wide)),
-  boolerr: (row: number, column: number, xf: number, value: number, error: boolean) => record(0x0205, BIFF.cell(row, column, xf), Buffer.from([value, error ? 1 : 0])),
+  boolerr: (row: number, column: number, xf: number, value: number, error: boolean) =>
+    record(0x0205, BIFF.cell(row, column, xf), Buffer.from([value, error ? 1 : 0])),
   blank: (row: number, column: number, xf: number) => record(0x0201, BIFF.cell(row, column, xf)),
   mulblank: (row: number, column: number, xfs: number[]) => record(0x00be, u16(row), u16(column), ...xfs.map(u16), u16(column + xfs.length - 1)),
   /** A formula (the token stream: a reference to A1) with its cached result. */
-  formula: (row: number, column: number, xf: number, result: Buffer) => record(0x0006, BIFF.cell(row, column, xf), result, u16(0), u32(0), u16(5), Buffer.from([0x24]), u16(0), u16(0xc000)),
+  formula: (row: number, column: number, xf: number, result: Buffer) =>
+    record(0x0006, BIFF.cell(row, column, xf), result, u16(0), u32(0), u16(5), Buffer.from([0x24]), u16(0), u16(0xc000)),
   resultNumber: (value: number) => f64(value),
   result: (kind: number, byte = 0) => Buffer.from([kind, 0, byte, 0, 0, 0, 0xff, 0xff]),
   string: (text: string) => record(0x0207, unicodeString(text)),
@@ -226,7 +261,7 @@ function sharedStrings(items: SstItem[], max: number): Buffer[] {
     size += bytes.length;
   };
   const putSplit = (bytes: Buffer): void => {
-    for (let i = 0; i < bytes.length; ) {
+    for (let i = 0; i < bytes.length;) {
       if (size === max) next();
       const n = Math.min(max - size, bytes.length - i);
       put(bytes.subarray(i, i + n));
@@ -237,7 +272,12 @@ function sharedStrings(items: SstItem[], max: number): Buffer[] {
     const { text } = item;
     let wide = !isLatin(text.slice(0, 1)) || text.length % 3 === 1;
     const flags = (wide ? 1 : 0) | (item.runs ? 8 : 0) | (item.phonetic ? 4 : 0);
-    const header = Buffer.concat([u16(text.length), Buffer.from([flags]), item.runs ? u16(item.runs) : Buffer.alloc(0), item.phonetic ? u32(item.phonetic) : Buffer.alloc(0)]);
+    const header = Buffer.concat([
+      u16(text.length),
+      Buffer.from([flags]),
+      item.runs ? u16(item.runs) : Buffer.alloc(0),
+      item.phonetic ? u32(item.phonetic) : Buffer.alloc(0),
+    ]);
     if (size + header.length > max) next();
     put(header);
     for (let i = 0, first = true; i < text.length; first = false) {
@@ -266,7 +306,12 @@ interface SheetSpec {
 /** A BIFF8 workbook stream: the globals (with each sheet's BOUNDSHEET8 pointing at its BOF), then the sheets. */
 function biffStream(globals: Buffer[], sheets: SheetSpec[], options: { codepage?: number } = {}): Buffer {
   const boundsheet = (position: number, sheet: SheetSpec): Buffer =>
-    record(0x0085, u32(position), Buffer.from([sheet.hidden ? 1 : 0, 0, sheet.name.length, isLatin(sheet.name) ? 0 : 1]), chars(sheet.name, !isLatin(sheet.name)));
+    record(
+      0x0085,
+      u32(position),
+      Buffer.from([sheet.hidden ? 1 : 0, 0, sheet.name.length, isLatin(sheet.name) ? 0 : 1]),
+      chars(sheet.name, !isLatin(sheet.name)),
+    );
   const head = [BIFF.bof(0x0005), BIFF.codepage(options.codepage ?? 1200), ...globals];
   const bodies = sheets.map((sheet) => Buffer.concat([BIFF.bof(0x0010), ...sheet.records, BIFF.eof()]));
   let position = Buffer.concat([...head, ...sheets.map((s) => boundsheet(0, s)), BIFF.eof()]).length;
@@ -319,7 +364,10 @@ function interleavedCompoundFile(streams: Record<string, Buffer>): Buffer {
     b.writeUInt32LE(size, 120);
     return b;
   };
-  const dirEntries = [entry('Root Entry', 5, 1, -1, -2, 0), ...names.map((name, i) => entry(name, 2, -1, i + 2 <= names.length ? i + 2 : -1, owners[i][0], Math.max(4096, streams[name].length)))];
+  const dirEntries = [
+    entry('Root Entry', 5, 1, -1, -2, 0),
+    ...names.map((name, i) => entry(name, 2, -1, i + 2 <= names.length ? i + 2 : -1, owners[i][0], Math.max(4096, streams[name].length))),
+  ];
   while (dirEntries.length % 4) dirEntries.push(Buffer.alloc(128));
   const directory = Buffer.concat(dirEntries);
   const directorySectors = directory.length / 512;
@@ -348,7 +396,13 @@ function interleavedCompoundFile(streams: Record<string, Buffer>): Buffer {
 }
 
 // Number formats and XFs of the built workbooks: XF i has format FORMATS_OF_XF[i]
-const FORMATS = [BIFF.format(164, 'yyyy\\-mm\\-dd'), BIFF.format(165, '0.0" kg"'), BIFF.format(166, 'd.m'), BIFF.format(167, 'hh:mm'), BIFF.format(5, '"€"#,##0;\\-"€"#,##0')];
+const FORMATS = [
+  BIFF.format(164, 'yyyy\\-mm\\-dd'),
+  BIFF.format(165, '0.0" kg"'),
+  BIFF.format(166, 'd.m'),
+  BIFF.format(167, 'hh:mm'),
+  BIFF.format(5, '"€"#,##0;\\-"€"#,##0'),
+];
 const FORMATS_OF_XF = [0, 14, 164, 165, 22, 166, 49, 10, 167, 5, 15];
 const XF = { general: 0, date: 1, iso: 2, kg: 3, dateTime: 4, badDm: 5, text: 6, percent: 7, time: 8, euro: 9, dMmmYy: 10, missing: 200 };
 
@@ -379,7 +433,10 @@ function cellRows(rows: number, date1904: boolean): Buffer[] {
     BIFF.label(2, 6, XF.general, 'formula'),
     BIFF.label(2, 7, XF.general, 'ratio'),
     BIFF.boolerr(2, 8, XF.general, 0x07, true), // an error as a header
-    BIFF.mulrk(2, 9, [[XF.general, RK.int(1)], [XF.general, RK.int(2)]]),
+    BIFF.mulrk(2, 9, [
+      [XF.general, RK.int(1)],
+      [XF.general, RK.int(2)],
+    ]),
   ];
   const serials = [60, 59.5, 61.25, 1, 0.75, -3, 45000.123456, 2958466, 39448, 43831.5];
   for (let i = 1; i <= rows; i++) {
@@ -389,7 +446,9 @@ function cellRows(rows: number, date1904: boolean): Buffer[] {
     if (i % 5 === 0) out.push(BIFF.number(r, 1, XF.kg, i * 1.1));
     else out.push(BIFF.rk(r, 1, [XF.general, XF.kg, XF.euro, XF.percent][i % 4], rk));
     out.push(BIFF.number(r, 2, [XF.date, XF.iso, XF.dateTime, XF.badDm, XF.time, XF.dMmmYy][i % 6], serials[i % serials.length] + (date1904 ? 0 : i)));
-    out.push(i % 4 === 0 ? BIFF.boolerr(r, 3, XF.general, [0x00, 0x0f, 0x17, 0x1d, 0x24, 0x2a, 0x99][i % 7], true) : BIFF.boolerr(r, 3, XF.general, i % 2, false));
+    out.push(
+      i % 4 === 0 ? BIFF.boolerr(r, 3, XF.general, [0x00, 0x0f, 0x17, 0x1d, 0x24, 0x2a, 0x99][i % 7], true) : BIFF.boolerr(r, 3, XF.general, i % 2, false),
+    );
     if (i % 7 === 0) out.push(BIFF.blank(r, 4, XF.general));
     else out.push(BIFF.label(r, 4, XF.general, i % 3 ? `wörd ${i % 9}` : `${i}`, i % 2 === 0));
     out.push(BIFF.rk(r, 5, XF.text, RK.int(i % 2)));
@@ -412,7 +471,13 @@ function cellRows(rows: number, date1904: boolean): Buffer[] {
       default:
         out.push(BIFF.formula(r, 6, XF.date, BIFF.resultNumber(40000 + i)));
     }
-    out.push(BIFF.mulrk(r, 7, [[XF.percent, RK.hundredths(i / 4)], [XF.missing, RK.int(i)], [XF.general, RK.int(i * 3)]]));
+    out.push(
+      BIFF.mulrk(r, 7, [
+        [XF.percent, RK.hundredths(i / 4)],
+        [XF.missing, RK.int(i)],
+        [XF.general, RK.int(i * 3)],
+      ]),
+    );
     if (i % 10 === 0) out.push(BIFF.number(r, 10, XF.missing, i + 0.5)); // a NUMBER without its XF: General
     out.push(BIFF.mulblank(r, 11, [XF.general]));
   }
@@ -424,11 +489,27 @@ function builtWorkbook(options: { date1904: boolean; rows: number; sstRecord: nu
   const chart = [BIFF.bof(0x0020), BIFF.number(0, 0, 0, 99), BIFF.eof()];
   const sheets: SheetSpec[] = [
     { name: 'cells', records: cellRows(options.rows, options.date1904) },
-    { name: 'no header', records: [BIFF.dimensions(3, 3), ...[0, 1, 2].flatMap((r) => [BIFF.rk(r, 0, 0, RK.int(r)), BIFF.number(r, 1, 0, r * 2.5), BIFF.rk(r, 2, 0, RK.hundredths(r + 0.01))])] },
+    {
+      name: 'no header',
+      records: [
+        BIFF.dimensions(3, 3),
+        ...[0, 1, 2].flatMap((r) => [BIFF.rk(r, 0, 0, RK.int(r)), BIFF.number(r, 1, 0, r * 2.5), BIFF.rk(r, 2, 0, RK.hundredths(r + 0.01))]),
+      ],
+    },
     { name: 'empty', records: [BIFF.dimensions(0, 0)] },
-    { name: 'ünïcode 表', hidden: true, records: [BIFF.dimensions(2, 2), BIFF.label(0, 0, 0, 'h'), BIFF.label(0, 1, 0, 'n'), BIFF.label(1, 0, 0, 'x'), BIFF.rk(1, 1, 0, RK.int(1))] },
-    { name: 'with chart', records: [BIFF.dimensions(3, 2), BIFF.label(0, 0, 0, 'a'), BIFF.label(0, 1, 0, 'b'), ...chart, BIFF.rk(1, 0, 0, RK.int(1)), BIFF.rk(2, 1, 0, RK.int(2))] },
-    { name: 'narrow range', records: [BIFF.dimensions(2, 1), BIFF.label(0, 0, 0, 'a'), BIFF.label(0, 1, 0, 'b'), BIFF.rk(1, 0, 0, RK.int(1)), BIFF.rk(3, 4, 0, RK.int(2))] },
+    {
+      name: 'ünïcode 表',
+      hidden: true,
+      records: [BIFF.dimensions(2, 2), BIFF.label(0, 0, 0, 'h'), BIFF.label(0, 1, 0, 'n'), BIFF.label(1, 0, 0, 'x'), BIFF.rk(1, 1, 0, RK.int(1))],
+    },
+    {
+      name: 'with chart',
+      records: [BIFF.dimensions(3, 2), BIFF.label(0, 0, 0, 'a'), BIFF.label(0, 1, 0, 'b'), ...chart, BIFF.rk(1, 0, 0, RK.int(1)), BIFF.rk(2, 1, 0, RK.int(2))],
+    },
+    {
+      name: 'narrow range',
+      records: [BIFF.dimensions(2, 1), BIFF.label(0, 0, 0, 'a'), BIFF.label(0, 1, 0, 'b'), BIFF.rk(1, 0, 0, RK.int(1)), BIFF.rk(3, 4, 0, RK.int(2))],
+    },
   ];
   return compoundFile({ Workbook: biffStream(globals, sheets) });
 }
@@ -438,14 +519,25 @@ describe('xls reader: workbooks built record by record', () => {
     { date1904: false, sstRecord: 8224 },
     { date1904: false, sstRecord: 41 },
     { date1904: true, sstRecord: 23 },
-  ])('RK, MULRK, shared strings over CONTINUE records, formulas, dates, formats, embedded charts (1904 $date1904, SST records of $sstRecord bytes)', async (options) => {
-    const bytes = builtWorkbook({ ...options, rows: 600 });
-    expect(workbookStream(bytes).equals(sheetjsStream(bytes))).toBe(true);
-    await expectSameAsSheetjs(bytes);
-  });
+  ])(
+    'RK, MULRK, shared strings over CONTINUE records, formulas, dates, formats, embedded charts (1904 $date1904, SST records of $sstRecord bytes)',
+    async (options) => {
+      const bytes = builtWorkbook({ ...options, rows: 600 });
+      expect(workbookStream(bytes).equals(sheetjsStream(bytes))).toBe(true);
+      await expectSameAsSheetjs(bytes);
+    },
+  );
 
   it('a workbook stream in the mini stream (under 4096 bytes)', async () => {
-    const stream = biffStream([BIFF.xf(0)], [{ name: 'small', records: [BIFF.dimensions(3, 2), BIFF.label(0, 0, 0, 'a'), BIFF.label(0, 1, 0, 'b'), BIFF.rk(1, 0, 0, RK.int(1)), BIFF.rk(2, 1, 0, RK.int(2))] }]);
+    const stream = biffStream(
+      [BIFF.xf(0)],
+      [
+        {
+          name: 'small',
+          records: [BIFF.dimensions(3, 2), BIFF.label(0, 0, 0, 'a'), BIFF.label(0, 1, 0, 'b'), BIFF.rk(1, 0, 0, RK.int(1)), BIFF.rk(2, 1, 0, RK.int(2))],
+        },
+      ],
+    );
     expect(stream.length).toBeLessThan(4096);
     const bytes = compoundFile({ Workbook: stream });
     expect(workbookStream(bytes).equals(stream)).toBe(true);
@@ -472,14 +564,24 @@ describe('xls reader: workbooks built record by record', () => {
     // 100 one-byte characters in the STRING record, the rest as two-byte characters in its CONTINUE
     const first = Buffer.concat([u16(text.length), Buffer.from([0]), chars(text.slice(0, 100), false)]);
     const rest = Buffer.concat([Buffer.from([1]), chars(text.slice(100), true)]);
-    const records = [BIFF.dimensions(2, 2), BIFF.label(0, 0, 0, 'f'), BIFF.label(0, 1, 0, 'n'), BIFF.formula(1, 0, 0, BIFF.result(0)), record(0x0207, first), record(0x003c, rest), BIFF.rk(1, 1, 0, RK.int(5))];
+    const records = [
+      BIFF.dimensions(2, 2),
+      BIFF.label(0, 0, 0, 'f'),
+      BIFF.label(0, 1, 0, 'n'),
+      BIFF.formula(1, 0, 0, BIFF.result(0)),
+      record(0x0207, first),
+      record(0x003c, rest),
+      BIFF.rk(1, 1, 0, RK.int(5)),
+    ];
     await expectSameAsSheetjs(compoundFile({ Workbook: biffStream([BIFF.xf(0)], [{ name: 's', records }]) }));
   });
 });
 
 describe('xls reader: forms it declines are read by SheetJS', () => {
   const sheet = (records: Buffer[], globals: Buffer[] = [BIFF.xf(0)], options?: { codepage?: number }): Buffer =>
-    compoundFile({ Workbook: biffStream(globals, [{ name: 's', records: [BIFF.dimensions(3, 2), BIFF.label(0, 0, 0, 'a'), BIFF.label(0, 1, 0, 'b'), ...records] }], options) });
+    compoundFile({
+      Workbook: biffStream(globals, [{ name: 's', records: [BIFF.dimensions(3, 2), BIFF.label(0, 0, 0, 'a'), BIFF.label(0, 1, 0, 'b'), ...records] }], options),
+    });
   it.each([
     ['rows out of order', sheet([BIFF.rk(2, 0, 0, RK.int(1)), BIFF.rk(1, 0, 0, RK.int(2))])],
     ['a cell note', sheet([BIFF.rk(1, 0, 0, RK.int(1)), BIFF.note(1, 1)])],
@@ -487,14 +589,27 @@ describe('xls reader: forms it declines are read by SheetJS', () => {
     ['a code page other than UTF-16', sheet([BIFF.label(1, 0, 0, 'caf\u00e9')], [BIFF.xf(0)], { codepage: 1252 })],
     ['a number format the workbook does not define', sheet([BIFF.number(1, 0, 1, 3.5)], [BIFF.xf(0), BIFF.xf(170)])],
     ['a STRING record without its formula', sheet([BIFF.string('lost')])],
-    ['an encrypted workbook (FILEPASS)', compoundFile({ Workbook: biffStream([record(0x002f, u16(0), u16(0)), BIFF.xf(0)], [{ name: 's', records: [BIFF.dimensions(1, 1), BIFF.rk(0, 0, 0, RK.int(1))] }]) })],
+    [
+      'an encrypted workbook (FILEPASS)',
+      compoundFile({
+        Workbook: biffStream([record(0x002f, u16(0), u16(0)), BIFF.xf(0)], [{ name: 's', records: [BIFF.dimensions(1, 1), BIFF.rk(0, 0, 0, RK.int(1))] }]),
+      }),
+    ],
   ])('%s', async (_what, bytes) => {
     await expectDeclinedAndSameAsSheetjs(bytes);
   });
 
   it('a BIFF5 workbook (a Book stream)', async () => {
     const workbook = XLSX.utils.book_new();
-    XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet([['a', 'b'], [1, 'x'], [2, 'y']]), 'five');
+    XLSX.utils.book_append_sheet(
+      workbook,
+      XLSX.utils.aoa_to_sheet([
+        ['a', 'b'],
+        [1, 'x'],
+        [2, 'y'],
+      ]),
+      'five',
+    );
     await expectDeclinedAndSameAsSheetjs(XLSX.write(workbook, { type: 'buffer', bookType: 'biff5' }) as Buffer);
   });
 });

@@ -6,7 +6,17 @@
 // reader does not read the way SheetJS does (BIFF2-5, encryption, code pages other than UTF-16, comments,
 // chart sheets, rows out of order, damaged containers...) makes it decline, and the caller hands the
 // workbook to SheetJS. xls-reader.spec.ts compares both on every workbook it can find or make.
-import { BAD_FORMATS, BUILT_IN_FORMATS, Declined, ERROR_CODES, type ScannedRow, type SheetCell, type SheetRow, type SheetScan, type WorkbookSheet } from './xlsx-reader';
+import {
+  BAD_FORMATS,
+  BUILT_IN_FORMATS,
+  Declined,
+  ERROR_CODES,
+  type ScannedRow,
+  type SheetCell,
+  type SheetRow,
+  type SheetScan,
+  type WorkbookSheet,
+} from './xlsx-reader';
 
 // ---------------------------------------------------------------------------------------------
 // The compound file (MS-CFB)
@@ -96,7 +106,10 @@ class CompoundFile {
       const size = directory.readInt32LE(at + 120);
       const unused = size < 0 && start < 0;
       const entry = {
-        key: name.replace(/\0/g, '').toUpperCase().replace(/[\u0001-\u0006]/g, '!'),
+        key: name
+          .replace(/\0/g, '')
+          .toUpperCase()
+          .replace(/[\u0001-\u0006]/g, '!'),
         type: unused ? 0 : directory[at + 66],
         left: directory.readInt32LE(at + 68),
         right: directory.readInt32LE(at + 72),
@@ -188,7 +201,7 @@ class CompoundFile {
     const wanted = size < 0 ? sectors.length * this.sectorSize : size;
     const pieces: Buffer[] = [];
     let got = 0;
-    for (let i = 0; i < sectors.length && got < wanted; ) {
+    for (let i = 0; i < sectors.length && got < wanted;) {
       let j = i + 1;
       while (j < sectors.length && sectors[j] === sectors[j - 1] + 1) j++;
       const from = this.offsetOf(sectors[i]);
@@ -212,8 +225,9 @@ class CompoundFile {
     const pieces: Buffer[] = [];
     const seen = new Set<number>();
     let left = entry.size;
-    for (let sector = entry.start; left > 0; ) {
-      if (sector < 0 || seen.has(sector) || 4 * sector + 4 > miniFat.length || (sector + 1) * MINI_SECTOR > miniStream.length) throw new Declined('a damaged mini stream chain');
+    for (let sector = entry.start; left > 0;) {
+      if (sector < 0 || seen.has(sector) || 4 * sector + 4 > miniFat.length || (sector + 1) * MINI_SECTOR > miniStream.length)
+        throw new Declined('a damaged mini stream chain');
       seen.add(sector);
       pieces.push(miniStream.subarray(sector * MINI_SECTOR, sector * MINI_SECTOR + Math.min(MINI_SECTOR, left)));
       left -= MINI_SECTOR;
@@ -267,20 +281,87 @@ const UTF16_CODEPAGES = new Set([1200, 0x5212]);
  * rich-text labels, cell notes (they add stub cells), and records that change how later ones are read
  * (encryption, and number formats, XFs, shared strings or the date system outside the globals).
  */
-const DECLINED_ANYWHERE = new Set([0x0000, 0x0002, 0x0003, 0x0004, 0x0005, 0x0007, 0x0009, 0x001e, 0x0021, 0x0043, 0x0206, 0x0209, 0x0243, 0x0406, 0x0409, 0x0443, 0x00d6, 0x001c, FILEPASS]);
+const DECLINED_ANYWHERE = new Set([
+  0x0000,
+  0x0002,
+  0x0003,
+  0x0004,
+  0x0005,
+  0x0007,
+  0x0009,
+  0x001e,
+  0x0021,
+  0x0043,
+  0x0206,
+  0x0209,
+  0x0243,
+  0x0406,
+  0x0409,
+  0x0443,
+  0x00d6,
+  0x001c,
+  FILEPASS,
+]);
 const GLOBALS_ONLY = new Set([XF, FORMAT, SST, DATEMODE, BOUNDSHEET]);
 
 // SheetJS's fallbacks for number format ids missing from its table (SSF_default_map, SSF_default_str).
 const DEFAULT_MAP: Record<number, number> = {
-  5: 37, 6: 38, 7: 39, 8: 40, 23: 0, 24: 0, 25: 0, 26: 0, 27: 14, 28: 14, 29: 14, 30: 14, 31: 14,
-  50: 14, 51: 14, 52: 14, 53: 14, 54: 14, 55: 14, 56: 14, 57: 14, 58: 14, 59: 1, 60: 2, 61: 3, 62: 4,
-  67: 9, 68: 10, 69: 12, 70: 13, 71: 14, 72: 14, 73: 15, 74: 16, 75: 17, 76: 20, 77: 21, 78: 22, 79: 45, 80: 46, 81: 47, 82: 0,
+  5: 37,
+  6: 38,
+  7: 39,
+  8: 40,
+  23: 0,
+  24: 0,
+  25: 0,
+  26: 0,
+  27: 14,
+  28: 14,
+  29: 14,
+  30: 14,
+  31: 14,
+  50: 14,
+  51: 14,
+  52: 14,
+  53: 14,
+  54: 14,
+  55: 14,
+  56: 14,
+  57: 14,
+  58: 14,
+  59: 1,
+  60: 2,
+  61: 3,
+  62: 4,
+  67: 9,
+  68: 10,
+  69: 12,
+  70: 13,
+  71: 14,
+  72: 14,
+  73: 15,
+  74: 16,
+  75: 17,
+  76: 20,
+  77: 21,
+  78: 22,
+  79: 45,
+  80: 46,
+  81: 47,
+  82: 0,
 };
 const DEFAULT_STRINGS: Record<number, string> = {
-  5: '"$"#,##0_);\\("$"#,##0\\)', 63: '"$"#,##0_);\\("$"#,##0\\)', 6: '"$"#,##0_);[Red]\\("$"#,##0\\)', 64: '"$"#,##0_);[Red]\\("$"#,##0\\)',
-  7: '"$"#,##0.00_);\\("$"#,##0.00\\)', 65: '"$"#,##0.00_);\\("$"#,##0.00\\)', 8: '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)', 66: '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)',
-  41: '_(* #,##0_);_(* \\(#,##0\\);_(* "-"_);_(@_)', 42: '_("$"* #,##0_);_("$"* \\(#,##0\\);_("$"* "-"_);_(@_)',
-  43: '_(* #,##0.00_);_(* \\(#,##0.00\\);_(* "-"??_);_(@_)', 44: '_("$"* #,##0.00_);_("$"* \\(#,##0.00\\);_("$"* "-"??_);_(@_)',
+  5: '"$"#,##0_);\\("$"#,##0\\)',
+  63: '"$"#,##0_);\\("$"#,##0\\)',
+  6: '"$"#,##0_);[Red]\\("$"#,##0\\)',
+  64: '"$"#,##0_);[Red]\\("$"#,##0\\)',
+  7: '"$"#,##0.00_);\\("$"#,##0.00\\)',
+  65: '"$"#,##0.00_);\\("$"#,##0.00\\)',
+  8: '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)',
+  66: '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)',
+  41: '_(* #,##0_);_(* \\(#,##0\\);_(* "-"_);_(@_)',
+  42: '_("$"* #,##0_);_("$"* \\(#,##0\\);_("$"* "-"_);_(@_)',
+  43: '_(* #,##0.00_);_(* \\(#,##0.00\\);_(* "-"??_);_(@_)',
+  44: '_("$"* #,##0.00_);_("$"* \\(#,##0.00\\);_("$"* "-"??_);_(@_)',
 };
 const ERROR_TEXTS = new Map(Object.entries(ERROR_CODES).map(([text, code]) => [code, text]));
 
@@ -550,7 +631,7 @@ export class XlsWorkbook {
       const start = at;
       checkBof(stream, at, WORKSHEET);
       at = recordEnd(stream, at);
-      for (let depth = 1; depth > 0; ) {
+      for (let depth = 1; depth > 0;) {
         const type = stream.readUInt16LE(at);
         const end = recordEnd(stream, at);
         if (DECLINED_ANYWHERE.has(type) || GLOBALS_ONLY.has(type)) throw new Declined(`record 0x${type.toString(16)} in a sheet`);
@@ -709,7 +790,8 @@ class XlsSheetScan implements SheetScan {
             if (length < 14) throw new Declined('a short NUMBER');
             const column = stream.readUInt16LE(p + 2);
             // SheetJS gives a NUMBER whose XF is missing the General format, other cells none
-            if (this.place(stream.readUInt16LE(p), column)) set(column, book.numberCell(stream.readDoubleLE(p + 6), this.formatOf(stream.readUInt16LE(p + 4)) ?? GENERAL));
+            if (this.place(stream.readUInt16LE(p), column))
+              set(column, book.numberCell(stream.readDoubleLE(p + 6), this.formatOf(stream.readUInt16LE(p + 4)) ?? GENERAL));
             break;
           }
           case RK: {
@@ -734,7 +816,8 @@ class XlsSheetScan implements SheetScan {
             const column = stream.readUInt16LE(p + 2);
             const index = stream.readUInt32LE(p + 6);
             if (index >= strings.length) throw new Declined('a shared string that is not there');
-            if (this.place(stream.readUInt16LE(p), column)) set(column, { t: 's', v: strings[index], format: this.formatOf(stream.readUInt16LE(p + 4)) } as XlsCell);
+            if (this.place(stream.readUInt16LE(p), column))
+              set(column, { t: 's', v: strings[index], format: this.formatOf(stream.readUInt16LE(p + 4)) } as XlsCell);
             break;
           }
           case LABEL: {
@@ -771,7 +854,14 @@ class XlsSheetScan implements SheetScan {
               throw new Declined('an unknown formula result');
             } else if (this.place(row, column)) {
               const format = this.formatOf(ixfe);
-              set(column, kind === 1 ? ({ t: 'b', v: byte === 1, format } as XlsCell) : kind === 2 ? book.errorCell(byte, format) : ({ t: 's', v: '', format } as XlsCell));
+              set(
+                column,
+                kind === 1
+                  ? ({ t: 'b', v: byte === 1, format } as XlsCell)
+                  : kind === 2
+                    ? book.errorCell(byte, format)
+                    : ({ t: 's', v: '', format } as XlsCell),
+              );
             }
             break;
           }

@@ -27,7 +27,18 @@ const VARIANTS: Variant[] = [
   { option: 'samples', sketches: true },
   { option: 'metadata', limits: { maxRowsScanned: 3 } },
   { option: 'samples', limits: { maxRowsScanned: 40, maxColumns: 3, maxCellChars: 6, maxDistinctTracked: 10 }, sketches: true },
-  { option: 'samples', privacy: { hash: [0], formats: [{ column: 1, format: 'mask' }, { column: 2, format: 'exclude' }], linkageKey: KEY }, sketches: true },
+  {
+    option: 'samples',
+    privacy: {
+      hash: [0],
+      formats: [
+        { column: 1, format: 'mask' },
+        { column: 2, format: 'exclude' },
+      ],
+      linkageKey: KEY,
+    },
+    sketches: true,
+  },
 ];
 
 async function read(bytes: Buffer, reader: WorkbookReader, variant: Variant): Promise<unknown> {
@@ -81,11 +92,7 @@ describe('xlsx reader: shared workbooks', () => {
 const D = (iso: string): Date => new Date(iso);
 
 function typedSheet(rows: number): XLSX.WorkSheet {
-  const aoa: unknown[][] = [
-    ['Back to Contents'],
-    [],
-    ['id', 'amount', 'flag', 'when', 'label', 'ratio', 'err', '', 'time'],
-  ];
+  const aoa: unknown[][] = [['Back to Contents'], [], ['id', 'amount', 'flag', 'when', 'label', 'ratio', 'err', '', 'time']];
   for (let i = 1; i <= rows; i++) {
     aoa.push([
       i,
@@ -115,12 +122,31 @@ function typedSheet(rows: number): XLSX.WorkSheet {
 function writtenWorkbook(options: { sst: boolean; date1904: boolean; rows: number }): Buffer {
   const workbook = XLSX.utils.book_new();
   XLSX.utils.book_append_sheet(workbook, typedSheet(options.rows), 'typed');
-  XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet([[1, 2.5, 3], [4, 5, 6e-7], [-7, 8e20, 9]]), 'no header');
+  XLSX.utils.book_append_sheet(
+    workbook,
+    XLSX.utils.aoa_to_sheet([
+      [1, 2.5, 3],
+      [4, 5, 6e-7],
+      [-7, 8e20, 9],
+    ]),
+    'no header',
+  );
   XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet([]), 'empty');
-  const wide = XLSX.utils.aoa_to_sheet([['a', 'b'], [1, 'x'], [2, 'y']]);
+  const wide = XLSX.utils.aoa_to_sheet([
+    ['a', 'b'],
+    [1, 'x'],
+    [2, 'y'],
+  ]);
   wide['!ref'] = 'A1:F9'; // a declared range wider and longer than the cells
   XLSX.utils.book_append_sheet(workbook, wide, 'wide range');
-  XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet([['hidden', 'n'], ['h', 1]]), 'hidden');
+  XLSX.utils.book_append_sheet(
+    workbook,
+    XLSX.utils.aoa_to_sheet([
+      ['hidden', 'n'],
+      ['h', 1],
+    ]),
+    'hidden',
+  );
   workbook.Workbook = { Sheets: [{}, {}, {}, {}, { Hidden: 1 }], WBProps: { date1904: options.date1904 } };
   return XLSX.write(workbook, { type: 'buffer', bookType: 'xlsx', bookSST: options.sst, compression: true, cellDates: true }) as Buffer;
 }
@@ -130,9 +156,12 @@ describe('xlsx reader: workbooks SheetJS writes', () => {
     { sst: true, date1904: false },
     { sst: false, date1904: false },
     { sst: true, date1904: true },
-  ])('numbers, text, booleans, errors, dates and times, number formats, blanks, merged, hidden and empty sheets (shared strings $sst, 1904 $date1904)', async ({ sst, date1904 }) => {
-    await expectSameAsSheetjs(writtenWorkbook({ sst, date1904, rows: 1200 }));
-  });
+  ])(
+    'numbers, text, booleans, errors, dates and times, number formats, blanks, merged, hidden and empty sheets (shared strings $sst, 1904 $date1904)',
+    async ({ sst, date1904 }) => {
+      await expectSameAsSheetjs(writtenWorkbook({ sst, date1904, rows: 1200 }));
+    },
+  );
 });
 
 // ---------------------------------------------------------------------------------------------
@@ -145,13 +174,24 @@ function handMade(sheets: string[], options: { strings?: string; styles?: string
   const names = sheets.map((_, i) => `Sheet ${i + 1} &amp; co`);
   const overrides = [
     '<Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/>',
-    ...sheets.map((_, i) => `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`),
-    options.strings ? '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>' : '',
+    ...sheets.map(
+      (_, i) =>
+        `<Override PartName="/xl/worksheets/sheet${i + 1}.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.worksheet+xml"/>`,
+    ),
+    options.strings
+      ? '<Override PartName="/xl/sharedStrings.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>'
+      : '',
     options.styles ? '<Override PartName="/xl/styles.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>' : '',
   ].join('');
   return buildZip([
-    { name: '[Content_Types].xml', data: `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>${overrides}</Types>` },
-    { name: '_rels/.rels', data: `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>` },
+    {
+      name: '[Content_Types].xml',
+      data: `<?xml version="1.0"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/>${overrides}</Types>`,
+    },
+    {
+      name: '_rels/.rels',
+      data: `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/officeDocument" Target="xl/workbook.xml"/></Relationships>`,
+    },
     {
       name: 'xl/workbook.xml',
       data: `<?xml version="1.0"?><workbook xmlns="${MAIN}" xmlns:r="${REL}">${options.workbookPr ?? ''}<sheets>${names.map((n, i) => `<sheet name="${n}" sheetId="${i + 1}" r:id="rId${i + 1}"/>`).join('')}</sheets></workbook>`,
@@ -160,7 +200,10 @@ function handMade(sheets: string[], options: { strings?: string; styles?: string
       name: 'xl/_rels/workbook.xml.rels',
       data: `<?xml version="1.0"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${sheets.map((_, i) => `<Relationship Id="rId${i + 1}" Type="${REL}/worksheet" Target="worksheets/sheet${i + 1}.xml"/>`).join('')}</Relationships>`,
     },
-    ...sheets.map((xml, i) => ({ name: `xl/worksheets/sheet${i + 1}.xml`, data: `<?xml version="1.0"?><worksheet xmlns="${MAIN}" xmlns:r="${REL}">${xml}</worksheet>` })),
+    ...sheets.map((xml, i) => ({
+      name: `xl/worksheets/sheet${i + 1}.xml`,
+      data: `<?xml version="1.0"?><worksheet xmlns="${MAIN}" xmlns:r="${REL}">${xml}</worksheet>`,
+    })),
     ...(options.strings ? [{ name: 'xl/sharedStrings.xml', data: `<?xml version="1.0"?><sst xmlns="${MAIN}" count="9">${options.strings}</sst>` }] : []),
     ...(options.styles ? [{ name: 'xl/styles.xml', data: `<?xml version="1.0"?><styleSheet xmlns="${MAIN}">${options.styles}</styleSheet>` }] : []),
   ]);
@@ -238,10 +281,22 @@ describe('xlsx reader: forms other writers use', () => {
 
   it('a prefixed main namespace: declined, read by SheetJS', async () => {
     const bytes = buildZip([
-      { name: '[Content_Types].xml', data: '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>' },
-      { name: 'xl/workbook.xml', data: `<x:workbook xmlns:x="${MAIN}" xmlns:r="${REL}"><x:sheets><x:sheet name="s" sheetId="1" r:id="rId1"/></x:sheets></x:workbook>` },
-      { name: 'xl/_rels/workbook.xml.rels', data: `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>` },
-      { name: 'xl/worksheets/sheet1.xml', data: `<x:worksheet xmlns:x="${MAIN}"><x:sheetData><x:row r="1"><x:c r="A1"><x:v>1</x:v></x:c></x:row></x:sheetData></x:worksheet>` },
+      {
+        name: '[Content_Types].xml',
+        data: '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Override PartName="/xl/workbook.xml" ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml"/></Types>',
+      },
+      {
+        name: 'xl/workbook.xml',
+        data: `<x:workbook xmlns:x="${MAIN}" xmlns:r="${REL}"><x:sheets><x:sheet name="s" sheetId="1" r:id="rId1"/></x:sheets></x:workbook>`,
+      },
+      {
+        name: 'xl/_rels/workbook.xml.rels',
+        data: `<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="${REL}/worksheet" Target="worksheets/sheet1.xml"/></Relationships>`,
+      },
+      {
+        name: 'xl/worksheets/sheet1.xml',
+        data: `<x:worksheet xmlns:x="${MAIN}"><x:sheetData><x:row r="1"><x:c r="A1"><x:v>1</x:v></x:c></x:row></x:sheetData></x:worksheet>`,
+      },
     ]);
     await expectDeclinedAndSameAsSheetjs(bytes);
   });
@@ -253,7 +308,10 @@ describe('xlsx reader: bad input keeps its errors', () => {
     ['a truncated zip', good.subarray(0, good.length - 200)],
     ['a zip that is no workbook', buildZip([{ name: 'hello.txt', data: 'hello' }])],
     ['a workbook without sheets', handMade([])],
-    ['content types without a workbook', buildZip([{ name: '[Content_Types].xml', data: '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>' }])],
+    [
+      'content types without a workbook',
+      buildZip([{ name: '[Content_Types].xml', data: '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>' }]),
+    ],
   ])('%s: the same outcome as SheetJS', async (_what, bytes) => {
     for (const variant of VARIANTS) expect(await read(bytes, 'auto', variant)).toEqual(await read(bytes, 'sheetjs', variant));
   });

@@ -49,28 +49,115 @@ export interface WorkbookSheet {
 // SheetJS's built-in number formats (SSF_init_table) and those it assumes for ids a workbook uses
 // without defining them (SSFImplicit).
 export const BUILT_IN_FORMATS: Record<number, string> = {
-  0: 'General', 1: '0', 2: '0.00', 3: '#,##0', 4: '#,##0.00', 9: '0%', 10: '0.00%', 11: '0.00E+00', 12: '# ?/?', 13: '# ??/??',
-  14: 'm/d/yy', 15: 'd-mmm-yy', 16: 'd-mmm', 17: 'mmm-yy', 18: 'h:mm AM/PM', 19: 'h:mm:ss AM/PM', 20: 'h:mm', 21: 'h:mm:ss',
-  22: 'm/d/yy h:mm', 37: '#,##0 ;(#,##0)', 38: '#,##0 ;[Red](#,##0)', 39: '#,##0.00;(#,##0.00)', 40: '#,##0.00;[Red](#,##0.00)',
-  45: 'mm:ss', 46: '[h]:mm:ss', 47: 'mmss.0', 48: '##0.0E+0', 49: '@', 56: '"上午/下午 "hh"時"mm"分"ss"秒 "',
+  0: 'General',
+  1: '0',
+  2: '0.00',
+  3: '#,##0',
+  4: '#,##0.00',
+  9: '0%',
+  10: '0.00%',
+  11: '0.00E+00',
+  12: '# ?/?',
+  13: '# ??/??',
+  14: 'm/d/yy',
+  15: 'd-mmm-yy',
+  16: 'd-mmm',
+  17: 'mmm-yy',
+  18: 'h:mm AM/PM',
+  19: 'h:mm:ss AM/PM',
+  20: 'h:mm',
+  21: 'h:mm:ss',
+  22: 'm/d/yy h:mm',
+  37: '#,##0 ;(#,##0)',
+  38: '#,##0 ;[Red](#,##0)',
+  39: '#,##0.00;(#,##0.00)',
+  40: '#,##0.00;[Red](#,##0.00)',
+  45: 'mm:ss',
+  46: '[h]:mm:ss',
+  47: 'mmss.0',
+  48: '##0.0E+0',
+  49: '@',
+  56: '"上午/下午 "hh"時"mm"分"ss"秒 "',
 };
 const IMPLICIT_FORMATS: Record<number, string> = {
-  5: '"$"#,##0_);\\("$"#,##0\\)', 6: '"$"#,##0_);[Red]\\("$"#,##0\\)', 7: '"$"#,##0.00_);\\("$"#,##0.00\\)', 8: '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)',
-  23: 'General', 24: 'General', 25: 'General', 26: 'General', 27: 'm/d/yy', 28: 'm/d/yy', 29: 'm/d/yy', 30: 'm/d/yy', 31: 'm/d/yy',
-  32: 'h:mm:ss', 33: 'h:mm:ss', 34: 'h:mm:ss', 35: 'h:mm:ss', 36: 'm/d/yy',
-  41: '_(* #,##0_);_(* \\(#,##0\\);_(* "-"_);_(@_)', 42: '_("$"* #,##0_);_("$"* \\(#,##0\\);_("$"* "-"_);_(@_)',
-  43: '_(* #,##0.00_);_(* \\(#,##0.00\\);_(* "-"??_);_(@_)', 44: '_("$"* #,##0.00_);_("$"* \\(#,##0.00\\);_("$"* "-"??_);_(@_)',
-  50: 'm/d/yy', 51: 'm/d/yy', 52: 'm/d/yy', 53: 'm/d/yy', 54: 'm/d/yy', 55: 'm/d/yy', 56: 'm/d/yy', 57: 'm/d/yy', 58: 'm/d/yy',
-  59: '0', 60: '0.00', 61: '#,##0', 62: '#,##0.00', 63: '"$"#,##0_);\\("$"#,##0\\)', 64: '"$"#,##0_);[Red]\\("$"#,##0\\)',
-  65: '"$"#,##0.00_);\\("$"#,##0.00\\)', 66: '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)', 67: '0%', 68: '0.00%', 69: '# ?/?', 70: '# ??/??',
-  71: 'm/d/yy', 72: 'm/d/yy', 73: 'd-mmm-yy', 74: 'd-mmm', 75: 'mmm-yy', 76: 'h:mm', 77: 'h:mm:ss', 78: 'm/d/yy h:mm', 79: 'mm:ss',
-  80: '[h]:mm:ss', 81: 'mmss.0',
+  5: '"$"#,##0_);\\("$"#,##0\\)',
+  6: '"$"#,##0_);[Red]\\("$"#,##0\\)',
+  7: '"$"#,##0.00_);\\("$"#,##0.00\\)',
+  8: '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)',
+  23: 'General',
+  24: 'General',
+  25: 'General',
+  26: 'General',
+  27: 'm/d/yy',
+  28: 'm/d/yy',
+  29: 'm/d/yy',
+  30: 'm/d/yy',
+  31: 'm/d/yy',
+  32: 'h:mm:ss',
+  33: 'h:mm:ss',
+  34: 'h:mm:ss',
+  35: 'h:mm:ss',
+  36: 'm/d/yy',
+  41: '_(* #,##0_);_(* \\(#,##0\\);_(* "-"_);_(@_)',
+  42: '_("$"* #,##0_);_("$"* \\(#,##0\\);_("$"* "-"_);_(@_)',
+  43: '_(* #,##0.00_);_(* \\(#,##0.00\\);_(* "-"??_);_(@_)',
+  44: '_("$"* #,##0.00_);_("$"* \\(#,##0.00\\);_("$"* "-"??_);_(@_)',
+  50: 'm/d/yy',
+  51: 'm/d/yy',
+  52: 'm/d/yy',
+  53: 'm/d/yy',
+  54: 'm/d/yy',
+  55: 'm/d/yy',
+  56: 'm/d/yy',
+  57: 'm/d/yy',
+  58: 'm/d/yy',
+  59: '0',
+  60: '0.00',
+  61: '#,##0',
+  62: '#,##0.00',
+  63: '"$"#,##0_);\\("$"#,##0\\)',
+  64: '"$"#,##0_);[Red]\\("$"#,##0\\)',
+  65: '"$"#,##0.00_);\\("$"#,##0.00\\)',
+  66: '"$"#,##0.00_);[Red]\\("$"#,##0.00\\)',
+  67: '0%',
+  68: '0.00%',
+  69: '# ?/?',
+  70: '# ??/??',
+  71: 'm/d/yy',
+  72: 'm/d/yy',
+  73: 'd-mmm-yy',
+  74: 'd-mmm',
+  75: 'mmm-yy',
+  76: 'h:mm',
+  77: 'h:mm:ss',
+  78: 'm/d/yy h:mm',
+  79: 'mm:ss',
+  80: '[h]:mm:ss',
+  81: 'mmss.0',
 };
 /** Formats third-party tools write wrongly, as SheetJS corrects them. */
 export const BAD_FORMATS: Record<string, string> = { 'd.m': 'd\\.m' };
-export const ERROR_CODES: Record<string, number> = { '#NULL!': 0x00, '#DIV/0!': 0x07, '#VALUE!': 0x0f, '#REF!': 0x17, '#NAME?': 0x1d, '#NUM!': 0x24, '#N/A': 0x2a, '#GETTING_DATA': 0x2b, '#WTF?': 0xff };
-const WORKSHEET_RELATIONS = ['http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet', 'http://purl.oclc.org/ooxml/officeDocument/relationships/worksheet'];
-const MAIN_NAMESPACES = ['http://schemas.openxmlformats.org/spreadsheetml/2006/main', 'http://purl.oclc.org/ooxml/spreadsheetml/main', 'http://schemas.microsoft.com/office/excel/2006/main', 'http://schemas.microsoft.com/office/excel/2006/2'];
+export const ERROR_CODES: Record<string, number> = {
+  '#NULL!': 0x00,
+  '#DIV/0!': 0x07,
+  '#VALUE!': 0x0f,
+  '#REF!': 0x17,
+  '#NAME?': 0x1d,
+  '#NUM!': 0x24,
+  '#N/A': 0x2a,
+  '#GETTING_DATA': 0x2b,
+  '#WTF?': 0xff,
+};
+const WORKSHEET_RELATIONS = [
+  'http://schemas.openxmlformats.org/officeDocument/2006/relationships/worksheet',
+  'http://purl.oclc.org/ooxml/officeDocument/relationships/worksheet',
+];
+const MAIN_NAMESPACES = [
+  'http://schemas.openxmlformats.org/spreadsheetml/2006/main',
+  'http://purl.oclc.org/ooxml/spreadsheetml/main',
+  'http://schemas.microsoft.com/office/excel/2006/main',
+  'http://schemas.microsoft.com/office/excel/2006/2',
+];
 const CONTENT_TYPES_NAMESPACE = 'http://schemas.openxmlformats.org/package/2006/content-types';
 const WORKBOOK_TYPES = new Set([
   'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet.main+xml',
@@ -79,7 +166,10 @@ const WORKBOOK_TYPES = new Set([
   'application/vnd.ms-excel.addin.macroEnabled.main+xml',
   'application/vnd.openxmlformats-officedocument.spreadsheetml.template.main+xml',
 ]);
-const SHARED_STRINGS_TYPES = new Set(['application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml', 'application/vnd.ms-excel.sharedStrings']);
+const SHARED_STRINGS_TYPES = new Set([
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml',
+  'application/vnd.ms-excel.sharedStrings',
+]);
 const STYLES_TYPES = new Set(['application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml', 'application/vnd.ms-excel.styles']);
 /** More text than this before a sheet's rows start is not a sheet this reader knows. */
 const MAX_SHEET_HEAD = 1024 * 1024;
@@ -176,7 +266,12 @@ function readStyles(text: string, ssf: Ssf): CellFormat[] | null {
       id = parseInt(y.numFmtId, 10);
       if (!Number.isInteger(id)) throw new Declined('an odd number format id');
       // loose, as SheetJS compares: an id it never defined takes the first free slot (undefined == undefined)
-      if (id > 0x188) for (let i = 0x188; i > 0x3c; --i) if (numberFormats.get(id) == numberFormats.get(i)) { id = i; break; }
+      if (id > 0x188)
+        for (let i = 0x188; i > 0x3c; --i)
+          if (numberFormats.get(id) == numberFormats.get(i)) {
+            id = i;
+            break;
+          }
     } else if (y.numFmtId !== undefined) throw new Declined('an empty number format id');
     let format = byId.get(id);
     if (!format) {
@@ -243,7 +338,10 @@ export class XlsxWorkbook {
       if (stylesPart && stylesText === null) throw new Declined('a listed styles part is missing'); // SheetJS fails then
       const formats = stylesText === null ? null : readStyles(stylesText, ssf);
       const stringsPart = overrides(SHARED_STRINGS_TYPES)[0];
-      const strings = stringsPart && parts.has(stringsPart.toLowerCase()) ? await readSharedStrings(await openEntry(zip, (parts.get(stringsPart.toLowerCase()) as Part).entry)) : [];
+      const strings =
+        stringsPart && parts.has(stringsPart.toLowerCase())
+          ? await readSharedStrings(await openEntry(zip, (parts.get(stringsPart.toLowerCase()) as Part).entry))
+          : [];
       const book = new XlsxWorkbook(zip, ssf, [], strings, formats, date1904);
       for (const sheet of sheets) {
         const relation = targets.get(sheet.id);
@@ -588,7 +686,8 @@ class XlsxSheetScan implements SheetScan {
     if (this.lastColumn < column) this.lastColumn = column;
     let cell: XlsxCell;
     // indexed by the attribute's text, as SheetJS does ("01" is no index)
-    const format = formats !== null && attributes.s !== undefined ? ((formats as unknown as Record<string, CellFormat | undefined>)[attributes.s] ?? GENERAL) : GENERAL;
+    const format =
+      formats !== null && attributes.s !== undefined ? ((formats as unknown as Record<string, CellFormat | undefined>)[attributes.s] ?? GENERAL) : GENERAL;
     switch (type || 'n') {
       case 'n':
         if (value === undefined) return { column, placed: false };

@@ -11,7 +11,11 @@ function rawUnescape(text: string): string {
   const start = text.indexOf('<![CDATA[');
   if (start === -1) {
     return text
-      .replace(ENTITY, (entity: string, code: string | undefined) => ENTITIES[entity] || String.fromCharCode(parseInt(code as string, entity.indexOf('x') > -1 ? 16 : 10)) || entity)
+      .replace(
+        ENTITY,
+        (entity: string, code: string | undefined) =>
+          ENTITIES[entity] || String.fromCharCode(parseInt(code as string, entity.indexOf('x') > -1 ? 16 : 10)) || entity,
+      )
       .replace(ESCAPED_CODE, (_m: string, code: string) => String.fromCharCode(parseInt(code, 16)));
   }
   const end = text.indexOf(']]>');
@@ -150,7 +154,10 @@ export function isoCellDate(text: string, date1904: boolean): Date {
   m = DATE_ONLY.exec(text);
   if (m) return new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], 0, 0, 0, 0));
   m = DATE_TIME.exec(text);
-  if (m) return new Date(Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], (m[6] && parseInt(m[6].slice(1), 10)) || 0, (m[7] && parseInt(`${m[7]}0000`.slice(1, 4), 10)) || 0));
+  if (m)
+    return new Date(
+      Date.UTC(+m[1], +m[2] - 1, +m[3], +m[4], +m[5], (m[6] && parseInt(m[6].slice(1), 10)) || 0, (m[7] && parseInt(`${m[7]}0000`.slice(1, 4), 10)) || 0),
+    );
   return new Date(text);
 }
 

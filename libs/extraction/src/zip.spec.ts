@@ -106,7 +106,13 @@ describe('zip defences', () => {
   it.each(['../evil.csv', 'data/../../evil.csv', '/etc/passwd', 'C:\\windows\\evil.csv', '..\\evil.csv'])(
     'rejects the whole archive for the entry name %s',
     async (name) => {
-      const result = await extract(buildZip([{ name: 'fine.csv', data: csv }, { name, data: csv }]), 'traversal.zip');
+      const result = await extract(
+        buildZip([
+          { name: 'fine.csv', data: csv },
+          { name, data: csv },
+        ]),
+        'traversal.zip',
+      );
       expect(result.STATUS).toBe('failed');
       expect(result.MEMBERS).toBeUndefined();
       expect(result.ERRORS[0]).toMatch(/archive is rejected/);

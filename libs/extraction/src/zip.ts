@@ -64,14 +64,19 @@ export function openZip(open: (callback: (error: Error | null, zip?: yauzl.ZipFi
 }
 
 export function openEntry(zip: yauzl.ZipFile, entry: yauzl.Entry): Promise<Readable> {
-  return new Promise((resolve, reject) => zip.openReadStream(entry, (error, stream) => (error || !stream ? reject(error ?? new Error('no stream')) : resolve(stream))));
+  return new Promise((resolve, reject) =>
+    zip.openReadStream(entry, (error, stream) => (error || !stream ? reject(error ?? new Error('no stream')) : resolve(stream))),
+  );
 }
 
 /** Fails the stream once more than `budget` bytes went through. */
 class ByteBudget extends Transform {
   used = 0;
 
-  constructor(private readonly budget: number, private readonly what: string) {
+  constructor(
+    private readonly budget: number,
+    private readonly what: string,
+  ) {
     super();
   }
 

@@ -56,7 +56,12 @@ describe('FileMailer specifics', () => {
   });
 
   it('logs one line with recipient and subject, never the body', async () => {
-    await mailer.send({ to: 'someone@example.test', subject: 'Reset your password', text: 'token SECRET-TOKEN-123', html: '<a href="x?t=SECRET-TOKEN-123">reset</a>' });
+    await mailer.send({
+      to: 'someone@example.test',
+      subject: 'Reset your password',
+      text: 'token SECRET-TOKEN-123',
+      html: '<a href="x?t=SECRET-TOKEN-123">reset</a>',
+    });
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain('someone@example.test');
     expect(lines[0]).toContain('Reset your password');

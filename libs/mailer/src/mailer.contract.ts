@@ -17,11 +17,7 @@ export const CONTRACT_DEFAULT_FROM = 'Data Catalogue <no-reply@catalogue.test>';
  * The one contract every Mailer adapter passes. The factory builds the adapter with
  * CONTRACT_DEFAULT_FROM as its default sender; readSent returns everything delivered so far.
  */
-export function mailerContract(
-  name: string,
-  factory: () => Promise<{ mailer: Mailer; close(): Promise<void> }>,
-  readSent: () => Promise<SentMail[]>,
-): void {
+export function mailerContract(name: string, factory: () => Promise<{ mailer: Mailer; close(): Promise<void> }>, readSent: () => Promise<SentMail[]>): void {
   describe(`Mailer contract: ${name}`, () => {
     let mailer: Mailer;
     let close: () => Promise<void>;

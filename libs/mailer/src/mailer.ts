@@ -36,7 +36,11 @@ export interface OutgoingMail {
  */
 export function prepareMail(message: MailMessage, defaultFrom: string): OutgoingMail {
   const from = message.from ?? defaultFrom;
-  for (const [field, value] of [['to', message.to], ['from', from], ['subject', message.subject]] as const) {
+  for (const [field, value] of [
+    ['to', message.to],
+    ['from', from],
+    ['subject', message.subject],
+  ] as const) {
     if (typeof value !== 'string') throw new InvalidMailMessageError(`${field} must be a string`);
     if (/[\r\n]/.test(value)) throw new InvalidMailMessageError(`${field} must not contain line breaks`);
   }

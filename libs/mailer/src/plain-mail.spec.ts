@@ -5,11 +5,19 @@ describe('the plain mail layout', () => {
 
   it('lays out greeting, paragraphs, the call to action under PUBLIC_URL and the sign-off, in text and HTML', () => {
     const mail = renderPlainMail(
-      { subject: 'New data request', greeting: 'Hello Ada,', paragraphs: ['Grace asked for "Rainfall".', 'Review it soon.'], action: { label: 'Open the request', path: '/#/request?id=7' }, signOff: 'Thanks,\nThe catalogue' },
+      {
+        subject: 'New data request',
+        greeting: 'Hello Ada,',
+        paragraphs: ['Grace asked for "Rainfall".', 'Review it soon.'],
+        action: { label: 'Open the request', path: '/#/request?id=7' },
+        signOff: 'Thanks,\nThe catalogue',
+      },
       publicUrl,
     );
     expect(mail.subject).toBe('New data request');
-    expect(mail.text).toBe('Hello Ada,\n\nGrace asked for "Rainfall".\n\nReview it soon.\n\nOpen the request: https://catalogue.example.com/#/request?id=7\n\nThanks,\nThe catalogue\n');
+    expect(mail.text).toBe(
+      'Hello Ada,\n\nGrace asked for "Rainfall".\n\nReview it soon.\n\nOpen the request: https://catalogue.example.com/#/request?id=7\n\nThanks,\nThe catalogue\n',
+    );
     expect(mail.html).toContain('<p>Hello Ada,</p>\n<p>Grace asked for &quot;Rainfall&quot;.</p>\n<p>Review it soon.</p>');
     expect(mail.html).toContain('<a href="https://catalogue.example.com/#/request?id=7"');
     expect(mail.html).toContain('>Open the request</a>');
@@ -24,7 +32,10 @@ describe('the plain mail layout', () => {
 
   it('escapes every value in the HTML part, and keeps the text part as written', () => {
     const evil = `<script>alert('x')</script> & "friends"`;
-    const mail = renderPlainMail({ subject: evil, greeting: evil, paragraphs: [evil], action: { label: evil, path: '/#/x?a=1&b="2"' }, signOff: evil }, publicUrl);
+    const mail = renderPlainMail(
+      { subject: evil, greeting: evil, paragraphs: [evil], action: { label: evil, path: '/#/x?a=1&b="2"' }, signOff: evil },
+      publicUrl,
+    );
     expect(mail.html).not.toContain('<script>');
     expect(mail.html.match(/&lt;script&gt;alert\(&#39;x&#39;\)&lt;\/script&gt; &amp; &quot;friends&quot;/g)).toHaveLength(4);
     expect(mail.html).toContain('href="https://catalogue.example.com/#/x?a=1&amp;b=&quot;2&quot;"');

@@ -43,9 +43,15 @@ export function renderPlainMail(mail: PlainMail, publicUrl: string): Required<Ma
     `<p>${html(greeting)}</p>`,
     ...mail.paragraphs.map((paragraph) => `<p>${html(paragraph)}</p>`),
     ...(mail.action
-      ? [`<p><a href="${escapeHtml(link!)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:#0d9488;color:#ffffff;text-decoration:none">${html(mail.action.label)}</a></p>`]
+      ? [
+          `<p><a href="${escapeHtml(link!)}" style="display:inline-block;padding:10px 18px;border-radius:6px;background:#0d9488;color:#ffffff;text-decoration:none">${html(mail.action.label)}</a></p>`,
+        ]
       : []),
     `<p>${html(signOff)}</p>`,
   ];
-  return { subject: mail.subject, text: `${text}\n`, html: `<!doctype html>\n<html><body style="font-family:sans-serif;line-height:1.5">\n${htmlParts.join('\n')}\n</body></html>\n` };
+  return {
+    subject: mail.subject,
+    text: `${text}\n`,
+    html: `<!doctype html>\n<html><body style="font-family:sans-serif;line-height:1.5">\n${htmlParts.join('\n')}\n</body></html>\n`,
+  };
 }

@@ -94,8 +94,6 @@ function decodeEncodedWords(value: string): string {
   return value
     .replace(/(=\?[^?]+\?[BbQq]\?[^?]*\?=)\s+(?==\?)/g, '$1')
     .replace(/=\?([^?]+)\?([BbQq])\?([^?]*)\?=/g, (_match, _charset: string, kind: string, data: string) =>
-      kind.toUpperCase() === 'B'
-        ? Buffer.from(data, 'base64').toString('utf8')
-        : decodeQuotedPrintable(data.replace(/_/g, ' ')),
+      kind.toUpperCase() === 'B' ? Buffer.from(data, 'base64').toString('utf8') : decodeQuotedPrintable(data.replace(/_/g, ' ')),
     );
 }

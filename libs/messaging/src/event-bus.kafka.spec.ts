@@ -52,7 +52,11 @@ describeInfra('kafka event bus', isKcatInstalled() || 'kcat is not installed (ap
         await consumer.run({
           eachMessage: async ({ message }) => {
             if (message.key?.toString() !== key) return;
-            seen.push({ key: message.key.toString(), header: message.headers?.correlationId?.toString(), value: JSON.parse(message.value?.toString() ?? 'null') });
+            seen.push({
+              key: message.key.toString(),
+              header: message.headers?.correlationId?.toString(),
+              value: JSON.parse(message.value?.toString() ?? 'null'),
+            });
           },
         });
         await eventually(() => seen.length === 1);

@@ -117,7 +117,12 @@ export class KafkaEventBus extends EventBus {
    */
   async check(): Promise<void> {
     if (this.closed) throw new EventBusClosedError();
-    this.admin ??= new Kafka({ brokers: this.options.brokers, clientId: `${this.options.clientId}-health`, logLevel: logLevel.NOTHING, retry: { retries: 0 } }).admin();
+    this.admin ??= new Kafka({
+      brokers: this.options.brokers,
+      clientId: `${this.options.clientId}-health`,
+      logLevel: logLevel.NOTHING,
+      retry: { retries: 0 },
+    }).admin();
     await this.admin.connect();
     const { brokers } = await this.admin.describeCluster();
     if (brokers.length === 0) throw new Error('the Kafka cluster reports no brokers');
@@ -131,7 +136,11 @@ export class KafkaEventBus extends EventBus {
   private async disconnect(): Promise<void> {
     this.closed = true;
     // Consumers first: they commit what they handled and leave their groups cleanly.
-    const results = await Promise.allSettled([...this.consumers.map((consumer) => consumer.disconnect()), this.producer.disconnect(), this.admin?.disconnect()]);
+    const results = await Promise.allSettled([
+      ...this.consumers.map((consumer) => consumer.disconnect()),
+      this.producer.disconnect(),
+      this.admin?.disconnect(),
+    ]);
     for (const result of results) {
       if (result.status === 'rejected') this.logger.warn(`disconnect failed: ${describeError(result.reason)}`);
     }

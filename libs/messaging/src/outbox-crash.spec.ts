@@ -1,6 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { OrganisationUpdated } from '@dc/contracts';
-import { createTestDatabase, describeInfra, eventually, isKcatInstalled, KafkaMock, RunningProcess, startKafkaMock, startTypeScript, TestDatabase, waitForLine } from '@dc/testing';
+import {
+  createTestDatabase,
+  describeInfra,
+  eventually,
+  isKcatInstalled,
+  KafkaMock,
+  RunningProcess,
+  startKafkaMock,
+  startTypeScript,
+  TestDatabase,
+  waitForLine,
+} from '@dc/testing';
 import { logLevel } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { IdempotentConsumer } from './idempotent-consumer';
@@ -114,7 +125,15 @@ describeInfra('outbox relay killed mid-flight over kafka', isKcatInstalled() || 
     () => ({
       relayEnv: () => ({ BUS_DRIVER: 'kafka', KAFKA_BROKERS: mock.bootstrapServers }),
       async consumeElsewhere(dataSource, groupId, delivered) {
-        const consumerBus = new KafkaEventBus({ brokers: mock.brokers, clientId: 'crash-consumer', logLevel: logLevel.NOTHING, logger: quietLogger, sessionTimeoutMs: 3000, heartbeatIntervalMs: 500, maxWaitTimeMs: 100 });
+        const consumerBus = new KafkaEventBus({
+          brokers: mock.brokers,
+          clientId: 'crash-consumer',
+          logLevel: logLevel.NOTHING,
+          logger: quietLogger,
+          sessionTimeoutMs: 3000,
+          heartbeatIntervalMs: 500,
+          maxWaitTimeMs: 100,
+        });
         const consumer = new IdempotentConsumer(dataSource, SCHEMA);
         await consumerBus.subscribe(groupId, [OrganisationUpdated.type], async (event) => {
           delivered(event.id);

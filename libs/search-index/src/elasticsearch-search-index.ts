@@ -108,7 +108,10 @@ export class ElasticsearchSearchIndex extends SearchIndex {
 
   async upsert(docs: RecordDocument[]): Promise<void> {
     for (const batch of chunk(prepareDocuments(docs), BULK_BATCH)) {
-      const operations = batch.flatMap((doc) => [{ index: { _index: this.index, _id: doc.id } }, { ...doc, accessKeys: documentAccessKeys(doc) } satisfies StoredDocument]);
+      const operations = batch.flatMap((doc) => [
+        { index: { _index: this.index, _id: doc.id } },
+        { ...doc, accessKeys: documentAccessKeys(doc) } satisfies StoredDocument,
+      ]);
       await this.bulk(operations);
     }
   }

@@ -11,7 +11,7 @@ const viewer: SearchViewer = { userId: 'u-1', organisationId: 'o-1' };
 /** Records with few words, out of change order and with ties, of several owners, visibilities and projects. */
 function syntheticDocs(count: number, seed: number, prefix = 'r'): RecordDocument[] {
   const words = ['river', 'flow', 'data', 'ozone', 'station', 'daily', 'survey', 'water', 'level', 'tide'];
-  const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+  const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
   const pick = (n: number) => Array.from({ length: n }, () => words[Math.floor(random() * random() * words.length)]);
   return Array.from({ length: count }, (_, i) =>
     recordDocument({
@@ -51,7 +51,14 @@ function comparedQueries(): SearchQuery[] {
     { text: 'rivr' },
     { text: 'rivr flow' },
   ];
-  return queries.flatMap((extra) => [[1, 20], [3, 20], [2, 45], [30, 5]].map(([page, pageSize]): SearchQuery => ({ viewer, view: 'all', page, pageSize, ...extra })));
+  return queries.flatMap((extra) =>
+    [
+      [1, 20],
+      [3, 20],
+      [2, 45],
+      [30, 5],
+    ].map(([page, pageSize]): SearchQuery => ({ viewer, view: 'all', page, pageSize, ...extra })),
+  );
 }
 
 // PostgreSQL's trigram similarity is a float4.
@@ -62,7 +69,13 @@ const rounded = (score: number | undefined) => (score === undefined ? score : Ma
  * the first also when asked with the search-after cursor of its page before (as the `next` link does).
  */
 async function expectSameAnswers(mine: SearchIndex, theirs: SearchIndex) {
-  const shown = (q: SearchQuery, answer: SearchResult) => ({ q, ids: answer.results.map((hit) => [hit.id, rounded(hit.score)]), count: answer.count, capped: answer.countCapped, more: answer.hasMore });
+  const shown = (q: SearchQuery, answer: SearchResult) => ({
+    q,
+    ids: answer.results.map((hit) => [hit.id, rounded(hit.score)]),
+    count: answer.count,
+    capped: answer.countCapped,
+    more: answer.hasMore,
+  });
   for (const q of comparedQueries()) {
     const answers = await Promise.all([mine.search(q), theirs.search(q)]);
     const [a, b] = answers.map((answer) => shown(q, answer));
@@ -90,7 +103,8 @@ describe('InProcessSearchIndex', () => {
     const schema = 'search_step';
     let writer: InProcessSearchIndex;
     let reader: InProcessSearchIndex;
-    const names = async (index: InProcessSearchIndex, text?: string) => (await index.search({ text, viewer: null, view: 'all', page: 1, pageSize: 100 })).results.map((hit) => hit.id);
+    const names = async (index: InProcessSearchIndex, text?: string) =>
+      (await index.search({ text, viewer: null, view: 'all', page: 1, pageSize: 100 })).results.map((hit) => hit.id);
 
     beforeAll(async () => {
       writer = new InProcessSearchIndex({ connectionString: db.url, schema });
@@ -103,7 +117,10 @@ describe('InProcessSearchIndex', () => {
     });
 
     it("applies another process's upserts, removals and clears before its next search", async () => {
-      await writer.upsert([recordDocument({ id: 'a', name: 'Kelp forest', changedAt: minutesIn(1) }), recordDocument({ id: 'b', name: 'Kelp survey', changedAt: minutesIn(2) })]);
+      await writer.upsert([
+        recordDocument({ id: 'a', name: 'Kelp forest', changedAt: minutesIn(1) }),
+        recordDocument({ id: 'b', name: 'Kelp survey', changedAt: minutesIn(2) }),
+      ]);
       expect(await names(reader, 'kelp')).toEqual(['b', 'a']);
       await writer.upsert([recordDocument({ id: 'a', name: 'Coral reef', changedAt: minutesIn(3) })]);
       await writer.remove(['b']);
@@ -226,7 +243,8 @@ describe('InProcessSearchIndex', () => {
       await index.search({ viewer, view: 'all', page: 1, pageSize: 1 });
       return index;
     };
-    const snapshotSeqs = async () => (await sql.query<{ seq: string }>(`SELECT seq FROM ${schema}.memory_snapshots ORDER BY seq`)).rows.map((row) => Number(row.seq));
+    const snapshotSeqs = async () =>
+      (await sql.query<{ seq: string }>(`SELECT seq FROM ${schema}.memory_snapshots ORDER BY seq`)).rows.map((row) => Number(row.seq));
     const generation = async () => Number((await sql.query<{ generation: string }>(`SELECT generation FROM ${schema}.memory_state`)).rows[0].generation);
     /** A full load of the store, for comparison: its snapshots passed over meanwhile (of another format). */
     const fullLoad = async () => {
@@ -262,9 +280,13 @@ describe('InProcessSearchIndex', () => {
 
     it('loads the snapshot and applies the upserts, removals and visibility changes after it, page for page as a full load', async () => {
       const writer = await start();
-      const changed = docs.slice(0, 120).map((doc, i) =>
-        i % 3 === 0 ? { ...doc, visibility: doc.visibility === 'EV' ? ('PR' as const) : ('EV' as const) } : { ...doc, name: `${doc.name} station renamed`, changedAt: minutesIn(500 + i) },
-      );
+      const changed = docs
+        .slice(0, 120)
+        .map((doc, i) =>
+          i % 3 === 0
+            ? { ...doc, visibility: doc.visibility === 'EV' ? ('PR' as const) : ('EV' as const) }
+            : { ...doc, name: `${doc.name} station renamed`, changedAt: minutesIn(500 + i) },
+        );
       await writer.upsert(changed);
       await writer.remove(docs.slice(600, 700).map((doc) => doc.id));
       await writer.upsert(syntheticDocs(50, 5, 'new'));
@@ -276,7 +298,9 @@ describe('InProcessSearchIndex', () => {
       await expectSameAnswers(restarted, await fullLoad());
       // And keeps applying writes as any index does.
       await writer.remove(['r-0001']);
-      expect((await restarted.search({ text: docs[1].name, viewer, view: 'all', page: 1, pageSize: 100 })).results.map((hit) => hit.id)).not.toContain('r-0001');
+      expect((await restarted.search({ text: docs[1].name, viewer, view: 'all', page: 1, pageSize: 100 })).results.map((hit) => hit.id)).not.toContain(
+        'r-0001',
+      );
     });
 
     it('passes over a snapshot whose bytes were changed', async () => {
@@ -317,10 +341,14 @@ describe('InProcessSearchIndex', () => {
       await writer.search({ viewer, view: 'all', page: 1, pageSize: 1 });
       await writer.snapshotWritten();
       expect(await snapshotSeqs()).toEqual([await generation()]);
-      await sql.query(`CREATE TABLE ${schema}.before_clear AS SELECT * FROM ${schema}.memory_snapshots; CREATE TABLE ${schema}.before_clear_chunks AS SELECT * FROM ${schema}.memory_snapshot_chunks`);
+      await sql.query(
+        `CREATE TABLE ${schema}.before_clear AS SELECT * FROM ${schema}.memory_snapshots; CREATE TABLE ${schema}.before_clear_chunks AS SELECT * FROM ${schema}.memory_snapshot_chunks`,
+      );
       await writer.clear();
       expect(await snapshotSeqs()).toEqual([]);
-      await sql.query(`INSERT INTO ${schema}.memory_snapshots SELECT * FROM ${schema}.before_clear; INSERT INTO ${schema}.memory_snapshot_chunks SELECT * FROM ${schema}.before_clear_chunks`);
+      await sql.query(
+        `INSERT INTO ${schema}.memory_snapshots SELECT * FROM ${schema}.before_clear; INSERT INTO ${schema}.memory_snapshot_chunks SELECT * FROM ${schema}.before_clear_chunks`,
+      );
       const restarted = await start();
       expect(restarted.memoryOrigin).toBe('store');
       expect(await restarted.search({ viewer, view: 'all', page: 1, pageSize: 10 })).toMatchObject({ count: 0 });

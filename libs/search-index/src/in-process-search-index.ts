@@ -163,7 +163,8 @@ export class InProcessSearchIndex extends SearchIndex {
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`in-process-search:${this.schema}`]);
       await client.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
       const { rows } = await client.query<{ layout: string | null }>(`SELECT obj_description(to_regclass($1), 'pg_class') AS layout`, [this.records]);
-      if (rows[0].layout !== LAYOUT) await client.query(`DROP TABLE IF EXISTS ${[this.records, this.removed, this.state, ...this.snapshots.tables].join(', ')}`);
+      if (rows[0].layout !== LAYOUT)
+        await client.query(`DROP TABLE IF EXISTS ${[this.records, this.removed, this.state, ...this.snapshots.tables].join(', ')}`);
       await client.query(`
         CREATE TABLE IF NOT EXISTS ${this.records} (
           id text COLLATE "C" PRIMARY KEY,
@@ -184,7 +185,9 @@ export class InProcessSearchIndex extends SearchIndex {
       await client.query(`CREATE TABLE IF NOT EXISTS ${this.removed} (id text COLLATE "C" NOT NULL, seq bigint NOT NULL)`);
       await client.query(`CREATE INDEX IF NOT EXISTS memory_removed_seq_idx ON ${this.removed} (seq)`);
       // One row: the last write's sequence number, and the number of the last clear().
-      await client.query(`CREATE TABLE IF NOT EXISTS ${this.state} (one boolean PRIMARY KEY DEFAULT true CHECK (one), generation bigint NOT NULL, cleared bigint NOT NULL)`);
+      await client.query(
+        `CREATE TABLE IF NOT EXISTS ${this.state} (one boolean PRIMARY KEY DEFAULT true CHECK (one), generation bigint NOT NULL, cleared bigint NOT NULL)`,
+      );
       await client.query(`INSERT INTO ${this.state} (generation, cleared) VALUES (0, 0) ON CONFLICT DO NOTHING`);
       await this.snapshots.create(client);
     });
@@ -310,7 +313,10 @@ export class InProcessSearchIndex extends SearchIndex {
     const visible = memory.visibleTo(filter);
     const candidates = memory.newest(memory.anyWord(terms), (o) => o !== ordinal && visible.passes(o), RELATED_CANDIDATES);
     const rows = candidates
-      .map((o): RankedRow => ({ ordinal: o, score: 3 * memory.countWords(o, terms, 'name') + 2 * memory.countWords(o, terms, 'summary') + memory.countWords(o, terms, 'all') }))
+      .map((o): RankedRow => ({
+        ordinal: o,
+        score: 3 * memory.countWords(o, terms, 'name') + 2 * memory.countWords(o, terms, 'summary') + memory.countWords(o, terms, 'all'),
+      }))
       .sort((a, b) => b.score! - a.score! || memory.compareNewest(a.ordinal, b.ordinal));
     return pageOf(memory, rows, { count: rows.length, countCapped: rows.length >= RELATED_CANDIDATES }, query, after, this.limits.resultWindow);
   }
@@ -688,7 +694,14 @@ function descending(ordinals: ArrayLike<number>): Int32Array {
 }
 
 /** The page of a fully ranked list: by offset, or the rows after the cursor. */
-function pageOf(memory: RankedMemory, rows: RankedRow[], count: { count: number; countCapped: boolean }, query: SearchQuery, after: RowKey | null, resultWindow: number): Ranked {
+function pageOf(
+  memory: RankedMemory,
+  rows: RankedRow[],
+  count: { count: number; countCapped: boolean },
+  query: SearchQuery,
+  after: RowKey | null,
+  resultWindow: number,
+): Ranked {
   const { offset, limit } = pageSlice(query, resultWindow);
   if (limit === 0) return { ...count, hasMore: false, rows: [] };
   const start = after ? rows.findIndex((row) => memory.isAfter(row.ordinal, row.score, after)) : offset;
@@ -701,7 +714,14 @@ function pageOf(memory: RankedMemory, rows: RankedRow[], count: { count: number;
  * to the page's last row (plus one, to know whether another page follows); with one, the rows after
  * it (tiers ranked wholly before the cursor are not read at all).
  */
-function readTiers(memory: RankedMemory, tiers: Tier[], count: { count: number; countCapped: boolean }, query: SearchQuery, after: RowKey | null, resultWindow: number): Ranked {
+function readTiers(
+  memory: RankedMemory,
+  tiers: Tier[],
+  count: { count: number; countCapped: boolean },
+  query: SearchQuery,
+  after: RowKey | null,
+  resultWindow: number,
+): Ranked {
   const { offset, limit } = pageSlice(query, resultWindow);
   if (limit === 0) return { ...count, hasMore: false, rows: [] };
   const wanted = after ? limit + 1 : offset + limit + 1;

@@ -80,10 +80,10 @@ export class MemorySnapshotStore {
         await client.query('ROLLBACK');
         return false;
       }
-      const inserted = await client.query<{ id: string }>(`INSERT INTO ${this.snapshots} (seq, format, bytes, chunks, sha256) VALUES ($1, $2, 0, 0, '') RETURNING id`, [
-        snapshot.appliedSeq,
-        SNAPSHOT_FORMAT,
-      ]);
+      const inserted = await client.query<{ id: string }>(
+        `INSERT INTO ${this.snapshots} (seq, format, bytes, chunks, sha256) VALUES ($1, $2, 0, 0, '') RETURNING id`,
+        [snapshot.appliedSeq, SNAPSHOT_FORMAT],
+      );
       const id = inserted.rows[0].id;
       const hash = createHash('sha256');
       const chunk = Buffer.allocUnsafe(CHUNK_BYTES);
@@ -101,7 +101,7 @@ export class MemorySnapshotStore {
         filled = 0;
       };
       for (const piece of snapshot.pieces) {
-        for (let at = 0; at < piece.byteLength; ) {
+        for (let at = 0; at < piece.byteLength;) {
           const take = Math.min(piece.byteLength - at, CHUNK_BYTES - filled);
           chunk.set(piece.subarray(at, at + take), filled);
           filled += take;

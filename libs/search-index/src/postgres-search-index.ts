@@ -267,7 +267,8 @@ export class PostgresSearchIndex extends SearchIndex {
       }
       const anyTerms = anyWordTerms(text);
       const anyWord = anyTerms.split(' or ').length > 1 ? `${ALL_TEXT} @@ websearch_to_tsquery('simple', ${sql.set('anyterms', anyTerms)})` : null;
-      if (anyWord) fallback.push({ score: `${SCORE.anyWord}`, where: `${anyWord} AND NOT ${matchesWords} AND ${typo ? `NOT ${typo}` : 'true'} AND ${notExact}` });
+      if (anyWord)
+        fallback.push({ score: `${SCORE.anyWord}`, where: `${anyWord} AND NOT ${matchesWords} AND ${typo ? `NOT ${typo}` : 'true'} AND ${notExact}` });
       return await this.searchText(client, sql, filters, matching, manyTiers, fallback, query);
     } finally {
       client.release();
@@ -281,12 +282,29 @@ export class PostgresSearchIndex extends SearchIndex {
    * When there are more, the count stops at the limit and the page comes from `manyTiers`, each
    * read newest first only as far as the page needs. The fallback tiers join below FEW_MATCHES.
    */
-  private async searchText(client: PoolClient, sql: Params, filters: string[], matching: Tier, manyTiers: Tier[], fallback: Tier[], query: SearchQuery): Promise<SearchResult> {
+  private async searchText(
+    client: PoolClient,
+    sql: Params,
+    filters: string[],
+    matching: Tier,
+    manyTiers: Tier[],
+    fallback: Tier[],
+    query: SearchQuery,
+  ): Promise<SearchResult> {
     const { offset, limit } = pageSlice(query, this.limits.resultWindow);
     // Newest first: a common word then reads the recent pages every search keeps warm.
-    const probe = await this.readRanked(client, sql, { ...matching, orderBy: 'changed_at DESC, id' }, filters, this.limits.countLimit + 1, offset, limit > 0 ? limit + 1 : 0);
+    const probe = await this.readRanked(
+      client,
+      sql,
+      { ...matching, orderBy: 'changed_at DESC, id' },
+      filters,
+      this.limits.countLimit + 1,
+      offset,
+      limit > 0 ? limit + 1 : 0,
+    );
     // More than the count limit: the count is known ("at least"), the tiers are read for the page only.
-    if (probe.total > this.limits.countLimit) return this.searchTiers(client, sql, filters, manyTiers, null, query, { rows: [], total: 0, knownTotal: probe.total });
+    if (probe.total > this.limits.countLimit)
+      return this.searchTiers(client, sql, filters, manyTiers, null, query, { rows: [], total: 0, knownTotal: probe.total });
     return this.searchTiers(client, sql, filters, [], fallback, query, probe);
   }
 
@@ -340,7 +358,15 @@ export class PostgresSearchIndex extends SearchIndex {
    * One statement: reads up to `read` rows of a tier in its order, counts them, and returns the
    * `take` rows after the first `skip` (plus the first row, which carries the count).
    */
-  private async readRanked(client: PoolClient, sql: Params, tier: Tier, filters: string[], read: number, skip: number, take: number): Promise<{ rows: RankedRow[]; total: number }> {
+  private async readRanked(
+    client: PoolClient,
+    sql: Params,
+    tier: Tier,
+    filters: string[],
+    read: number,
+    skip: number,
+    take: number,
+  ): Promise<{ rows: RankedRow[]; total: number }> {
     const found = await client.query<RankedRow & { total: number; position: number }>(
       ...sql.bind(
         `SELECT id, score, total, position FROM (
@@ -362,7 +388,14 @@ export class PostgresSearchIndex extends SearchIndex {
    * with the reference, ranked by how many they share and where (name over description over
    * headers and words). The reference is read under the viewer's visibility like any other record.
    */
-  private async searchRelated(client: PoolClient, sql: Params, filters: string[], visible: string, referenceId: string, query: SearchQuery): Promise<SearchResult> {
+  private async searchRelated(
+    client: PoolClient,
+    sql: Params,
+    filters: string[],
+    visible: string,
+    referenceId: string,
+    query: SearchQuery,
+  ): Promise<SearchResult> {
     const ref = sql.set('ref', referenceId);
     const reference = await client.query<{ doc: RecordDocument }>(
       ...sql.bind(`SELECT d.doc FROM ${this.records} AS r JOIN ${this.documents} AS d USING (id) WHERE r.id = ${ref} AND ${visible}`),
@@ -408,7 +441,9 @@ export class PostgresSearchIndex extends SearchIndex {
   /** The stored documents of ranked rows, in their order. */
   private async documentsOf(client: PoolClient, rows: RankedRow[]): Promise<SearchHit[]> {
     if (rows.length === 0) return [];
-    const found = await client.query<{ id: string; doc: RecordDocument }>(`SELECT id, doc FROM ${this.documents} WHERE id = ANY($1::text[])`, [rows.map((row) => row.id)]);
+    const found = await client.query<{ id: string; doc: RecordDocument }>(`SELECT id, doc FROM ${this.documents} WHERE id = ANY($1::text[])`, [
+      rows.map((row) => row.id),
+    ]);
     const byId = new Map(found.rows.map((row) => [row.id, row.doc]));
     return rows.flatMap((row): SearchHit[] => {
       const doc = byId.get(row.id);

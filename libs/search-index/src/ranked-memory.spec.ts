@@ -102,7 +102,11 @@ describe('RankedMemory reads', () => {
     changedAt: 1_000 + i,
     seq,
   });
-  const fields = { name: (r: IndexedRecord) => r.name, summary: (r: IndexedRecord) => `${r.name} ${r.description}`, all: (r: IndexedRecord) => `${r.name} ${r.description} ${r.extra}` } as const;
+  const fields = {
+    name: (r: IndexedRecord) => r.name,
+    summary: (r: IndexedRecord) => `${r.name} ${r.description}`,
+    all: (r: IndexedRecord) => `${r.name} ${r.description} ${r.extra}`,
+  } as const;
 
   function check(memory: RankedMemory, records: Map<string, IndexedRecord>) {
     const filters = [
@@ -115,13 +119,30 @@ describe('RankedMemory reads', () => {
       { keys: ['everyone'], owner: 'owner:u-0', group: 'group:g' },
     ];
     // One to three dense lists with the sight (two to four arrays of bits ANDed), and sparse lists.
-    const wordSets = [['common'], ['medium'], ['rare'], ['common', 'medium'], ['common', 'rare'], ['medium', 'rarest'], ['common', 'medium', 'rare'], ['common', 'medium', 'medium2']];
+    const wordSets = [
+      ['common'],
+      ['medium'],
+      ['rare'],
+      ['common', 'medium'],
+      ['common', 'rare'],
+      ['medium', 'rarest'],
+      ['common', 'medium', 'rare'],
+      ['common', 'medium', 'medium2'],
+    ];
     for (const f of filters) {
-      const filter = { keys: f.keys.map((key) => memory.lookup(key)), owner: f.owner ? memory.lookup(f.owner) : -1, group: f.group ? memory.lookup(f.group) : -1 };
+      const filter = {
+        keys: f.keys.map((key) => memory.lookup(key)),
+        owner: f.owner ? memory.lookup(f.owner) : -1,
+        group: f.group ? memory.lookup(f.group) : -1,
+      };
       const sees = (r: IndexedRecord) =>
-        (f.owner ? `owner:${r.ownerId}` === f.owner : r.accessKeys.some((key) => f.keys.includes(key))) && (!f.group || r.groupIds.includes(f.group.slice('group:'.length)));
+        (f.owner ? `owner:${r.ownerId}` === f.owner : r.accessKeys.some((key) => f.keys.includes(key))) &&
+        (!f.group || r.groupIds.includes(f.group.slice('group:'.length)));
       const expected = (keep: (r: IndexedRecord) => boolean) =>
-        [...records.values()].filter((r) => sees(r) && keep(r)).sort((a, b) => memory.ordinalOf(b.id)! - memory.ordinalOf(a.id)!).map((r) => r.id);
+        [...records.values()]
+          .filter((r) => sees(r) && keep(r))
+          .sort((a, b) => memory.ordinalOf(b.id)! - memory.ordinalOf(a.id)!)
+          .map((r) => r.id);
       const visible = memory.visibleTo(filter);
       const read = (stream: ReturnType<RankedMemory['visible']>) => Array.from(memory.collect(stream, visible.passes, Infinity), (o) => memory.idOf(o));
       // The streams themselves, only dead entries (replaced or removed) left out: the filter's own
@@ -146,7 +167,7 @@ describe('RankedMemory reads', () => {
     }
   }
 
-  it('collects the accepted ordinals in the stream\'s order, up to the limit, however many there are', () => {
+  it("collects the accepted ordinals in the stream's order, up to the limit, however many there are", () => {
     const memory = memoryOf(3_000);
     const visible = memory.visibleTo({ keys: [memory.lookup('everyone')], owner: -1, group: -1 });
     const every = Array.from(memory.collect(memory.visible(visible), visible.passes, Infinity));
@@ -184,7 +205,10 @@ describe('RankedMemory typo similarity', () => {
   function reference(name: string, text: string): number {
     const textWords = text.split(' ');
     const wanted = trigrams(textWords);
-    const words = name.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+    const words = name
+      .toLowerCase()
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
     let best = 0;
     for (let start = 0; start < words.length; start++) {
       for (let end = start + 1; end <= Math.min(words.length, start + textWords.length + 1); end++) {
@@ -197,9 +221,25 @@ describe('RankedMemory typo similarity', () => {
   }
 
   it('measures every name as the string sets do, whichever words of it share trigrams with the text', () => {
-    const vocabulary = ['temperature', 'temperatures', 'tempera', 'ture', 'agriculture', 'tide', 'traffic', 'river', 'rivers', 'rivr', 'flow', 'flown', 'low', 'te', '1995'];
+    const vocabulary = [
+      'temperature',
+      'temperatures',
+      'tempera',
+      'ture',
+      'agriculture',
+      'tide',
+      'traffic',
+      'river',
+      'rivers',
+      'rivr',
+      'flow',
+      'flown',
+      'low',
+      'te',
+      '1995',
+    ];
     let seed = 3;
-    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
     const memory = new RankedMemory();
     const names: string[] = [];
     for (let i = 0; i < 2_000; i++) {
@@ -218,7 +258,9 @@ describe('RankedMemory typo similarity', () => {
   it('gives each candidate once, newest ordinal first, from one close word or several', () => {
     const memory = new RankedMemory();
     const names = ['temperature a', 'rivers', 'temperatures', 'temperature temperatures', 'flow', 'temperature', 'rivers temperature', 'hidden temperature'];
-    names.forEach((name, i) => memory.add({ ...record(i), name, altName: null, accessKeys: [name.startsWith('hidden') ? 'nobody' : 'everyone'], groupIds: [] }));
+    names.forEach((name, i) =>
+      memory.add({ ...record(i), name, altName: null, accessKeys: [name.startsWith('hidden') ? 'nobody' : 'everyone'], groupIds: [] }),
+    );
     const visible = memory.visibleTo({ keys: [memory.lookup('everyone')], owner: -1, group: -1 });
     const candidates = (text: string) => Array.from(memory.typoCandidates(text.split(' '), 0.3, visible));
     // "temperatur": temperature and temperatures are close (two lists); "rivrs": rivers only (one list).

@@ -32,7 +32,10 @@ export interface IndexedRecord {
 
 /** Lower-cased runs of letters and digits: the words a text is searched by. */
 export function tokenize(text: string): string[] {
-  return text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((word) => word !== '');
+  return text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word !== '');
 }
 
 /**
@@ -47,7 +50,10 @@ class IntList {
   /** The members as bits, kept from the first time the list was found dense (densify). */
   bits: Int32Array | null = null;
   /** Empty, or (from a snapshot) full of the given entries. */
-  constructor(public data: Int32Array = new Int32Array(4), full = false) {
+  constructor(
+    public data: Int32Array = new Int32Array(4),
+    full = false,
+  ) {
     if (full) this.length = data.length;
   }
   push(value: number) {
@@ -601,7 +607,8 @@ class TermsByTrigram {
         const common = this.common(terms[end]);
         shared += common;
         lacking = Math.max(lacking, this.termSize[terms[end]] - common);
-        if (end > start && Math.min(shared, textSize) / (textSize + lacking) > alone) return this.trigrams.similarity(terms, from, to, this.trigramsOf, textWords);
+        if (end > start && Math.min(shared, textSize) / (textSize + lacking) > alone)
+          return this.trigrams.similarity(terms, from, to, this.trigramsOf, textWords);
       }
     }
     return alone;
@@ -956,7 +963,12 @@ export class RankedMemory {
 
   /** Ordinals with any of the words anywhere (the filter's test still decides). */
   anyWord(words: string[]): OrdinalStream {
-    return union(words.flatMap((word) => this.postings.get(word)?.all ?? []).filter((list) => list.length > 0).map(listStream));
+    return union(
+      words
+        .flatMap((word) => this.postings.get(word)?.all ?? [])
+        .filter((list) => list.length > 0)
+        .map(listStream),
+    );
   }
 
   /** Ordinals with every word of any of the groups anywhere that the filter may let through. */
@@ -1243,7 +1255,7 @@ function* listFrames(lists: () => Iterable<IntList>, count: number, ordinals: nu
   yield* frame(count * 4, lengthBlocks());
   // Blocks of up to BLOCK_ENTRIES entries (or one longer list), each frame led by its number of lists.
   const iterator = lists()[Symbol.iterator]();
-  for (let blockStart = 0; blockStart < count; ) {
+  for (let blockStart = 0; blockStart < count;) {
     let blockEnd = blockStart;
     let entries = 0;
     while (blockEnd < count && (blockEnd === blockStart || entries + lengths[blockEnd] <= BLOCK_ENTRIES)) entries += lengths[blockEnd++];
@@ -1281,7 +1293,7 @@ function readLists(reader: FrameReader, count: number, ordinals: number): IntLis
   const entries = new Int32Array(total);
   const lists: IntList[] = new Array(count);
   let at = 0;
-  for (let blockStart = 0; blockStart < count; ) {
+  for (let blockStart = 0; blockStart < count;) {
     const bytes = reader.uint8s();
     let read = 0;
     const take = () => {

@@ -17,7 +17,13 @@ describe('RecentDocuments', () => {
 
   it('lets the oldest kept go first when full', () => {
     const kept = new RecentDocuments(2);
-    for (const [id, seq] of [['a', 1], ['b', 2], ['a', 3], ['c', 4]] as const) kept.keep(id, seq, recordDocument({ id }));
+    for (const [id, seq] of [
+      ['a', 1],
+      ['b', 2],
+      ['a', 3],
+      ['c', 4],
+    ] as const)
+      kept.keep(id, seq, recordDocument({ id }));
     // 'a' was kept again after 'b', so 'b' went when 'c' came.
     expect(kept.get('b', 2)).toBeUndefined();
     expect(kept.get('a', 3)?.id).toBe('a');
@@ -31,7 +37,7 @@ describe('RecentDocuments', () => {
       (doc as { name: string }).name = 'changed';
     }).toThrow(TypeError);
     expect(() => {
-      ((doc.card as { organisation: { name: string } }).organisation).name = 'changed';
+      (doc.card as { organisation: { name: string } }).organisation.name = 'changed';
     }).toThrow(TypeError);
     expect(() => (doc.headers as string[]).push('x')).toThrow(TypeError);
   });

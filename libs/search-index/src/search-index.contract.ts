@@ -1,4 +1,14 @@
-import { InvalidSearchInputError, type RecordDocument, type SearchCursor, type SearchHit, type SearchIndex, type SearchLimits, type SearchQuery, type SearchResult, type SearchViewer } from './search-index';
+import {
+  InvalidSearchInputError,
+  type RecordDocument,
+  type SearchCursor,
+  type SearchHit,
+  type SearchIndex,
+  type SearchLimits,
+  type SearchQuery,
+  type SearchResult,
+  type SearchViewer,
+} from './search-index';
 
 const BASE_TIME = Date.UTC(2024, 0, 1);
 /** A timestamp `minutes` after a fixed start, so orderings are explicit. */
@@ -135,7 +145,12 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
       it('shows an owner-only record (lineage) to its owner alone, whatever its visibility and lists say', async () => {
         const derived = [
           rec('a-only-ev', 'alice', 'org-a', 'EV', { ownerOnly: true, name: 'Derived rainfall', groupIds: ['g1'] }),
-          rec('a-only-cu', 'alice', 'org-a', 'CU', { ownerOnly: true, name: 'Derived rainfall shared', sharedWithUserIds: ['bob'], sharedWithOrganisationIds: ['org-c'] }),
+          rec('a-only-cu', 'alice', 'org-a', 'CU', {
+            ownerOnly: true,
+            name: 'Derived rainfall shared',
+            sharedWithUserIds: ['bob'],
+            sharedWithOrganisationIds: ['org-c'],
+          }),
         ];
         await index.upsert(derived);
         try {
@@ -249,14 +264,36 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
 
     describe('find similar datasets (relatedTo)', () => {
       const docs = [
-        recordDocument({ id: 'ref', name: 'River flow gauges', headers: ['station', 'discharge'], words: ['river', 'discharge', 'weir'], changedAt: minutesIn(1) }),
+        recordDocument({
+          id: 'ref',
+          name: 'River flow gauges',
+          headers: ['station', 'discharge'],
+          words: ['river', 'discharge', 'weir'],
+          changedAt: minutesIn(1),
+        }),
         recordDocument({ id: 'same-name', name: 'River flow at the weir', description: 'Daily means', changedAt: minutesIn(2) }),
         recordDocument({ id: 'same-headers', name: 'Hydrometric data', headers: ['station', 'discharge', 'stage'], changedAt: minutesIn(3) }),
         recordDocument({ id: 'one-word', name: 'Lab results', words: ['weir'], changedAt: minutesIn(4) }),
         recordDocument({ id: 'unrelated', name: 'Ozone levels', description: 'Hourly measurements', headers: ['ozone'], changedAt: minutesIn(5) }),
         // As related as can be, but only its organisation may see it.
-        recordDocument({ id: 'hidden-twin', name: 'River flow gauges', headers: ['station', 'discharge'], ownerId: 'bob', organisationId: 'org-b', visibility: 'PR', changedAt: minutesIn(6) }),
-        recordDocument({ id: 'hidden-ref', name: 'Secret river flow', headers: ['station'], ownerId: 'bob', organisationId: 'org-b', visibility: 'PR', changedAt: minutesIn(7) }),
+        recordDocument({
+          id: 'hidden-twin',
+          name: 'River flow gauges',
+          headers: ['station', 'discharge'],
+          ownerId: 'bob',
+          organisationId: 'org-b',
+          visibility: 'PR',
+          changedAt: minutesIn(6),
+        }),
+        recordDocument({
+          id: 'hidden-ref',
+          name: 'Secret river flow',
+          headers: ['station'],
+          ownerId: 'bob',
+          organisationId: 'org-b',
+          visibility: 'PR',
+          changedAt: minutesIn(7),
+        }),
         recordDocument({ id: 'in-project', name: 'Weir inspections', groupIds: ['g1'], ownerId: 'alice', organisationId: 'org-a', changedAt: minutesIn(8) }),
       ];
       beforeAll(() => reset(docs));
@@ -308,7 +345,9 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
       const visible = Array.from({ length: 25 }, (_, i) =>
         recordDocument({ id: `page-${String(i).padStart(2, '0')}`, name: `Page record ${i}`, description: 'paged survey', changedAt: minutesIn(i % 7) }),
       );
-      const hidden = Array.from({ length: 5 }, (_, i) => recordDocument({ id: `hidden-${i}`, visibility: 'PR', description: 'paged survey', changedAt: minutesIn(i) }));
+      const hidden = Array.from({ length: 5 }, (_, i) =>
+        recordDocument({ id: `hidden-${i}`, visibility: 'PR', description: 'paged survey', changedAt: minutesIn(i) }),
+      );
 
       beforeAll(() => reset([...visible, ...hidden]));
 
@@ -348,8 +387,12 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
       let limited: SearchIndex;
       // 30 visible matches and 5 hidden ones; this adapter counts up to 12 and pages to result 25.
       const docs = [
-        ...Array.from({ length: 30 }, (_, i) => recordDocument({ id: `lim-${String(i).padStart(2, '0')}`, name: `Tide gauge ${i}`, description: 'harbour tide', changedAt: minutesIn(i) })),
-        ...Array.from({ length: 5 }, (_, i) => recordDocument({ id: `lim-hidden-${i}`, name: `Tide gauge hidden ${i}`, visibility: 'PR', changedAt: minutesIn(100 + i) })),
+        ...Array.from({ length: 30 }, (_, i) =>
+          recordDocument({ id: `lim-${String(i).padStart(2, '0')}`, name: `Tide gauge ${i}`, description: 'harbour tide', changedAt: minutesIn(i) }),
+        ),
+        ...Array.from({ length: 5 }, (_, i) =>
+          recordDocument({ id: `lim-hidden-${i}`, name: `Tide gauge hidden ${i}`, visibility: 'PR', changedAt: minutesIn(100 + i) }),
+        ),
       ];
       beforeAll(async () => {
         limited = await factory({ countLimit: 12, resultWindow: 25 });
@@ -436,7 +479,14 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
 
       it('replaces a document on upsert, visibility and text included', async () => {
         await index.upsert([recordDocument({ id: 'd1', name: 'Coral reef survey', ownerId: 'alice', organisationId: 'org-a', card: { v: 1 } })]);
-        const replacement = recordDocument({ id: 'd1', name: 'Kelp forest survey', ownerId: 'alice', organisationId: 'org-a', visibility: 'PR', card: { v: 2 } });
+        const replacement = recordDocument({
+          id: 'd1',
+          name: 'Kelp forest survey',
+          ownerId: 'alice',
+          organisationId: 'org-a',
+          visibility: 'PR',
+          card: { v: 2 },
+        });
         await index.upsert([replacement]);
         expect(await index.count()).toBe(1);
         expect(await index.get('d1')).toEqual(replacement);
@@ -446,7 +496,10 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
       });
 
       it('finds records by short words and single letters of their text', async () => {
-        await index.upsert([recordDocument({ id: 'sea-ice', name: 'Sea ice extent', headers: ['x', 'y'] }), recordDocument({ id: 'other', name: 'Forest cover' })]);
+        await index.upsert([
+          recordDocument({ id: 'sea-ice', name: 'Sea ice extent', headers: ['x', 'y'] }),
+          recordDocument({ id: 'other', name: 'Forest cover' }),
+        ]);
         expect(await ids({ text: 'sea' })).toEqual(['sea-ice']);
         expect(await ids({ text: 'ice', view: 'all' })).toEqual(['sea-ice']);
         expect(await ids({ text: 'x' })).toEqual(['sea-ice']);
@@ -460,7 +513,9 @@ export function searchIndexContract(name: string, factory: (limits?: SearchLimit
       });
 
       it('rejects an invalid document and writes nothing of its batch', async () => {
-        await expect(index.upsert([recordDocument({ id: 'ok' }), recordDocument({ id: 'bad', visibility: 'XX' as never })])).rejects.toBeInstanceOf(InvalidSearchInputError);
+        await expect(index.upsert([recordDocument({ id: 'ok' }), recordDocument({ id: 'bad', visibility: 'XX' as never })])).rejects.toBeInstanceOf(
+          InvalidSearchInputError,
+        );
         await expect(index.upsert([recordDocument({ id: 'bad', changedAt: 'yesterday' })])).rejects.toBeInstanceOf(InvalidSearchInputError);
         expect(await index.count()).toBe(0);
       });

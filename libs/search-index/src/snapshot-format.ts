@@ -108,10 +108,14 @@ export class FrameReader {
     return strings;
   }
 
-  private typed<T extends Numbers>(Type: { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number }, expected?: number): T {
+  private typed<T extends Numbers>(
+    Type: { new (buffer: ArrayBufferLike, offset: number, length: number): T; BYTES_PER_ELEMENT: number },
+    expected?: number,
+  ): T {
     const bytes = this.next();
     const length = bytes.byteLength / Type.BYTES_PER_ELEMENT;
-    if (!Number.isInteger(length) || (expected !== undefined && length !== expected)) throw new SnapshotFormatError(`snapshot frame of ${length} entries, ${expected} expected`);
+    if (!Number.isInteger(length) || (expected !== undefined && length !== expected))
+      throw new SnapshotFormatError(`snapshot frame of ${length} entries, ${expected} expected`);
     return new Type(bytes.buffer, bytes.byteOffset, length);
   }
 }

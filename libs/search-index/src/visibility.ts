@@ -11,7 +11,9 @@ const userKey = (id: string) => `user:${id}`;
 const organisationKey = (id: string) => `org:${id}`;
 
 /** Keys that grant sight of a document. */
-export function documentAccessKeys(doc: Pick<RecordDocument, 'visibility' | 'ownerId' | 'organisationId' | 'sharedWithUserIds' | 'sharedWithOrganisationIds' | 'ownerOnly'>): string[] {
+export function documentAccessKeys(
+  doc: Pick<RecordDocument, 'visibility' | 'ownerId' | 'organisationId' | 'sharedWithUserIds' | 'sharedWithOrganisationIds' | 'ownerOnly'>,
+): string[] {
   // An owner-only record (lineage): its owner's key alone, whatever its visibility says.
   if (doc.ownerOnly) return doc.ownerId ? [userKey(doc.ownerId)] : [];
   // PR: the owner and the owner's organisation; EV adds everyone; CU adds the listed users and organisations.

@@ -7,26 +7,39 @@ export class ObjectStorageError extends Error {
 }
 
 export class ObjectNotFoundError extends ObjectStorageError {
-  constructor(readonly key: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly key: string,
+    options?: { cause?: unknown },
+  ) {
     super(`Object not found: ${key}`, options);
   }
 }
 
 export class ObjectTooLargeError extends ObjectStorageError {
-  constructor(readonly key: string, readonly maxBytes: number) {
+  constructor(
+    readonly key: string,
+    readonly maxBytes: number,
+  ) {
     super(`Object ${key} exceeds the limit of ${maxBytes} bytes`);
   }
 }
 
 /** The body did not have the size the caller announced (for example a truncated upload). */
 export class ObjectSizeMismatchError extends ObjectStorageError {
-  constructor(readonly key: string, readonly expected: number, readonly actual: number) {
+  constructor(
+    readonly key: string,
+    readonly expected: number,
+    readonly actual: number,
+  ) {
     super(`Object ${key} has ${actual} bytes, expected ${expected}`);
   }
 }
 
 export class InvalidObjectKeyError extends ObjectStorageError {
-  constructor(readonly key: string, readonly reason: string) {
+  constructor(
+    readonly key: string,
+    readonly reason: string,
+  ) {
     super(`Invalid object key ${JSON.stringify(key)}: ${reason}`);
   }
 }

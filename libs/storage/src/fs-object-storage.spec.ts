@@ -64,7 +64,10 @@ describe('FsObjectStorage specifics', () => {
     async function* body() {
       yield Buffer.alloc(64 * 1024, 1);
       // Mid-stream: the real path must not exist yet, only a reserved temporary name.
-      seenDuringWrite = await stat(join(rootDir, 'objects', key)).then(() => true, () => false);
+      seenDuringWrite = await stat(join(rootDir, 'objects', key)).then(
+        () => true,
+        () => false,
+      );
       yield Buffer.alloc(64 * 1024, 2);
     }
     await storage.put(key, Readable.from(body()));

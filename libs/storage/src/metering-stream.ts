@@ -14,7 +14,10 @@ export class MeteringStream extends Transform {
   private readonly hash: Hash = createHash('sha256');
   private digest?: string;
 
-  constructor(private readonly key: string, private readonly limits: { maxBytes?: number; size?: number }) {
+  constructor(
+    private readonly key: string,
+    private readonly limits: { maxBytes?: number; size?: number },
+  ) {
     super();
   }
 

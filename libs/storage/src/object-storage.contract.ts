@@ -215,7 +215,9 @@ function tamperings(url: string): string[] {
     if (!/signature|token|expires/i.test(name)) continue;
     const middle = Math.floor(value.length / 2);
     const altered = new URL(url);
-    const replacement = /expires/i.test(name) ? String(Number(value) + 3600) : value.slice(0, middle) + (value[middle] === 'a' ? 'b' : 'a') + value.slice(middle + 1);
+    const replacement = /expires/i.test(name)
+      ? String(Number(value) + 3600)
+      : value.slice(0, middle) + (value[middle] === 'a' ? 'b' : 'a') + value.slice(middle + 1);
     altered.searchParams.set(name, replacement);
     variants.push(altered.toString());
   }

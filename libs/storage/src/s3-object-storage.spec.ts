@@ -102,7 +102,12 @@ describe('S3ObjectStorage specifics (s3rver)', () => {
     const bad = new S3ObjectStorage({ ...options(server, bucket), secretAccessKey: 'not-the-secret' });
     await expect(bad.get('a')).rejects.toThrow(/denied \(HTTP 403\)/);
     // The same client, once past the bucket check, gets S3's own error document.
-    const raw = new S3Client({ endpoint: server.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: server.accessKeyId, secretAccessKey: 'not-the-secret' } });
+    const raw = new S3Client({
+      endpoint: server.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: server.accessKeyId, secretAccessKey: 'not-the-secret' },
+    });
     await expect(raw.send(new GetObjectCommand({ Bucket: bucket, Key: 'a' }))).rejects.toMatchObject({ name: 'SignatureDoesNotMatch' });
     raw.destroy();
     good.close();

@@ -15,7 +15,15 @@ import { pipeline } from 'node:stream';
 import { ObjectNotFoundError, ObjectStorageError } from './errors';
 import { checkAnnouncedSize, MeteringStream } from './metering-stream';
 import { assertValidObjectKey, assertValidPrefix } from './object-key';
-import { assertValidExpiry, DEFAULT_CONTENT_TYPE, ObjectStat, ObjectStorage, PutObjectOptions, PutObjectResult, SignedDownloadUrlOptions } from './object-storage';
+import {
+  assertValidExpiry,
+  DEFAULT_CONTENT_TYPE,
+  ObjectStat,
+  ObjectStorage,
+  PutObjectOptions,
+  PutObjectResult,
+  SignedDownloadUrlOptions,
+} from './object-storage';
 import { attachmentContentDisposition } from './signed-link-signer';
 
 export interface S3ObjectStorageOptions {
@@ -148,9 +156,7 @@ export class S3ObjectStorage extends ObjectStorage {
     await this.ensureBucket();
     let continuationToken: string | undefined;
     do {
-      const page = await this.client.send(
-        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix || undefined, ContinuationToken: continuationToken }),
-      );
+      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix || undefined, ContinuationToken: continuationToken }));
       for (const object of page.Contents ?? []) if (object.Key !== undefined) yield object.Key;
       continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (continuationToken);

@@ -63,7 +63,10 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
     const page = globalThis as unknown as { document: { getAnimations?(): Animation[] }; axe: typeof import('axe-core') };
     // Let entry transitions (dialogs, toasts fading in) end: half-faded text fails colour contrast.
     const animations = (page.document.getAnimations?.() ?? []).filter((animation) => animation.effect?.getComputedTiming().iterations !== Infinity);
-    await Promise.race([Promise.all(animations.map((animation) => animation.finished.catch(() => undefined))), new Promise((resolve) => setTimeout(resolve, 2_000))]);
+    await Promise.race([
+      Promise.all(animations.map((animation) => animation.finished.catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, 2_000)),
+    ]);
     const results = await page.axe.run(page.document as never, { resultTypes: ['violations'] });
     return results.violations
       .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
@@ -86,7 +89,8 @@ export async function expectAccessible(page: Page, screen: string): Promise<void
   if (process.env.A11Y_LOG) appendFileSync(process.env.A11Y_LOG, `${JSON.stringify({ screen, count: violations.length, violations })}\n`);
   if (violations.length === 0 || process.env.A11Y_REPORT_ONLY === '1') return;
   const lines = violations.map(
-    (violation) => `- ${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `    ${node.target} ${node.html}: ${node.summary.replace(/\n\s*/g, ' ')}`).join('\n')}`,
+    (violation) =>
+      `- ${violation.id} (${violation.impact}): ${violation.help}\n${violation.nodes.map((node) => `    ${node.target} ${node.html}: ${node.summary.replace(/\n\s*/g, ' ')}`).join('\n')}`,
   );
   throw new Error(`axe-core found ${violations.length} serious or critical violation(s) on ${screen}:\n${lines.join('\n')}`);
 }

@@ -56,7 +56,9 @@ export async function startDistributedProduct(databasePrefix: string, gatewayEnv
   };
   try {
     await Promise.all(
-      processes.map((p) => waitForHttp(`http://127.0.0.1:${p.name === 'gateway' ? gatewayPort : ports[p.name as ServiceName]}/health/ready`, { process: p, timeoutMs: 300_000 })),
+      processes.map((p) =>
+        waitForHttp(`http://127.0.0.1:${p.name === 'gateway' ? gatewayPort : ports[p.name as ServiceName]}/health/ready`, { process: p, timeoutMs: 300_000 }),
+      ),
     );
   } catch (error) {
     await stop();

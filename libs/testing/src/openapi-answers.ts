@@ -72,7 +72,8 @@ export class DocumentedAnswers {
     if (!documented) this.mismatches.push(`${found.name}: status ${answer.status} is not documented`);
     else if (schema) {
       const validate = this.validatorFor(schema);
-      if (!validate(answer.body)) this.mismatches.push(`${found.name} → ${answer.status}: ${this.ajv.errorsText(validate.errors)}\n  body: ${JSON.stringify(answer.body).slice(0, 400)}`);
+      if (!validate(answer.body))
+        this.mismatches.push(`${found.name} → ${answer.status}: ${this.ajv.errorsText(validate.errors)}\n  body: ${JSON.stringify(answer.body).slice(0, 400)}`);
     } else if (!empty && answer.status !== 302) this.mismatches.push(`${found.name} → ${answer.status}: a body where the document says none`);
   }
 

@@ -75,7 +75,10 @@ export async function startS3rver(): Promise<TestS3Server> {
 }
 
 class SigV4Failure extends Error {
-  constructor(readonly code: string, message: string) {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
     super(message);
   }
 }

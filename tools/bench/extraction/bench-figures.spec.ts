@@ -25,7 +25,12 @@ describe('extraction benchmark figures', () => {
     expect(median([5, 1, 3])).toBe(3);
     expect(median([4, 1, 3, 2])).toBe(2.5);
     expect(median([])).toBeNaN();
-    const runs = [{ cpu: 7, id: 'a' }, { cpu: 5, id: 'b' }, { cpu: 9, id: 'c' }, { cpu: 6, id: 'd' }];
+    const runs = [
+      { cpu: 7, id: 'a' },
+      { cpu: 5, id: 'b' },
+      { cpu: 9, id: 'c' },
+      { cpu: 6, id: 'd' },
+    ];
     expect(medianBy(runs.slice(0, 3), (r) => r.cpu).id).toBe('a');
     expect(medianBy(runs, (r) => r.cpu).id).toBe('d');
     expect(() => medianBy([], (r: number) => r)).toThrow();
@@ -45,8 +50,24 @@ describe('extraction benchmark figures', () => {
     const missing = rows.find((row) => row.score === '');
     expect(missing && workbookCells(missing)[3]).toBeNull();
     const first = rows.find((row) => !row.commentHasComma && row.score !== '') as (typeof rows)[number];
-    expect(csvLine(first).trimEnd().split(',')).toEqual([String(first.id), first.amount, String(first.quantity), first.score, first.category, first.comment, first.created]);
-    expect(workbookCells(first)).toEqual([first.id, Number(first.amount), first.quantity, Number(first.score), first.category, first.comment, new Date(`${first.created}T00:00:00Z`)]);
+    expect(csvLine(first).trimEnd().split(',')).toEqual([
+      String(first.id),
+      first.amount,
+      String(first.quantity),
+      first.score,
+      first.category,
+      first.comment,
+      first.created,
+    ]);
+    expect(workbookCells(first)).toEqual([
+      first.id,
+      Number(first.amount),
+      first.quantity,
+      Number(first.score),
+      first.category,
+      first.comment,
+      new Date(`${first.created}T00:00:00Z`),
+    ]);
   });
 
   it('reads a child process answer from its last line, null as NaN', () => {

@@ -21,13 +21,36 @@ export interface BenchRow {
 }
 
 const SYLLABLES = ['ka', 'lo', 'mi', 'ra', 'te', 'su', 'no', 'vi', 'de', 'pa', 'ri', 'go'];
-const CATEGORIES = ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta', 'eta', 'theta', 'iota', 'kappa', 'lambda', 'mu', 'nu', 'xi', 'omicron', 'pi', 'rho', 'sigma', 'tau', 'upsilon'];
+const CATEGORIES = [
+  'alpha',
+  'beta',
+  'gamma',
+  'delta',
+  'epsilon',
+  'zeta',
+  'eta',
+  'theta',
+  'iota',
+  'kappa',
+  'lambda',
+  'mu',
+  'nu',
+  'xi',
+  'omicron',
+  'pi',
+  'rho',
+  'sigma',
+  'tau',
+  'upsilon',
+];
 const DAY_0 = Date.UTC(2000, 0, 1);
 
 /** The benchmark's rows, always the same for the same seed (the draws are in the order the CSV generator always made them). */
 export function* benchRows(seed = 42): Generator<BenchRow, never> {
   const random = seededRandom(seed);
-  const vocabulary = Array.from({ length: 400 }, () => Array.from({ length: 2 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(''));
+  const vocabulary = Array.from({ length: 400 }, () =>
+    Array.from({ length: 2 + Math.floor(random() * 3) }, () => SYLLABLES[Math.floor(random() * SYLLABLES.length)]).join(''),
+  );
   for (let id = 1; ; id++) {
     const words = Array.from({ length: 3 + Math.floor(random() * 6) }, () => vocabulary[Math.floor(random() * vocabulary.length)]);
     const commentHasComma = random() < 0.05;
@@ -47,7 +70,15 @@ export function csvLine(row: BenchRow): string {
 
 /** The row as workbook cells: numbers as numbers, a missing score as an empty cell, the date as a Date. */
 export function workbookCells(row: BenchRow): Array<number | string | Date | null> {
-  return [row.id, Number(row.amount), row.quantity, row.score === '' ? null : Number(row.score), row.category, row.comment, new Date(`${row.created}T00:00:00Z`)];
+  return [
+    row.id,
+    Number(row.amount),
+    row.quantity,
+    row.score === '' ? null : Number(row.score),
+    row.category,
+    row.comment,
+    new Date(`${row.created}T00:00:00Z`),
+  ];
 }
 
 /**

@@ -73,8 +73,20 @@ async function childExtract(file: string, workers: number): Promise<Measurement>
   }
   const { DATE: _date, ...meta } = result;
   const digest = (text: string): string => createHash('sha256').update(text).digest('hex');
-  const rounded = JSON.stringify(meta, (key, value) => (typeof value === 'number' && (key === 'MEAN' || key === 'STD') ? Number(value.toPrecision(12)) : value));
-  return { ms, cpuMs, rssBeforeMb, peakRssMb: peakRssMb(), rows: table.TOTAL_ROWS, columns, loopDelay, metaDigest: digest(JSON.stringify(meta)), roundedDigest: digest(rounded) };
+  const rounded = JSON.stringify(meta, (key, value) =>
+    typeof value === 'number' && (key === 'MEAN' || key === 'STD') ? Number(value.toPrecision(12)) : value,
+  );
+  return {
+    ms,
+    cpuMs,
+    rssBeforeMb,
+    peakRssMb: peakRssMb(),
+    rows: table.TOTAL_ROWS,
+    columns,
+    loopDelay,
+    metaDigest: digest(JSON.stringify(meta)),
+    roundedDigest: digest(rounded),
+  };
 }
 
 export type Mode = 'extract' | 'extract-threads' | 'duckdb' | 'summarize' | 'summarize-1';

@@ -114,14 +114,14 @@ function section(rows: SizeRow[], command: string, load: string, rounds: number)
     '',
     'Generated CSVs (`id,amount,quantity,score,category,comment,created`: 4 numeric columns, 2 % of `score` empty, 5 % of comments',
     `quoted with a comma, a text and a date column). Each measurement is a child process of its own; the engines run in turn, ${rounds} rounds,`,
-    'and the table shows each engine\'s run of median wall time (every round\'s wall time is listed below it). Time is the',
+    "and the table shows each engine's run of median wall time (every round's wall time is listed below it). Time is the",
     'call (`extractMetadata` of the built library in dist/, as the product runs it, with extractOption metadata / a DuckDB instance',
     "and one query) in a child running on plain Node (no TypeScript compiler loaded, as in the product); peak RSS is the child's",
     'getrusage maxrss ("RSS before" is the child just before the work). CPU is user + system',
     "time of the whole process during the call, helper threads included (V8's garbage collector, DuckDB's readers), so it can exceed the wall time.",
     '`extractMetadata` computes every figure of META for all 7 columns (types, distinct counts, duplicates, missing values, first',
     'rows, word sets, keywords); `SUMMARIZE` gives per column min, max, approximate distinct count, mean, std, quartiles, count',
-    'and null share. The last column compares the 4 numeric columns\' count, min, max, mean and std with `extractMetadata`\'s',
+    "and null share. The last column compares the 4 numeric columns' count, min, max, mean and std with `extractMetadata`'s",
     "(SUMMARIZE's count is left out: it counts all rows and rounds its null share).",
     '',
     '| file | rows | engine | wall (CPU) | MB/s wall (per CPU s) | RSS before → peak | largest relative difference to extractMetadata |',
@@ -143,14 +143,19 @@ function section(rows: SizeRow[], command: string, load: string, rounds: number)
                 ? `the same META but for MEAN and STD, ${worstDifference(ours.columns, m.columns, NUMERIC).toExponential(1)} apart`
                 : '**META differs**'
             : worstDifference(ours.columns, m.columns, NUMERIC).toExponential(1);
-      lines.push(`| ${sizeMb} MB (${bytes} bytes) | ${m.rows} | ${label} | ${fmt(m.ms / 1000, 2)} s (${fmt(m.cpuMs / 1000, 2)} s) | ${mbps} | ${fmt(m.rssBeforeMb, 0)} → ${fmt(m.peakRssMb, 0)} MB | ${diff} |`);
+      lines.push(
+        `| ${sizeMb} MB (${bytes} bytes) | ${m.rows} | ${label} | ${fmt(m.ms / 1000, 2)} s (${fmt(m.cpuMs / 1000, 2)} s) | ${mbps} | ${fmt(m.rssBeforeMb, 0)} → ${fmt(m.peakRssMb, 0)} MB | ${diff} |`,
+      );
     }
   }
   lines.push(
     '',
     'Wall time of every round, in seconds: ' +
       rows
-        .map(({ sizeMb, walls }) => `${sizeMb} MB: ${ENGINES.map(({ mode }) => `${SHORT_NAMES[mode]} ${(walls[mode] ?? []).map((ms) => fmt(ms / 1000, 2)).join(', ')}`).join('; ')}`)
+        .map(
+          ({ sizeMb, walls }) =>
+            `${sizeMb} MB: ${ENGINES.map(({ mode }) => `${SHORT_NAMES[mode]} ${(walls[mode] ?? []).map((ms) => fmt(ms / 1000, 2)).join(', ')}`).join('; ')}`,
+        )
         .join('. ') +
       '.',
   );
@@ -192,7 +197,7 @@ const NOTES = [
   'its own (UTF-8, or Windows-1252 from the first byte that is not UTF-8, as before). Whatever the byte reader would not',
   'read exactly as papaparse does (a quote inside a field, mixed line ends, UTF-16) is read from that record on as text,',
   'the way it always was. The answers are unchanged: csv-records.spec.ts reads every shared CSV, tricky texts in chunks of',
-  "1 to 7 bytes and generated files past the first 64 KiB with all three readers and compares META and sketches, and",
+  '1 to 7 bytes and generated files past the first 64 KiB with all three readers and compares META and sketches, and',
   'ascii-cells.spec.ts compares the byte typing with the text typing on 200,000 generated cells, to the bit. On the quiet',
   'machine, one thread went from 4.3 s to about 1.2 s of CPU on the 100 MB file, and reads 1000 MB in about 10.5 s.',
   '',
@@ -204,7 +209,7 @@ const NOTES = [
   "blocks' figures are merged in file order: counts add up, MEAN and STD combine the blocks' Welford summaries (Chan et",
   'al.), first rows come from the first blocks, word counts are added and pruned as counting prunes them; distinct',
   'values and sketches are counted per thread in ways whose union does not depend on the order. So the META does not',
-  'depend on the chunks or on the number of threads (csv-threads.spec.ts), and equals one thread\'s but for the last',
+  "depend on the chunks or on the number of threads (csv-threads.spec.ts), and equals one thread's but for the last",
   'digits of MEAN and STD (column above), and, where they are drawn, the samples of extractOption samples, the words of a',
   'column with more distinct words than are kept, and the numbers a sketch keeps beyond 20,000. A block the byte reader',
   'declines is read as text from its start, as one thread would read it; a record longer than maxLineBytes stops reading',
@@ -237,7 +242,10 @@ async function main(): Promise<void> {
   }
   const dir = arg('dir') ?? GENERATED_CSV_DIR;
   mkdirSync(dir, { recursive: true });
-  const loadAt = (): string => loadavg().map((x) => x.toFixed(1)).join(', ');
+  const loadAt = (): string =>
+    loadavg()
+      .map((x) => x.toFixed(1))
+      .join(', ');
   const loadStart = loadAt();
   const rows: SizeRow[] = [];
   for (const sizeMb of sizes) {
@@ -249,7 +257,9 @@ async function main(): Promise<void> {
       for (const { mode } of ENGINES) {
         const m = measure(mode, file);
         (all[mode] ??= []).push(m);
-        console.log(`${sizeMb} MB ${mode} (round ${round + 1}): ${fmt(m.ms / 1000, 2)} s (CPU ${fmt(m.cpuMs / 1000, 2)} s), peak RSS ${fmt(m.peakRssMb, 0)} MB`);
+        console.log(
+          `${sizeMb} MB ${mode} (round ${round + 1}): ${fmt(m.ms / 1000, 2)} s (CPU ${fmt(m.cpuMs / 1000, 2)} s), peak RSS ${fmt(m.peakRssMb, 0)} MB`,
+        );
       }
     }
     const runs: SizeRow['runs'] = {};

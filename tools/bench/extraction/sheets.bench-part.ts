@@ -9,7 +9,18 @@ import path from 'node:path';
 import type * as XLSX from '@e965/xlsx';
 import { type ColumnStats, extractMetadata, type ExtractionResult } from '@dc/extraction';
 import { sectionMarkers } from '../bench-support';
-import { BENCH_COLUMNS, benchRows, childAnswer, type ColumnFigures, median, medianBy, NUMERIC, PlainFigures, workbookCells, worstDifference } from './bench-figures';
+import {
+  BENCH_COLUMNS,
+  benchRows,
+  childAnswer,
+  type ColumnFigures,
+  median,
+  medianBy,
+  NUMERIC,
+  PlainFigures,
+  workbookCells,
+  worstDifference,
+} from './bench-figures';
 
 export const SHEETS_SECTION = 'bench:extraction-sheets';
 const ROOT = path.resolve(__dirname, '../../..');
@@ -32,9 +43,17 @@ interface RealFile {
 
 const REAL_FILES: RealFile[] = [
   { file: 'csv/btw25-bw-kreise.csv', what: 'Latin-1 (ISO-8859-1) bytes, 54 sparse columns', dialect: { delim: ',', quote: '"', encoding: 'latin-1' } },
-  { file: 'csv/AirQualityUCI.csv', what: 'semicolons, decimal commas, 114 trailing `;;;…` records', dialect: { delim: ';', quote: '"', decimal_separator: ',' } },
+  {
+    file: 'csv/AirQualityUCI.csv',
+    what: 'semicolons, decimal commas, 114 trailing `;;;…` records',
+    dialect: { delim: ';', quote: '"', decimal_separator: ',' },
+  },
   { file: 'csv/bank-marketing.csv', what: 'semicolons, every text value quoted', dialect: { delim: ';', quote: '"' } },
-  { file: 'csv/riddler-castle-solutions.csv', what: 'line breaks, commas and doubled quotes inside quoted fields', dialect: { delim: ',', quote: '"', escape: '"' } },
+  {
+    file: 'csv/riddler-castle-solutions.csv',
+    what: 'line breaks, commas and doubled quotes inside quoted fields',
+    dialect: { delim: ',', quote: '"', escape: '"' },
+  },
 ];
 
 /** Figures by sheet (workbooks) or by file (CSVs), then by column. */
@@ -165,16 +184,22 @@ const sqlText = (text: string): string => `'${text.replace(/'/g, "''")}'`;
 async function fileDuckdb(file: string, repetitions: number): Promise<Run> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const dialect = realFile(file).dialect;
-  const options = Object.entries(dialect).map(([key, value]) => `, ${key} = ${sqlText(value)}`).join('');
+  const options = Object.entries(dialect)
+    .map(([key, value]) => `, ${key} = ${sqlText(value)}`)
+    .join('');
   const { value, ...time } = await repeat(repetitions, async () => {
     const instance = await DuckDBInstance.create(':memory:');
     const connection = await instance.connect();
     await connection.run(`CREATE TABLE t AS SELECT * FROM read_csv(${sqlText(file)}, header = true${options})`);
     const described = (await connection.runAndReadAll('DESCRIBE t')).getRows().map((row) => ({ name: String(row[0]), type: String(row[1]) }));
     // Columns the sniffer left as text may still be mostly numbers (extraction's rule): cast what casts.
-    const read = described.filter(({ type }) => NUMERIC_SQL.test(type) || type === 'VARCHAR').map(({ name, type }) => ({ name, cast: type === 'VARCHAR', sql: type === 'VARCHAR' ? `TRY_CAST(${sqlName(name)} AS DOUBLE)` : sqlName(name) }));
+    const read = described
+      .filter(({ type }) => NUMERIC_SQL.test(type) || type === 'VARCHAR')
+      .map(({ name, type }) => ({ name, cast: type === 'VARCHAR', sql: type === 'VARCHAR' ? `TRY_CAST(${sqlName(name)} AS DOUBLE)` : sqlName(name) }));
     const select = read.map(({ sql }) => `count(${sql}), min(${sql}), max(${sql}), avg(${sql}), stddev_samp(${sql})`).join(', ');
-    const row = (await connection.runAndReadAll(`SELECT count(*)${select ? `, ${select}` : ''} FROM t`)).getRows()[0].map((v) => (v === null ? NaN : Number(v)));
+    const row = (await connection.runAndReadAll(`SELECT count(*)${select ? `, ${select}` : ''} FROM t`))
+      .getRows()[0]
+      .map((v) => (v === null ? NaN : Number(v)));
     connection.closeSync();
     instance.closeSync();
     const columns: Record<string, ColumnFigures> = {};
@@ -206,7 +231,10 @@ export async function runSheetsChild(mode: ChildMode, file: string): Promise<Run
 }
 
 function measure<T = Run>(mode: ChildMode, file: string, repetitions = 1): T {
-  const child = spawnSync(process.execPath, [path.join(__dirname, 'run.cjs'), `--child=${mode}`, `--file=${file}`, `--repetitions=${repetitions}`], { encoding: 'utf8', maxBuffer: 16 * MB });
+  const child = spawnSync(process.execPath, [path.join(__dirname, 'run.cjs'), `--child=${mode}`, `--file=${file}`, `--repetitions=${repetitions}`], {
+    encoding: 'utf8',
+    maxBuffer: 16 * MB,
+  });
   if (child.status !== 0) throw new Error(`${mode} child failed: ${child.stderr}`);
   return childAnswer<T>(child.stdout);
 }
@@ -227,7 +255,9 @@ async function writeWorkbooks(dir: string): Promise<string[]> {
   for (const { kind, file } of files) {
     const workbook = XLSX.utils.book_new();
     if (kind === 'xlsx') XLSX.utils.book_append_sheet(workbook, sheetOf(data), 'rows');
-    else for (let from = 0; from < data.length; from += XLS_SHEET_ROWS) XLSX.utils.book_append_sheet(workbook, sheetOf(data.slice(from, from + XLS_SHEET_ROWS)), `rows ${from + 1}-${from + XLS_SHEET_ROWS}`);
+    else
+      for (let from = 0; from < data.length; from += XLS_SHEET_ROWS)
+        XLSX.utils.book_append_sheet(workbook, sheetOf(data.slice(from, from + XLS_SHEET_ROWS)), `rows ${from + 1}-${from + XLS_SHEET_ROWS}`);
     XLSX.writeFile(workbook, file, { bookType: kind === 'xlsx' ? 'xlsx' : 'biff8', compression: true });
   }
   return files.map(({ file }) => file);
@@ -262,7 +292,13 @@ export async function runSheetsPart(options: { dir: string; command: string; loa
       }
     }
     const cpuMs = { extract: runs.extract.map((m) => m.cpuMs), sheetjs: runs.sheetjs.map((m) => m.cpuMs) };
-    results.workbooks.push({ kind, bytes: statSync(file).size, extract: medianBy(runs.extract, (m) => m.cpuMs), sheetjs: medianBy(runs.sheetjs, (m) => m.cpuMs), cpuMs });
+    results.workbooks.push({
+      kind,
+      bytes: statSync(file).size,
+      extract: medianBy(runs.extract, (m) => m.cpuMs),
+      sheetjs: medianBy(runs.sheetjs, (m) => m.cpuMs),
+      cpuMs,
+    });
   }
   const { DATASETS } = await import('@dc/testing'); // here only: it loads browser tooling the children need not carry
   for (const file of REAL_FILES) {
@@ -285,7 +321,7 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
     `Measured ${new Date().toISOString().slice(0, 10)} (${cpus().length} cores, ${Math.round(totalmem() / 1024 ** 3)} GiB, Node ${process.version}, SheetJS \`@e965/xlsx\` ${version('@e965/xlsx')}, DuckDB \`@duckdb/node-api\` ${version('@duckdb/node-api')}).`,
     `Command: \`${command}\` (this section is written by the \`sheets\` part, \`tools/bench/extraction/sheets.bench-part.ts\`).`,
     `Load average (1, 5, 15 min) at the start and end of these tables: ${load} (2 cores shared with other jobs: compare CPU times, not`,
-    'wall times). Each figure comes from its own child process, as above; peak RSS here is the child\'s VmHWM.',
+    "wall times). Each figure comes from its own child process, as above; peak RSS here is the child's VmHWM.",
     '',
     `**Workbooks.** ${WORKBOOK_ROWS.toLocaleString('en')} generated rows of the CSV benchmark's columns (the same seeded rows: 4 numeric columns, 2 % of \`score\``,
     'empty, a category, a comment and a date cell), written by SheetJS as one .xlsx sheet and as a BIFF8 .xls, whose sheets hold at most',
@@ -297,7 +333,7 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
     "compound file's Workbook stream found in the file in memory, each sheet's records walked row by row into the column statistics);",
     'SheetJS reads only what those readers decline. Each is measured',
     `${WORKBOOK_ROUNDS} times, the two alternating; the table shows the run of median CPU time, the line below it every run's CPU. DuckDB is not in`,
-    "this table: its `excel` extension is not installed here and would have to be downloaded (`INSTALL excel`; this machine has no",
+    'this table: its `excel` extension is not installed here and would have to be downloaded (`INSTALL excel`; this machine has no',
     'internet), and it reads .xlsx only, not .xls.',
     '',
     '| workbook | rows | engine | wall (CPU), median-CPU run | RSS before → peak | largest relative difference to extractMetadata |',
@@ -307,8 +343,16 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
     const what = `.${kind} (${bytes} bytes${kind === 'xls' ? ', 2 sheets' : ''})`;
     const row = (label: string, m: Run, diff: string): string =>
       `| ${what} | ${m.rows} | ${label} | ${fmt(m.ms / 1000, 2)} s (${fmt(m.cpuMs / 1000, 2)} s) | ${fmt(m.rssBeforeMb, 0)} → ${fmt(m.peakRssMb, 0)} MB | ${diff} |`;
-    lines.push(row(`\`extractMetadata\` (full META of all 7 columns of every sheet; ${kind === 'xlsx' ? 'streaming .xlsx reader' : 'BIFF8 .xls reader'})`, extract, ''));
-    lines.push(row('SheetJS `XLSX.read` (extraction\'s options) + plain count/min/max/mean/std of the 4 numeric columns', sheetjs, worstDifference(flat(extract.figures), flat(sheetjs.figures)).toExponential(1)));
+    lines.push(
+      row(`\`extractMetadata\` (full META of all 7 columns of every sheet; ${kind === 'xlsx' ? 'streaming .xlsx reader' : 'BIFF8 .xls reader'})`, extract, ''),
+    );
+    lines.push(
+      row(
+        "SheetJS `XLSX.read` (extraction's options) + plain count/min/max/mean/std of the 4 numeric columns",
+        sheetjs,
+        worstDifference(flat(extract.figures), flat(sheetjs.figures)).toExponential(1),
+      ),
+    );
   }
   lines.push(
     '',
@@ -352,11 +396,20 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
     const ours = extract.figures[name];
     const theirs = duckdb.figures[name];
     const both = Object.keys(ours).filter((c) => theirs[c]);
-    const dialect = Object.entries(file.dialect).map(([k, v]) => `${k} = '${v}'`).join(', ');
+    const dialect = Object.entries(file.dialect)
+      .map(([k, v]) => `${k} = '${v}'`)
+      .join(', ');
     const row = (label: string, m: Run, columns: string, diff: string): string =>
       `| ${name} (${bytes} bytes) | ${file.what} | ${label} | ${fmt(m.ms)} ms (${fmt(m.cpuMs)} ms) | ${fmt(m.rssBeforeMb, 0)} → ${fmt(m.peakRssMb, 0)} MB | ${m.rows} | ${columns} | ${diff} |`;
     lines.push(row('`extractMetadata` (full META)', extract, String(Object.keys(ours).length), ''));
-    lines.push(row(`DuckDB \`read_csv\` (${dialect}) + aggregate`, duckdb, `${Object.keys(theirs).length} (${both.length})`, worstDifference(ours, theirs, both).toExponential(1)));
+    lines.push(
+      row(
+        `DuckDB \`read_csv\` (${dialect}) + aggregate`,
+        duckdb,
+        `${Object.keys(theirs).length} (${both.length})`,
+        worstDifference(ours, theirs, both).toExponential(1),
+      ),
+    );
   }
   lines.push('', 'Where the two readings differ, and why (from this run):');
   for (const { file, extract, duckdb } of files) {
@@ -364,9 +417,14 @@ function sheetsSection({ workbooks, files }: SheetsResults, command: string, loa
     const ours = Object.keys(extract.figures[name]);
     const theirs = Object.keys(duckdb.figures[name]);
     const notes: string[] = [];
-    if (extract.rows !== duckdb.rows) notes.push(`rows ${extract.rows} vs ${duckdb.rows} (DuckDB counts records whose fields are all empty; extraction skips blank records)`);
-    for (const { column, cells, numbers } of extract.mixedColumns ?? []) notes.push(`\`${column}\`: ${cells} values of which ${numbers} numbers (numeric by extraction's 90 % rule; its text cells count as values, not in the figures)`);
-    if (duckdb.castColumns?.length) notes.push(`DuckDB typed ${duckdb.castColumns.map((c) => `\`${c}\``).join(', ')} VARCHAR; read here with TRY_CAST(… AS DOUBLE)`);
+    if (extract.rows !== duckdb.rows)
+      notes.push(`rows ${extract.rows} vs ${duckdb.rows} (DuckDB counts records whose fields are all empty; extraction skips blank records)`);
+    for (const { column, cells, numbers } of extract.mixedColumns ?? [])
+      notes.push(
+        `\`${column}\`: ${cells} values of which ${numbers} numbers (numeric by extraction's 90 % rule; its text cells count as values, not in the figures)`,
+      );
+    if (duckdb.castColumns?.length)
+      notes.push(`DuckDB typed ${duckdb.castColumns.map((c) => `\`${c}\``).join(', ')} VARCHAR; read here with TRY_CAST(… AS DOUBLE)`);
     const onlyOurs = ours.filter((c) => !theirs.includes(c));
     const onlyTheirs = theirs.filter((c) => !ours.includes(c));
     if (onlyOurs.length) notes.push(`numeric for extraction only: ${onlyOurs.map((c) => `\`${c}\``).join(', ')}`);
@@ -384,37 +442,37 @@ const SHEETS_NOTES = [
   "the .xlsx's full META took 2.0 s of CPU against 4.1 s for SheetJS's parse with plain statistics, at a peak of 197 MB against",
   "439 MB; the .xls's took 1.7 s against 5.3 s, at 207 MB against 667 MB (read by SheetJS before: 6.3 s against 5.5 s, at 686 MB).",
   "Both give the same META as SheetJS's path, byte for byte. Their memory does not grow with a sheet's length (a row of cells at a",
-  'time); what is held is the file itself (read into memory under maxSpreadsheetBytes, 50 MB by default: a zip\'s directory is at its',
+  "time); what is held is the file itself (read into memory under maxSpreadsheetBytes, 50 MB by default: a zip's directory is at its",
   "end, and a compound file's sectors are found through its FAT) and the shared string table, which grows with the distinct texts",
   'of the workbook (these workbooks have none: SheetJS writes inline texts, LABEL records in the .xls).',
   '',
   'Typing rules that differ legitimately: extraction reads decimal commas (`2,6`) as numbers on its own, DuckDB only when told',
   "`decimal_separator = ','` (without it, AirQualityUCI.csv's decimal-comma columns are VARCHAR); extraction decodes bytes that are",
-  'not UTF-8 as Windows-1252 and says so in ERRORS and CSV.ENCODING, DuckDB reads Latin-1 when told `encoding = \'latin-1\'` (built',
+  "not UTF-8 as Windows-1252 and says so in ERRORS and CSV.ENCODING, DuckDB reads Latin-1 when told `encoding = 'latin-1'` (built",
   "into this version, no conversion needed; other encodings need its `encodings` extension, a download). AirQualityUCI.csv's -200",
   "is the data set's sentinel for a missing reading; both count it as a number.",
   '',
   'Where workbook extraction spends its time (CPU profiles, `node --cpu-prof`, the 100,000-row files). Before the streaming reader,',
   "four fifths of an .xlsx's extraction was SheetJS's `read` (XML parsing of the sheet, its own JavaScript inflate of the zip parts,",
   "decoding the parts to strings, formatting every cell's display text `.w`), and SheetJS held the whole workbook (peak 440 MB). The",
-  'streaming reader inflates with Node\'s zlib (a fifth of its time), scans each row\'s cells with string searches, holds only the',
+  "streaming reader inflates with Node's zlib (a fifth of its time), scans each row's cells with string searches, holds only the",
   'shared string table and the first rows (to find the header), and formats display texts only for the cells META shows (the first',
   '5 rows, and the sampled cells with extractOption samples); the column accumulators are now about a quarter of the time. It reads',
-  "every cell as SheetJS did (its rules are ported in xlsx-text.ts) and declines whatever it does not read the same way, which SheetJS",
+  'every cell as SheetJS did (its rules are ported in xlsx-text.ts) and declines whatever it does not read the same way, which SheetJS',
   'then reads: xlsx-reader.spec.ts compares both on every shared and generated workbook. With column sketches (the catalogue), every',
   'sheet is first read once for its width (column count), so that no sketch is opened twice; without, the width comes from the',
   "sheet's declared range and the sheet is read again only when the rows prove it wrong.",
-  'The .xls reader (xls-reader.ts) finds the Workbook stream through the compound file\'s header, DIFAT, FAT and directory (no copy',
+  "The .xls reader (xls-reader.ts) finds the Workbook stream through the compound file's header, DIFAT, FAT and directory (no copy",
   'when its sectors lie in one piece, as they do in files Excel and SheetJS write), reads the globals once (code page, date system,',
-  'number formats, XFs, the shared string table with its CONTINUE records, the sheet directory), then walks each sheet\'s records into',
+  "number formats, XFs, the shared string table with its CONTINUE records, the sheet directory), then walks each sheet's records into",
   'rows: NUMBER, RK, MULRK, LABELSST, LABEL, BOOLERR, FORMULA results with their STRING records, DIMENSIONS; blanks are skipped, as',
-  'SheetJS skips them. It types and formats cells by SheetJS\'s rules (number formats and date detection through SheetJS\'s own SSF,',
+  "SheetJS skips them. It types and formats cells by SheetJS's rules (number formats and date detection through SheetJS's own SSF,",
   'display texts only for the cells META shows) and declines, for SheetJS to read as before, whatever it does not read the same way:',
   'BIFF2-5 workbooks, encryption, code pages other than UTF-16, cell notes, chart sheets, cells out of row order, number formats the',
   'workbook uses without defining them, damaged containers. xls-reader.spec.ts compares both on the shared .xls files, on workbooks',
   'SheetJS writes and on workbooks built there record by record. Before it, SheetJS read every .xls whole: its BIFF reader allocates',
   'so much that the garbage collector took a third of the CPU, and formatting display texts a fifth; `cellText: false` (4.6 s CPU',
   'instead of 5.2 s, peak 614 MB instead of 627 MB) and one sheet at a time with `sheets:` (8.2 s CPU, 695 MB: SheetJS still walks the',
-  'whole BIFF stream each time) were measured and not taken. SheetJS\'s switch to Node\'s native zlib (`CFB.utils.use_zlib`) refuses',
+  "whole BIFF stream each time) were measured and not taken. SheetJS's switch to Node's native zlib (`CFB.utils.use_zlib`) refuses",
   'Node 24\'s zlib ("zlib does not expose bytesRead").',
 ].join('\n');

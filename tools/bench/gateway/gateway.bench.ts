@@ -98,17 +98,25 @@ async function embedded(): Promise<string[]> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const product = startNode('embedded', 'dist/apps/gateway/src/main.js', {
-    DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
   });
   try {
     await waitForHttp(`${base}/health/ready`, { process: product, timeoutMs: 120_000 });
     const token = await signIn(base, path.join(dataDir, 'mail'), 'gatewaybench', PASSWORD);
-    return await runAll([
-      { label: 'embedded: GET /health/live (HTTP floor, no token)', base, path: '/health/live' },
-      { label: 'embedded: GET /api/accessoptions/ anonymous', base, path: '/api/accessoptions/' },
-      { label: 'embedded: GET /api/accessoptions/ signed in', base, path: '/api/accessoptions/', token },
-      { label: 'embedded: GET /api/account/user-account/ signed in', base, path: '/api/account/user-account/', token },
-    ], [product.process.pid!]);
+    return await runAll(
+      [
+        { label: 'embedded: GET /health/live (HTTP floor, no token)', base, path: '/health/live' },
+        { label: 'embedded: GET /api/accessoptions/ anonymous', base, path: '/api/accessoptions/' },
+        { label: 'embedded: GET /api/accessoptions/ signed in', base, path: '/api/accessoptions/', token },
+        { label: 'embedded: GET /api/account/user-account/ signed in', base, path: '/api/account/user-account/', token },
+      ],
+      [product.process.pid!],
+    );
   } finally {
     await product.stop();
     await db.drop();
@@ -121,14 +129,32 @@ async function distributed(): Promise<string[]> {
     const gateway = product.gatewayUrl;
     const service = (name: 'catalogue' | 'identity') => `http://127.0.0.1:${product.ports[name]}`;
     const token = await signIn(gateway, product.mailDir, 'gatewaybench', PASSWORD);
-    return await runAll([
-      { label: 'distributed: GET /api/accessoptions/ anonymous, catalogue directly', base: service('catalogue'), path: '/api/accessoptions/' },
-      { label: 'distributed: GET /api/accessoptions/ anonymous, through the gateway', base: gateway, path: '/api/accessoptions/' },
-      { label: 'distributed: GET /api/accessoptions/ signed in, catalogue directly (signature only)', base: service('catalogue'), path: '/api/accessoptions/', token },
-      { label: 'distributed: GET /api/accessoptions/ signed in, through the gateway (token check + proxy)', base: gateway, path: '/api/accessoptions/', token },
-      { label: 'distributed: GET /api/account/user-account/ signed in, identity directly', base: service('identity'), path: '/api/account/user-account/', token },
-      { label: 'distributed: GET /api/account/user-account/ signed in, through the gateway', base: gateway, path: '/api/account/user-account/', token },
-    ], product.processes.map((p) => p.process.pid!));
+    return await runAll(
+      [
+        { label: 'distributed: GET /api/accessoptions/ anonymous, catalogue directly', base: service('catalogue'), path: '/api/accessoptions/' },
+        { label: 'distributed: GET /api/accessoptions/ anonymous, through the gateway', base: gateway, path: '/api/accessoptions/' },
+        {
+          label: 'distributed: GET /api/accessoptions/ signed in, catalogue directly (signature only)',
+          base: service('catalogue'),
+          path: '/api/accessoptions/',
+          token,
+        },
+        {
+          label: 'distributed: GET /api/accessoptions/ signed in, through the gateway (token check + proxy)',
+          base: gateway,
+          path: '/api/accessoptions/',
+          token,
+        },
+        {
+          label: 'distributed: GET /api/account/user-account/ signed in, identity directly',
+          base: service('identity'),
+          path: '/api/account/user-account/',
+          token,
+        },
+        { label: 'distributed: GET /api/account/user-account/ signed in, through the gateway', base: gateway, path: '/api/account/user-account/', token },
+      ],
+      product.processes.map((p) => p.process.pid!),
+    );
   } finally {
     await product.stop();
   }
@@ -142,7 +168,7 @@ async function main() {
   if (ONLY) return;
   const text = [
     '<!-- bench:gateway:start -->',
-    "## Gateway: its own share of a request at one connection",
+    '## Gateway: its own share of a request at one connection',
     '',
     `Command: \`npm run bench:gateway\` (tools/bench/gateway/gateway.bench.ts): ${REQUESTS} calls per row after ${WARM_UP} warm-up`,
     `calls, one request at a time, the rows taken in turn (each on its own keep-alive connection); the built product at commit \`${commit}\`, real PostgreSQL,`,

@@ -45,7 +45,12 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 /** The web app's hasher modules as the browser runs them: TypeScript compiled to ES modules, relative imports made absolute. */
 function webModule(file: string): string {
   const source = readFileSync(path.join(ROOT, 'apps/web/src/sources', file), 'utf8');
-  const { code } = transformSync(source, { filename: file, jsc: { parser: { syntax: 'typescript' }, target: 'es2022' }, module: { type: 'es6' }, swcrc: false });
+  const { code } = transformSync(source, {
+    filename: file,
+    jsc: { parser: { syntax: 'typescript' }, target: 'es2022' },
+    module: { type: 'es6' },
+    swcrc: false,
+  });
   return code.replace(/from ['"]\.\/([a-z0-9-]+)['"]/g, "from '/$1.js'");
 }
 
@@ -126,10 +131,10 @@ async function main(): Promise<void> {
   const ms = (x: number) => `${Math.round(x)} ms`;
   const rate = (x: number) => `${Math.round(CELLS / (x / 1000)).toLocaleString('en')} cells/s`;
   const rows = [
-    ['Chromium, the web app\'s hasher (HMAC-SHA-256 keyed once, no allocation per cell)', browser.web],
+    ["Chromium, the web app's hasher (HMAC-SHA-256 keyed once, no allocation per cell)", browser.web],
     ['Chromium, WebCrypto HMAC-SHA-256 (one sign() per cell, 10,000 at a time)', browser.webCrypto],
     ['Node, libs/extraction keyedHash (node:crypto createHmac per cell)', node.node],
-    ['Node, the web app\'s hasher (same code as in Chromium)', node.webInNode],
+    ["Node, the web app's hasher (same code as in Chromium)", node.webInNode],
   ] as const;
   const { start, end } = sectionMarkers(SECTION);
   const text = [
@@ -139,13 +144,13 @@ async function main(): Promise<void> {
     `Run on ${new Date().toISOString().slice(0, 10)}, ${cpus().length} CPUs (${cpus()[0]?.model ?? 'unknown'}), load average ${loadavg()[0].toFixed(2)} (the machine is shared), ${browser.version.match(/Chrome\/[\d.]+/)?.[0] ?? 'Chromium'}.`,
     `${CELLS.toLocaleString('en')} cells (e-mail addresses, 3-letter codes, names, numbers; seeded), HMAC-SHA-256 under one linkage key, 32 hex characters per hash; ${RUNS} runs, median.`,
     `Every browser hash equals Node's (${CELLS.toLocaleString('en')} of ${CELLS.toLocaleString('en')}). Target: under 2 s in Chromium: ${median(browser.web) < 2000 ? 'met' : 'missed'} at the median (${ms(median(browser.web))}), best run ${ms(Math.min(...browser.web))}.`,
-    'Wall-clock times on this shared machine move with the other jobs\' load (see the load average); the rows, measured in the same run, compare with each other.',
+    "Wall-clock times on this shared machine move with the other jobs' load (see the load average); the rows, measured in the same run, compare with each other.",
     '',
     '| hasher | median | best | rate (median) |',
     '| --- | ---: | ---: | ---: |',
     ...rows.map(([name, times]) => `| ${name} | ${ms(median(times))} | ${ms(Math.min(...times))} | ${rate(median(times))} |`),
     '',
-    'Private indexing runs the first hasher in a Web Worker (papaparse in 1 MiB chunks), so the page stays responsive while a large file is hashed. WebCrypto is the browser\'s native code, but each call is an asynchronous round trip, which costs more than the hashing of a short cell.',
+    "Private indexing runs the first hasher in a Web Worker (papaparse in 1 MiB chunks), so the page stays responsive while a large file is hashed. WebCrypto is the browser's native code, but each call is an asynchronous round trip, which costs more than the hashing of a short cell.",
     '',
     `Reproduce: \`node_modules/.bin/node tools/bench/hashing/run.cjs --cells=${CELLS} --runs=${RUNS}\`.`,
     end,

@@ -22,7 +22,10 @@ const PASSWORD = 'bench load password 1';
 
 /** The product's resident memory, from /proc (MB). */
 const rssMb = (pid: number) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-const load = () => loadavg().map((l) => l.toFixed(2)).join(', ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 const uptime = () => execFileSync('uptime').toString().trim();
 
 function uploadBody(index: number): { contentType: string; body: string } {
@@ -43,7 +46,12 @@ async function main() {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'dc-bench-load-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const product = startNode('load', 'dist/apps/gateway/src/main.js', { DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()), LOG_LEVEL: 'warn' });
+  const product = startNode('load', 'dist/apps/gateway/src/main.js', {
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    EMBEDDED_PG_PORT: String(await freePort()),
+    LOG_LEVEL: 'warn',
+  });
   try {
     await waitForHttp(`${base}/health/ready`, { process: product, timeoutMs: 120_000 });
     const tokens: string[] = [];
@@ -79,7 +87,15 @@ async function main() {
         timeout: 30,
         // Each client goes round: sign in, search (signed in and anonymous), read two records, upload.
         requests: [
-          { method: 'POST', path: '/api-token-auth/', setupRequest: (req) => ({ ...req, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username: `loaduser${counter++ % USERS}`, password: PASSWORD }) }) },
+          {
+            method: 'POST',
+            path: '/api-token-auth/',
+            setupRequest: (req) => ({
+              ...req,
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ username: `loaduser${counter++ % USERS}`, password: PASSWORD }),
+            }),
+          },
           { method: 'GET', setupRequest: (req) => ({ ...req, path: '/api/records/?query=rainfall', headers: auth(counter++) }) },
           { method: 'GET', path: '/api/recordsannon/?query=station' },
           { method: 'GET', setupRequest: (req) => readRecord(req) },
@@ -101,7 +117,9 @@ async function main() {
       // Extraction of the uploads goes on after the run; memory is read again once it has settled.
       await new Promise((r) => setTimeout(r, 30_000));
       const memorySettled = rssMb(pid);
-      const statuses = Object.entries(result.statusCodeStats ?? {}).map(([code, { count }]) => `${code}: ${count}`).join(', ');
+      const statuses = Object.entries(result.statusCodeStats ?? {})
+        .map(([code, { count }]) => `${code}: ${count}`)
+        .join(', ');
       // autocannon counts time-outs among its errors.
       const errors = result.errors + result.non2xx;
       rows.push(

@@ -19,12 +19,20 @@ async function main(): Promise<void> {
   const started = performance.now();
   const instance = await DuckDBInstance.create(':memory:', { threads: '1' });
   const db = await instance.connect();
-  const rightColumns = (await db.runAndReadAll(`DESCRIBE SELECT * FROM ${read(right)}`)).getRows().map((r) => String(r[0])).filter((c) => c !== 'person_id');
+  const rightColumns = (await db.runAndReadAll(`DESCRIBE SELECT * FROM ${read(right)}`))
+    .getRows()
+    .map((r) => String(r[0]))
+    .filter((c) => c !== 'person_id');
   const select = `SELECT l.*, ${rightColumns.map((c) => `r."${c}" AS "${c} (right)"`).join(', ')} FROM ${read(left)} l JOIN ${read(right)} r ON l.person_id = r.person_id`;
   const copied = await db.runAndReadAll(`COPY (${select}) TO ${quote(out)} (FORMAT csv, HEADER true)`);
   const rows = Number(copied.getRows()[0]?.[0] ?? 0);
   const used = process.cpuUsage(cpu);
-  const result: MergePeerResult = { ms: performance.now() - started, cpuMs: (used.user + used.system) / 1000, rows, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  const result: MergePeerResult = {
+    ms: performance.now() - started,
+    cpuMs: (used.user + used.system) / 1000,
+    rows,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  };
   console.log(JSON.stringify(result));
 }
 

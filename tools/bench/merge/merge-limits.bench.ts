@@ -31,7 +31,11 @@ const OUT_OF_REACH = String(Number.MAX_SAFE_INTEGER - 1);
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const loadAverage = () => os.loadavg().map((load) => load.toFixed(1)).join(', ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(1))
+    .join(', ');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Under the key 1: 2,000 rows whose value is `width` letters, or 2 and 3 letters alternately (11 KB). */
@@ -59,7 +63,12 @@ async function productRun(label: string, files: Array<[string, string]>, env: Re
   chmodSync(dataDir, 0o755);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const app = startNode('gateway', 'tools/scripts/run-ts.cjs', { RUN_MODE: 'embedded', DATABASE_URL: databaseUrl, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: base, SERVE_WEB: 'false', LOG_LEVEL: 'warn', ...env }, ['apps/gateway/src/main.ts']);
+  const app = startNode(
+    'gateway',
+    'tools/scripts/run-ts.cjs',
+    { RUN_MODE: 'embedded', DATABASE_URL: databaseUrl, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: base, SERVE_WEB: 'false', LOG_LEVEL: 'warn', ...env },
+    ['apps/gateway/src/main.ts'],
+  );
   const db = new Client({ connectionString: databaseUrl });
   try {
     await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 300_000 });
@@ -77,7 +86,8 @@ async function productRun(label: string, files: Array<[string, string]>, env: Re
       const response = await fetch(`${base}/api/records/`, { method: 'POST', headers: auth, body: form });
       if (response.status !== 201) throw new Error(`upload of ${file}: ${response.status} ${await response.text()}`);
       const { id } = (await response.json()) as { id: string };
-      const ready = 'SELECT 1 FROM relations.records r JOIN relations.file_sketches s ON s.record_id = r.record_id AND s.file_id = ANY(r.file_ids) WHERE r.record_id = $1';
+      const ready =
+        'SELECT 1 FROM relations.records r JOIN relations.file_sketches s ON s.record_id = r.record_id AND s.file_id = ANY(r.file_ids) WHERE r.record_id = $1';
       await eventually(async () => {
         if ((await db.query(ready, [id])).rows.length !== 1) throw new Error('not mergeable yet');
       }, 120_000);
@@ -88,14 +98,21 @@ async function productRun(label: string, files: Array<[string, string]>, env: Re
       const ids = [await upload(left), await upload(right)];
       // Let indexing settle, so the merge is measured alone.
       await eventually(async () => {
-        const { rows: [state] } = await db.query(`SELECT (SELECT count(*) FROM catalogue.files WHERE extraction_status IN ('pending', 'running'))::int AS extracting, (SELECT count(*) FROM relations.related_pending)::int AS pending`);
+        const {
+          rows: [state],
+        } = await db.query(
+          `SELECT (SELECT count(*) FROM catalogue.files WHERE extraction_status IN ('pending', 'running'))::int AS extracting, (SELECT count(*) FROM relations.related_pending)::int AS pending`,
+        );
         if (state.extracting > 0 || state.pending > 0) throw new Error('background work');
       }, 120_000);
       const logged = app.lines.length;
       const pid = app.process.pid!;
       const cpuStart = cpuMsOf(pid);
       const begin = performance.now();
-      const started = await call('/api/relations/merge-features/', { merge_relations: [{ record_left: ids[0], record_right: ids[1], header_left: 'key', header_right: 'key' }], merge_type: 'horizontal' });
+      const started = await call('/api/relations/merge-features/', {
+        merge_relations: [{ record_left: ids[0], record_right: ids[1], header_left: 'key', header_right: 'key' }],
+        merge_type: 'horizontal',
+      });
       const jobId = started.newmerges[0].job_id as string;
       let job: { is_active: boolean; failed: boolean; info: string; content: { result_record_id: string | null } };
       for (;;) {
@@ -106,13 +123,26 @@ async function productRun(label: string, files: Array<[string, string]>, env: Re
       }
       const ms = performance.now() - begin;
       const cpuMs = cpuMsOf(pid) - cpuStart;
-      const stopLine = app.lines.slice(logged).map((line) => { try { return JSON.parse(line); } catch { return null; } }).find((entry) => entry?.msg === 'merge result passed its limit; stopped');
+      const stopLine = app.lines
+        .slice(logged)
+        .map((line) => {
+          try {
+            return JSON.parse(line);
+          } catch {
+            return null;
+          }
+        })
+        .find((entry) => entry?.msg === 'merge result passed its limit; stopped');
       let stored: number | null = null;
       let extractedMs: number | null = null;
       if (job.content.result_record_id) {
         // The catalogue makes the record from merge.completed, then extracts it like an upload.
         const file = await eventually(async () => {
-          const { rows: [row] } = await db.query("SELECT size FROM catalogue.files WHERE record_id = $1 AND extraction_status NOT IN ('pending', 'running')", [job.content.result_record_id]);
+          const {
+            rows: [row],
+          } = await db.query("SELECT size FROM catalogue.files WHERE record_id = $1 AND extraction_status NOT IN ('pending', 'running')", [
+            job.content.result_record_id,
+          ]);
           if (!row) throw new Error('result record not extracted yet');
           return row;
         }, 600_000);
@@ -139,22 +169,38 @@ interface PeerRun {
 /** DuckDB with the engine's settings, in this process: the join as one COPY, with a LIMIT and a byte watch when given. */
 async function peer(dir: string, left: string, right: string, limit: { rows: number; bytes: number } | null): Promise<PeerRun> {
   const out = path.join(dir, 'peer.csv');
-  const instance = await DuckDBInstance.create(':memory:', { memory_limit: '512MB', threads: '2', temp_directory: `${out}.spill`, preserve_insertion_order: 'false' });
+  const instance = await DuckDBInstance.create(':memory:', {
+    memory_limit: '512MB',
+    threads: '2',
+    temp_directory: `${out}.spill`,
+    preserve_insertion_order: 'false',
+  });
   const db = await instance.connect();
   const read = (file: string) => `read_csv('${file}', header = true, all_varchar = true, sample_size = 20480)`;
   const select = `SELECT l."key", l."a", r."b" FROM ${read(left)} l JOIN ${read(right)} r ON l."key" = r."key"`;
   const seen = { passed: false, bytes: 0 };
-  const timer = limit && setInterval(() => void stat(out).then((s) => {
-    seen.bytes = s.size;
-    if (s.size > limit.bytes && !seen.passed) {
-      seen.passed = true;
-      db.interrupt();
-    }
-  }, () => undefined), 25);
+  const timer =
+    limit &&
+    setInterval(
+      () =>
+        void stat(out).then(
+          (s) => {
+            seen.bytes = s.size;
+            if (s.size > limit.bytes && !seen.passed) {
+              seen.passed = true;
+              db.interrupt();
+            }
+          },
+          () => undefined,
+        ),
+      25,
+    );
   const begin = performance.now();
   let rows: number | null = null;
   try {
-    const copy = limit ? `COPY (SELECT * FROM (${select}) LIMIT ${limit.rows + 1}) TO '${out}' (FORMAT csv, HEADER true)` : `COPY (${select}) TO '${out}' (FORMAT csv, HEADER true)`;
+    const copy = limit
+      ? `COPY (SELECT * FROM (${select}) LIMIT ${limit.rows + 1}) TO '${out}' (FORMAT csv, HEADER true)`
+      : `COPY (${select}) TO '${out}' (FORMAT csv, HEADER true)`;
     rows = Number((await db.runAndReadAll(copy)).getRows()[0]?.[0] ?? 0);
   } catch (error) {
     if (!seen.passed) throw error;
@@ -176,7 +222,7 @@ async function main(): Promise<void> {
   const wide: [string, string] = [keyedCsv(path.join(dir, 'wide-left.csv'), 'a', 800), keyedCsv(path.join(dir, 'wide-right.csv'), 'b', 1)];
   const loadBefore = loadAverage();
   try {
-    console.log('peer: DuckDB, the engine\'s settings, 3 runs each...');
+    console.log("peer: DuckDB, the engine's settings, 3 runs each...");
     const peerRuns = async (files: [string, string], limit: { rows: number; bytes: number } | null) => {
       const runs = [];
       for (let i = 0; i < 3; i++) runs.push(await peer(dir, files[0], files[1], limit));
@@ -188,14 +234,20 @@ async function main(): Promise<void> {
     const peerWideLimited = await peerRuns(wide, { rows: DEFAULT_ROWS, bytes: DEFAULT_BYTES });
 
     console.log('product, limits out of reach (as before them)...');
-    const [before] = await productRun('before', [narrow], { MERGE_MAX_ROWS: OUT_OF_REACH, MERGE_MAX_BYTES: OUT_OF_REACH, DERIVED_STORAGE_QUOTA_BYTES: OUT_OF_REACH });
+    const [before] = await productRun('before', [narrow], {
+      MERGE_MAX_ROWS: OUT_OF_REACH,
+      MERGE_MAX_BYTES: OUT_OF_REACH,
+      DERIVED_STORAGE_QUOTA_BYTES: OUT_OF_REACH,
+    });
     console.log('product, default limits...');
     const [afterNarrow, afterWide] = await productRun('after', [narrow, wide], {});
     const loadAfter = loadAverage();
     const cpus = os.cpus();
 
     const produced = (run: ProductRun) =>
-      run.produced ? `${run.produced.rows === null ? 'rows not counted (interrupted)' : `${run.produced.rows.toLocaleString('en')} rows`}, ${mb(run.produced.bytes)} on disk, then removed` : `${mb(run.stored ?? 0)} stored as a record`;
+      run.produced
+        ? `${run.produced.rows === null ? 'rows not counted (interrupted)' : `${run.produced.rows.toLocaleString('en')} rows`}, ${mb(run.produced.bytes)} on disk, then removed`
+        : `${mb(run.stored ?? 0)} stored as a record`;
     const outcome = (run: ProductRun) => (run.failed ? `failed: "${run.info.split(' (')[0]} (…)"` : run.info);
     const section = [
       `<!-- ${SECTION}:start -->`,

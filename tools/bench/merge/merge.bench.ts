@@ -26,7 +26,11 @@ if (!Number.isInteger(rows) || rows < 1000) throw new Error('usage: bench:merge 
 const DB = 'dc_bench_merge';
 const SECTION = 'bench:merge';
 
-const loadAverage = () => os.loadavg().map((load) => load.toFixed(1)).join(', ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(1))
+    .join(', ');
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
@@ -40,7 +44,13 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const app = startNode('gateway', 'dist/apps/gateway/src/main.js', {
-    RUN_MODE: 'embedded', DATABASE_URL: databaseUrl, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: base, SERVE_WEB: 'false', LOG_LEVEL: 'info',
+    RUN_MODE: 'embedded',
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    PUBLIC_URL: base,
+    SERVE_WEB: 'false',
+    LOG_LEVEL: 'info',
   });
   const db = new Client({ connectionString: databaseUrl });
   try {
@@ -67,12 +77,16 @@ async function main(): Promise<void> {
     }
     // merge-features reads the records' column sketches: wait until relations has both.
     await eventually(async () => {
-      const { rows: [state] } = await db.query('SELECT count(*)::int AS n FROM relations.file_sketches WHERE record_id = ANY($1)', [ids]);
+      const {
+        rows: [state],
+      } = await db.query('SELECT count(*)::int AS n FROM relations.file_sketches WHERE record_id = ANY($1)', [ids]);
       if (state.n < 2) throw new Error('sketches not there yet');
     }, 30 * 60_000);
     // And let the background work of indexing settle (row-hash indexes, top_related), so the merge is measured alone.
     await eventually(async () => {
-      const { rows: [state] } = await db.query(
+      const {
+        rows: [state],
+      } = await db.query(
         `SELECT (SELECT count(*) FROM catalogue.files WHERE extraction_status IN ('pending', 'running'))::int AS extracting,
                 (SELECT count(*) FROM relations.related_pending)::int AS pending`,
       );
@@ -85,7 +99,10 @@ async function main(): Promise<void> {
     const rssBefore = memoryOf(pid).rss;
     const cpuBefore = cpuMsOf(pid);
     const begin = performance.now();
-    const started = await call('/api/relations/merge-features/', { merge_relations: [{ record_left: ids[0], record_right: ids[1], header_left: 'person_id', header_right: 'person_id' }], merge_type: 'horizontal' });
+    const started = await call('/api/relations/merge-features/', {
+      merge_relations: [{ record_left: ids[0], record_right: ids[1], header_left: 'person_id', header_right: 'person_id' }],
+      merge_type: 'horizontal',
+    });
     const jobId = started.newmerges[0].job_id as string;
     let job: { is_active: boolean; failed: boolean; info: string; content: { result_record_id: string } };
     for (;;) {
@@ -97,12 +114,18 @@ async function main(): Promise<void> {
     const productCpuMs = cpuMsOf(pid) - cpuBefore;
     const peak = memoryOf(pid).peak;
     if (job.failed) throw new Error(`merge job failed: ${job.info}`);
-    const { rows: [file] } = await db.query('SELECT size FROM catalogue.files WHERE record_id = $1', [job.content.result_record_id]);
+    const {
+      rows: [file],
+    } = await db.query('SELECT size FROM catalogue.files WHERE record_id = $1', [job.content.result_record_id]);
     console.log(`  product: ${seconds(productMs)}, ${job.info}`);
 
     console.log('DuckDB peer (1 thread)...');
     const out = path.join(dataDir, 'peer-merge.csv');
-    const child = spawnSync(process.execPath, [path.join(REPO_ROOT, 'tools/scripts/run-ts.cjs'), path.join(__dirname, 'duckdb-merge-peer.ts'), files.left, files.right, out], { encoding: 'utf8' });
+    const child = spawnSync(
+      process.execPath,
+      [path.join(REPO_ROOT, 'tools/scripts/run-ts.cjs'), path.join(__dirname, 'duckdb-merge-peer.ts'), files.left, files.right, out],
+      { encoding: 'utf8' },
+    );
     if (child.status !== 0) throw new Error(`DuckDB peer failed: ${child.stderr}`);
     const peer = JSON.parse(child.stdout.trim().split('\n').pop()!) as MergePeerResult;
     const loadAfter = loadAverage();

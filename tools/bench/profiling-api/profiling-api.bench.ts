@@ -37,16 +37,27 @@ interface Variant {
 
 const ALL_VARIANTS: Variant[] = [
   { key: 'thread', label: 'extraction in a worker thread, 5 nicer (default)', env: {} },
-  { key: 'thread-nice0', label: 'extraction in a worker thread at the process\'s priority (EXTRACTION_THREAD_NICE=0)', env: { EXTRACTION_THREAD_NICE: '0' } },
+  { key: 'thread-nice0', label: "extraction in a worker thread at the process's priority (EXTRACTION_THREAD_NICE=0)", env: { EXTRACTION_THREAD_NICE: '0' } },
   { key: 'thread-nice19', label: 'extraction in a worker thread at the lowest priority (EXTRACTION_THREAD_NICE=19)', env: { EXTRACTION_THREAD_NICE: '19' } },
-  { key: 'csv-threads', label: 'only the library\'s CSV threads (EXTRACTION_THREAD_MIN_BYTES above the file size, EXTRACTION_THREADS=2)', env: { EXTRACTION_THREAD_MIN_BYTES: String(2 ** 40) } },
-  { key: 'loop', label: 'extraction in the event loop\'s thread (EXTRACTION_THREAD_MIN_BYTES above the file size, EXTRACTION_THREADS=1: before issue 13)', env: { EXTRACTION_THREAD_MIN_BYTES: String(2 ** 40), EXTRACTION_THREADS: '1' } },
+  {
+    key: 'csv-threads',
+    label: "only the library's CSV threads (EXTRACTION_THREAD_MIN_BYTES above the file size, EXTRACTION_THREADS=2)",
+    env: { EXTRACTION_THREAD_MIN_BYTES: String(2 ** 40) },
+  },
+  {
+    key: 'loop',
+    label: "extraction in the event loop's thread (EXTRACTION_THREAD_MIN_BYTES above the file size, EXTRACTION_THREADS=1: before issue 13)",
+    env: { EXTRACTION_THREAD_MIN_BYTES: String(2 ** 40), EXTRACTION_THREADS: '1' },
+  },
 ];
 const RECORDS = 20;
 const PASSWORD = 'profiling-api bench 42';
 const SECTION = 'bench:profiling-api';
 const uptime = () => execFileSync('uptime').toString().trim();
-const load = () => loadavg().map((l) => l.toFixed(2)).join(', ');
+const load = () =>
+  loadavg()
+    .map((l) => l.toFixed(2))
+    .join(', ');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Call {
@@ -70,7 +81,9 @@ async function drive(base: string, token: string, calls: Call[], seconds: number
       const started = process.hrtime.bigint();
       const req = request(new URL(call.path, base), { agent, headers: { authorization: `JWT ${token}` } }, (res) => {
         res.resume();
-        res.on('end', () => (res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${call.label}: HTTP ${res.statusCode}`))));
+        res.on('end', () =>
+          res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${call.label}: HTTP ${res.statusCode}`)),
+        );
       });
       req.on('error', reject);
       req.end();
@@ -91,7 +104,9 @@ async function measurePhase(name: string, base: string, token: string, calls: Ca
   const samples = await drive(base, token, calls, SECONDS);
   const seconds = (performance.now() - started) / 1000;
   const phase = { name, figures: samples.map((s) => latencyFigures(s, seconds)), productCpuPerSecond: (cpuMsOf(pid) - cpuBefore) / seconds, loadAfter: load() };
-  console.log(`${name}: ${phase.figures.map((f, i) => `${calls[i].label} p50 ${f.p50.toFixed(1)} p99 ${f.p99.toFixed(1)} ms`).join('; ')}; product CPU ${phase.productCpuPerSecond.toFixed(0)} ms/s`);
+  console.log(
+    `${name}: ${phase.figures.map((f, i) => `${calls[i].label} p50 ${f.p50.toFixed(1)} p99 ${f.p99.toFixed(1)} ms`).join('; ')}; product CPU ${phase.productCpuPerSecond.toFixed(0)} ms/s`,
+  );
   return phase;
 }
 
@@ -107,7 +122,13 @@ async function fileOf(base: string, token: string, recordId: string): Promise<Re
 }
 
 /** Polls the uploaded file until its extraction_status passes `until`; answers the status and when it was seen. */
-async function waitForStatus(base: string, token: string, recordId: string, until: (status: RecordFile['extraction_status']) => boolean, everyMs: number): Promise<{ file: RecordFile; at: number }> {
+async function waitForStatus(
+  base: string,
+  token: string,
+  recordId: string,
+  until: (status: RecordFile['extraction_status']) => boolean,
+  everyMs: number,
+): Promise<{ file: RecordFile; at: number }> {
   const deadline = Date.now() + 30 * 60_000;
   while (Date.now() < deadline) {
     const file = await fileOf(base, token, recordId);
@@ -146,7 +167,13 @@ async function runVariant(variant: Variant, csv: string, bytes: number, calls: (
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const product = startNode('embedded', 'dist/apps/gateway/src/main.js', {
-    DATABASE_URL: db.url, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64'), ...variant.env,
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'warn',
+    JWT_SECRET: randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    ...variant.env,
   });
   try {
     console.log(`--- ${variant.label}`);
@@ -172,7 +199,13 @@ async function runVariant(variant: Variant, csv: string, bytes: number, calls: (
     const idleBefore = await measurePhase('idle before', base, token, driven, pid);
 
     const form = new FormData();
-    for (const [name, value] of Object.entries({ name: `Profiled ${SIZE_MB} MB`, description: 'A large generated CSV profiled while the API is measured', access: 'OP', extractOption: 'metadata' })) form.set(name, value);
+    for (const [name, value] of Object.entries({
+      name: `Profiled ${SIZE_MB} MB`,
+      description: 'A large generated CSV profiled while the API is measured',
+      access: 'OP',
+      extractOption: 'metadata',
+    }))
+      form.set(name, value);
     form.set('file', await openAsBlob(csv, { type: 'text/csv' }), path.basename(csv));
     const uploadStarted = performance.now();
     const uploadCpu = cpuMsOf(pid);
@@ -184,7 +217,8 @@ async function runVariant(variant: Variant, csv: string, bytes: number, calls: (
     console.log(`uploaded ${bytes} bytes in ${(uploadMs / 1000).toFixed(1)} s`);
 
     const running = await waitForStatus(base, token, recordId, (s) => s !== 'pending', 100);
-    if (running.file.extraction_status !== 'running') throw new Error(`the extraction ended (${running.file.extraction_status}) before the window opened: take a larger --size-mb`);
+    if (running.file.extraction_status !== 'running')
+      throw new Error(`the extraction ended (${running.file.extraction_status}) before the window opened: take a larger --size-mb`);
     const extractionCpu = cpuMsOf(pid);
     const peakBefore = memoryOf(pid).peak;
     const during = await measurePhase('during profiling', base, token, driven, pid);
@@ -192,7 +226,8 @@ async function runVariant(variant: Variant, csv: string, bytes: number, calls: (
     const done = await waitForStatus(base, token, recordId, (s) => s !== 'pending' && s !== 'running', 500);
     const extractionMs = done.at - running.at;
     const extractionCpuMs = cpuMsOf(pid) - extractionCpu;
-    if (done.file.extraction_status !== 'done') throw new Error(`the extraction ended ${done.file.extraction_status}: ${JSON.stringify(done.file.META).slice(0, 500)}`);
+    if (done.file.extraction_status !== 'done')
+      throw new Error(`the extraction ended ${done.file.extraction_status}: ${JSON.stringify(done.file.META).slice(0, 500)}`);
     console.log(`extraction ${(extractionMs / 1000).toFixed(1)} s, ${done.file.META?.FILE?.TOTAL_ROWS} rows; window inside: ${windowInside}`);
     const settledMs = await waitForQuiet(pid);
     console.log(`product quiet ${(settledMs / 1000).toFixed(1)} s after the extraction`);
@@ -211,7 +246,7 @@ async function runVariant(variant: Variant, csv: string, bytes: number, calls: (
         `The window opened once the file's \`extraction_status\` read \`running\`; ${windowInside ? 'the file was still `running` when it closed, so the whole window lies inside the extraction' : '**the extraction had ended before the window closed**: take a larger --size-mb'}.`,
         `Extraction ${(extractionMs / 1000).toFixed(1)} s wall (\`running\` seen to \`done\` seen, polled every 0.1 / 0.5 s), ${(extractionCpuMs / 1000).toFixed(1)} s product CPU (the window's calls included),`,
         `${done.file.META?.FILE?.TOTAL_ROWS} rows; product peak RSS ${(peakBefore / 2 ** 20).toFixed(0)} MB before it, ${(memoryOf(pid).peak / 2 ** 20).toFixed(0)} MB after; the product was quiet again (< 100 ms CPU per s) ${(settledMs / 1000).toFixed(0)} s after it ended`,
-        '(the relations service, in the same process, compares the new file\'s sketches).',
+        "(the relations service, in the same process, compares the new file's sketches).",
       ],
     };
   } finally {
@@ -256,7 +291,7 @@ async function main() {
     'product in embedded mode (one process) on real PostgreSQL, one signed-in client on one keep-alive connection alternating a search and',
     `a read of a record for ${SECONDS} s per phase: idle (the peer), while the catalogue extracts full statistics (extractOption metadata)`,
     `of a generated CSV of ${(bytes / 1e6).toFixed(0)} MB (tools/bench/generated-csv.ts, the file of \`bench:extraction\`) uploaded through the API, and idle again once`,
-    'the product is quiet. Each variant is its own product start, one after the other. Product CPU is the process\'s user + system time per second of the phase.',
+    "the product is quiet. Each variant is its own product start, one after the other. Product CPU is the process's user + system time per second of the phase.",
     '',
     `\`uptime\` before: \`${uptimeBefore}\``,
     `\`uptime\` after: \`${uptime()}\``,

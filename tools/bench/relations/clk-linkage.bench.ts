@@ -8,8 +8,90 @@ import { seededRandom, writeBenchmarkSection } from '../bench-support';
 
 const rows = Number(process.argv[2] ?? 2000);
 const random = seededRandom(20261124);
-const FIRST = ['james', 'mary', 'john', 'patricia', 'robert', 'jennifer', 'michael', 'linda', 'william', 'elizabeth', 'david', 'barbara', 'richard', 'susan', 'joseph', 'jessica', 'thomas', 'sarah', 'charles', 'karen', 'amelie', 'noah', 'olivia', 'liam', 'emma', 'lucas', 'mia', 'leon', 'hannah', 'felix'];
-const LAST = ['smith', 'johnson', 'williams', 'brown', 'jones', 'garcia', 'miller', 'davis', 'rodriguez', 'martinez', 'hernandez', 'lopez', 'gonzalez', 'wilson', 'anderson', 'thomas', 'taylor', 'moore', 'jackson', 'martin', 'lee', 'perez', 'thompson', 'white', 'harris', 'sanchez', 'clark', 'ramirez', 'lewis', 'robinson', 'walker', 'young', 'allen', 'king', 'wright', 'scott', 'torres', 'nguyen', 'hill', 'flores', 'green', 'adams', 'nelson', 'baker', 'hall', 'rivera', 'campbell', 'mitchell', 'carter', 'roberts'];
+const FIRST = [
+  'james',
+  'mary',
+  'john',
+  'patricia',
+  'robert',
+  'jennifer',
+  'michael',
+  'linda',
+  'william',
+  'elizabeth',
+  'david',
+  'barbara',
+  'richard',
+  'susan',
+  'joseph',
+  'jessica',
+  'thomas',
+  'sarah',
+  'charles',
+  'karen',
+  'amelie',
+  'noah',
+  'olivia',
+  'liam',
+  'emma',
+  'lucas',
+  'mia',
+  'leon',
+  'hannah',
+  'felix',
+];
+const LAST = [
+  'smith',
+  'johnson',
+  'williams',
+  'brown',
+  'jones',
+  'garcia',
+  'miller',
+  'davis',
+  'rodriguez',
+  'martinez',
+  'hernandez',
+  'lopez',
+  'gonzalez',
+  'wilson',
+  'anderson',
+  'thomas',
+  'taylor',
+  'moore',
+  'jackson',
+  'martin',
+  'lee',
+  'perez',
+  'thompson',
+  'white',
+  'harris',
+  'sanchez',
+  'clark',
+  'ramirez',
+  'lewis',
+  'robinson',
+  'walker',
+  'young',
+  'allen',
+  'king',
+  'wright',
+  'scott',
+  'torres',
+  'nguyen',
+  'hill',
+  'flores',
+  'green',
+  'adams',
+  'nelson',
+  'baker',
+  'hall',
+  'rivera',
+  'campbell',
+  'mitchell',
+  'carter',
+  'roberts',
+];
 const pick = <T>(list: T[]) => list[Math.floor(random() * list.length)];
 const person = () => `${pick(FIRST)} ${pick(LAST)} ${1940 + Math.floor(random() * 60)}`;
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
@@ -72,7 +154,10 @@ const results = [0.7, 0.75, 0.8, 0.85, 0.9, 0.95].map((threshold) => {
 });
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`;
-const load = os.loadavg().map((x) => x.toFixed(1)).join(', ');
+const load = os
+  .loadavg()
+  .map((x) => x.toFixed(1))
+  .join(', ');
 const text = `<!-- bench:relations-clk:start -->
 ## Relations: privacy-preserving linkage of hashed name columns (keyed hashes vs CLK Bloom filters)
 

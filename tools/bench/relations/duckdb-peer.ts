@@ -73,7 +73,17 @@ async function main(): Promise<void> {
 
   db.closeSync();
   instance.closeSync();
-  const result: PeerResult = { loadMs, joiningMs, linkMs, loadCpuMs, joiningCpuMs, linkCpuMs, columns, joinedRows, peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  const result: PeerResult = {
+    loadMs,
+    joiningMs,
+    linkMs,
+    loadCpuMs,
+    joiningCpuMs,
+    linkCpuMs,
+    columns,
+    joinedRows,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  };
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

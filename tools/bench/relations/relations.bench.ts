@@ -24,16 +24,20 @@ import { peopleFiles } from './people-data';
 const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const rows = Number(positional[0] ?? 1_000_000);
 const repeats = Number(positional[1] ?? 5);
-if (!Number.isInteger(rows) || rows < 1000 || !Number.isInteger(repeats) || repeats < 1) throw new Error('usage: bench:relations -- [rows >= 1000] [repeats >= 1] [--no-write]');
+if (!Number.isInteger(rows) || rows < 1000 || !Number.isInteger(repeats) || repeats < 1)
+  throw new Error('usage: bench:relations -- [rows >= 1000] [repeats >= 1] [--no-write]');
 const DB = 'dc_bench_relations';
 const USERNAME = 'benchrelations';
 const PASSWORD = 'bench relations password 1';
 const SECTION = 'bench:relations';
 
-const loadAverage = () => os.loadavg().map((load) => load.toFixed(1)).join(', ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(1))
+    .join(', ');
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const seconds = (ms: number) => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`);
-
 
 interface Timed<T> {
   first: number;
@@ -63,7 +67,13 @@ async function main(): Promise<void> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const app = startNode('gateway', 'dist/apps/gateway/src/main.js', {
-    RUN_MODE: 'embedded', DATABASE_URL: databaseUrl, PORT: String(port), DATA_DIR: dataDir, PUBLIC_URL: base, SERVE_WEB: 'false', LOG_LEVEL: 'info',
+    RUN_MODE: 'embedded',
+    DATABASE_URL: databaseUrl,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    PUBLIC_URL: base,
+    SERVE_WEB: 'false',
+    LOG_LEVEL: 'info',
   });
   const db = new Client({ connectionString: databaseUrl });
   try {
@@ -75,7 +85,11 @@ async function main(): Promise<void> {
     const token = await signIn(base, path.join(dataDir, 'mail'), USERNAME, PASSWORD);
     const auth = { authorization: `JWT ${token}` };
     const call = async (method: 'GET' | 'POST', url: string, body?: unknown) => {
-      const response = await fetch(`${base}${url}`, { method, headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined });
+      const response = await fetch(`${base}${url}`, {
+        method,
+        headers: { ...auth, ...(body ? { 'content-type': 'application/json' } : {}) },
+        body: body ? JSON.stringify(body) : undefined,
+      });
       const text = await response.text();
       if (response.status !== 200) throw new Error(`${method} ${url}: ${response.status} ${text.slice(0, 500)}`);
       return JSON.parse(text);
@@ -102,7 +116,9 @@ async function main(): Promise<void> {
     const [left, right] = uploads;
     // Relations works in the background: row-hash indexes of the stored files, then everyone's top_related.
     await eventually(async () => {
-      const { rows: [state] } = await db.query(
+      const {
+        rows: [state],
+      } = await db.query(
         `SELECT (SELECT count(*) FROM relations.row_indexes WHERE status = 'ready' AND file_id = ANY($1))::int AS indexed,
                 (SELECT count(*) FROM relations.related_pending)::int AS pending`,
         [uploads.map((u) => u.fileId)],
@@ -154,7 +170,11 @@ async function main(): Promise<void> {
     const detail = await timed(() => call('GET', `/api/records/${left.id}/`));
 
     console.log('DuckDB peer...');
-    const child = spawnSync(process.execPath, [path.join(REPO_ROOT, 'tools/scripts/run-ts.cjs'), path.join(__dirname, 'duckdb-peer.ts'), files.left, files.right], { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 });
+    const child = spawnSync(
+      process.execPath,
+      [path.join(REPO_ROOT, 'tools/scripts/run-ts.cjs'), path.join(__dirname, 'duckdb-peer.ts'), files.left, files.right],
+      { encoding: 'utf8', maxBuffer: 16 * 1024 * 1024 },
+    );
     if (child.status !== 0) throw new Error(`DuckDB peer failed: ${child.stderr}`);
     const peer = JSON.parse(child.stdout.trim().split('\n').pop()!) as PeerResult;
     const loadAfter = loadAverage();
@@ -203,7 +223,10 @@ function report({ files, uploads, built, measured, scan, detail, peer, peakReset
     `| ${name} | ${summary} | ${seconds(t.first)} (${seconds(t.firstCpu)}) | ${seconds(median(t.rest))} | ${seconds(Math.max(t.first, ...t.rest))} | ${seconds(t.restCpu)} | ${memory(t)} |`;
   const sizes = `${mb(statSync(files.left).size)} and ${mb(statSync(files.right).size)}`;
   const [leftUpload, rightUpload] = uploads;
-  const scanBody = scan.body as { merge_relations: unknown[]; linking_columns: Array<{ record_left_name: string; record_right_name: string; estimated: boolean }> };
+  const scanBody = scan.body as {
+    merge_relations: unknown[];
+    linking_columns: Array<{ record_left_name: string; record_right_name: string; estimated: boolean }>;
+  };
   const linkedPairs = scanBody.linking_columns.map((l) => `${l.record_left_name} with ${l.record_right_name}${l.estimated ? ' (estimated)' : ''}`).join(', ');
   const cpus = os.cpus();
 
@@ -230,7 +253,10 @@ function report({ files, uploads, built, measured, scan, detail, peer, peakReset
     '',
     '| file | upload (HTTP) | extraction done after | row-hash index built in |',
     '|---|---:|---:|---:|',
-    ...[leftUpload, rightUpload].map((u) => `| ${path.basename(u.file)} | ${seconds(u.uploadMs)} | ${seconds(u.extractedMs)} | ${built.has(u.fileId) ? seconds(built.get(u.fileId)!) : 'n/a'} |`),
+    ...[leftUpload, rightUpload].map(
+      (u) =>
+        `| ${path.basename(u.file)} | ${seconds(u.uploadMs)} | ${seconds(u.extractedMs)} | ${built.has(u.fileId) ? seconds(built.get(u.fileId)!) : 'n/a'} |`,
+    ),
     '',
     'The row-hash index is one parse of the stored file (`extractMetadata` with a spooling observer, one uint32 per row and linkable column in',
     'object storage). Before it existed, linkability, link-rows and the merge scan parsed both stored files again on every call: that cost is',

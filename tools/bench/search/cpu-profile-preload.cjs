@@ -16,7 +16,12 @@ let taken = 0;
 process.on('SIGWINCH', () => {
   running = !running;
   if (running) {
-    if (heap) session.post('HeapProfiler.startSampling', { samplingInterval: 1024, includeObjectsCollectedByMajorGC: !retained, includeObjectsCollectedByMinorGC: !retained });
+    if (heap)
+      session.post('HeapProfiler.startSampling', {
+        samplingInterval: 1024,
+        includeObjectsCollectedByMajorGC: !retained,
+        includeObjectsCollectedByMinorGC: !retained,
+      });
     else session.post('Profiler.enable', () => session.post('Profiler.setSamplingInterval', { interval: 100 }, () => session.post('Profiler.start')));
     return;
   }

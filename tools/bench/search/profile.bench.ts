@@ -59,7 +59,9 @@ function postgresCpu(): number {
 async function run(url: string, token: string | null, amount: number): Promise<number[]> {
   const latencies: number[] = [];
   await new Promise<void>((resolve, reject) => {
-    const instance = autocannon({ url, connections, amount, headers: token ? { authorization: `JWT ${token}` } : {} }, (error) => (error ? reject(error) : resolve()));
+    const instance = autocannon({ url, connections, amount, headers: token ? { authorization: `JWT ${token}` } : {} }, (error) =>
+      error ? reject(error) : resolve(),
+    );
     instance.on('response', (_client, status, _bytes, time) => {
       if (status !== 200) reject(new Error(`${url}: ${status}`));
       latencies.push(time);
@@ -84,7 +86,9 @@ function gcPauses(lines: string[]): string {
     pauses.push(Number(match[2]));
     byKind.set(match[1], pauses);
   }
-  return [...byKind].map(([kind, pauses]) => `; ${kind} ${pauses.length}× max ${Math.max(...pauses).toFixed(1)} total ${pauses.reduce((a, b) => a + b, 0).toFixed(0)} ms`).join('');
+  return [...byKind]
+    .map(([kind, pauses]) => `; ${kind} ${pauses.length}× max ${Math.max(...pauses).toFixed(1)} total ${pauses.reduce((a, b) => a + b, 0).toFixed(0)} ms`)
+    .join('');
 }
 
 async function main() {
@@ -98,7 +102,15 @@ async function main() {
     rmSync(profileDir, { recursive: true, force: true });
     mkdirSync(profileDir, { recursive: true });
   }
-  const env: Record<string, string> = { RUN_MODE: 'embedded', DATABASE_URL: url.toString(), PORT: String(port), DATA_DIR: dataDir, SERVE_WEB: 'false', LOG_LEVEL: 'warn', SEARCH_DRIVER: driver };
+  const env: Record<string, string> = {
+    RUN_MODE: 'embedded',
+    DATABASE_URL: url.toString(),
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    SERVE_WEB: 'false',
+    LOG_LEVEL: 'warn',
+    SEARCH_DRIVER: driver,
+  };
   const preloads = [process.env.V8_FLAGS ? 'v8-flags-preload.cjs' : '', profileDir ? 'cpu-profile-preload.cjs' : ''].filter(Boolean);
   const nodeOptions = [process.env.PRODUCT_NODE_OPTIONS ?? '', ...preloads.map((file) => `--require=${path.join(__dirname, file)}`)].join(' ').trim();
   if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
@@ -116,13 +128,19 @@ async function main() {
       // A snapshot of this format being written in the background would take a core from the measurements.
       const db = new Client({ connectionString: url.toString() });
       await db.connect();
-      while ((await db.query('SELECT 1 FROM search.memory_snapshots WHERE format = $1', [SNAPSHOT_FORMAT])).rowCount === 0) await new Promise((resolve) => setTimeout(resolve, 1000));
+      while ((await db.query('SELECT 1 FROM search.memory_snapshots WHERE format = $1', [SNAPSHOT_FORMAT])).rowCount === 0)
+        await new Promise((resolve) => setTimeout(resolve, 1000));
       await db.end();
     }
-    console.log(`first search after ${((Date.now() - started) / 1000).toFixed(1)} s; load ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}`);
+    console.log(
+      `first search after ${((Date.now() - started) / 1000).toFixed(1)} s; load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')}`,
+    );
     const pid = app.process.pid!;
     let n = 0;
-    for (const c of CLASSES.filter((c) => !process.env.ONLY || process.env.ONLY.split(",").includes(c.name))) {
+    for (const c of CLASSES.filter((c) => !process.env.ONLY || process.env.ONLY.split(',').includes(c.name))) {
       const auth = c.anonymous ? null : token;
       const target = c.follow ? await followNext(base, c.path, auth, c.follow) : `${base}${c.path}`;
       await run(target, auth, Math.min(200, requests));
@@ -136,7 +154,13 @@ async function main() {
         await waitForFile(path.join(profileDir, `${n}.cpuprofile.done`));
       }
       const productLines = app.lines.splice(0);
-      if (process.env.GC_LINES) console.log(productLines.filter((line) => /Scavenge|Mark|pause=/.test(line)).slice(0, Number(process.env.GC_LINES)).join('\n'));
+      if (process.env.GC_LINES)
+        console.log(
+          productLines
+            .filter((line) => /Scavenge|Mark|pause=/.test(line))
+            .slice(0, Number(process.env.GC_LINES))
+            .join('\n'),
+        );
       const gc = gcPauses(productLines);
       const at = (q: number) => latencies[Math.max(0, Math.ceil(q * latencies.length) - 1)].toFixed(1);
       console.log(
@@ -144,7 +168,12 @@ async function main() {
       );
       n++;
     }
-    console.log(`load ${os.loadavg().map((l) => l.toFixed(1)).join(', ')}`);
+    console.log(
+      `load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(', ')}`,
+    );
   } finally {
     await app.stop();
   }

@@ -19,7 +19,8 @@ import { sectionMarkers, writeBenchmarkSection } from '../bench-support';
 
 const records = Number(process.argv[2] ?? 100_000);
 const rounds = Number(process.argv[3] ?? 2);
-if (!Number.isInteger(records) || records < 1000 || !Number.isInteger(rounds) || rounds < 1) throw new Error('usage: bench:search-restart -- [records >= 1000] [rounds >= 1]');
+if (!Number.isInteger(records) || records < 1000 || !Number.isInteger(rounds) || rounds < 1)
+  throw new Error('usage: bench:search-restart -- [records >= 1000] [rounds >= 1]');
 const DB = `dc_bench_search_restart_${records}`;
 const GENERATOR = `zipf-${ZIPF_EXPONENT}-${VOCABULARY_SIZE}-chronological-v1-in-process`;
 const SEED_BATCH = 5000;
@@ -60,7 +61,8 @@ async function seed(url: string, db: Client) {
     console.log(`seeding ${records} records...`);
     await index.clear();
     const catalogue = syntheticCatalogue(viewer);
-    for (let i = 0; i < records; i += SEED_BATCH) await index.upsert(Array.from({ length: Math.min(SEED_BATCH, records - i) }, (_, k) => catalogue.record(i + k)));
+    for (let i = 0; i < records; i += SEED_BATCH)
+      await index.upsert(Array.from({ length: Math.min(SEED_BATCH, records - i) }, (_, k) => catalogue.record(i + k)));
     await db.query('VACUUM ANALYZE search.memory_records');
     await db.query('TRUNCATE public.bench_seed');
     await db.query('INSERT INTO public.bench_seed VALUES ($1, $2)', [records, GENERATOR]);
@@ -97,7 +99,14 @@ async function start(url: string): Promise<Start> {
   peakRss = Math.max(peakRss, process.memoryUsage().rss);
   const answers = JSON.stringify(await Promise.all(QUERIES.map(async (q) => (await index.search(q)).results.map((hit) => [hit.id, hit.score]))));
   gc();
-  return { index, seconds, cpuSeconds: (used.user + used.system) / 1e6, peakRss: peakRss - rssBefore, heapHeld: process.memoryUsage().heapUsed - heapBefore, answers };
+  return {
+    index,
+    seconds,
+    cpuSeconds: (used.user + used.system) / 1e6,
+    peakRss: peakRss - rssBefore,
+    heapHeld: process.memoryUsage().heapUsed - heapBefore,
+    answers,
+  };
 }
 
 /** Waits for the snapshot the index is writing while searching without pause, as a busy service would. */
@@ -151,9 +160,11 @@ async function main() {
       if (bytes === 0) throw new Error('no snapshot written');
       const restored = await start(url);
       await restored.index.close();
-      if (restored.index.memoryOrigin !== 'snapshot') throw new Error(`restart from the snapshot started from ${restored.index.memoryOrigin}: ${restored.index.lastSnapshotRejection}`);
+      if (restored.index.memoryOrigin !== 'snapshot')
+        throw new Error(`restart from the snapshot started from ${restored.index.memoryOrigin}: ${restored.index.lastSnapshotRejection}`);
       if (restored.answers !== full.answers) throw new Error('the restart from the snapshot answered otherwise than the full load');
-      const row = (name: string, s: Start) => `| ${round} | ${name} | ${s.seconds.toFixed(2)} | ${s.cpuSeconds.toFixed(2)} | ${mb(s.peakRss)} | ${mb(s.heapHeld)} |`;
+      const row = (name: string, s: Start) =>
+        `| ${round} | ${name} | ${s.seconds.toFixed(2)} | ${s.cpuSeconds.toFixed(2)} | ${mb(s.peakRss)} | ${mb(s.heapHeld)} |`;
       rows.push(row('from the snapshot', restored), row('full load of the store (peer)', full));
       writes.push(
         `| ${round} | ${write.seconds.toFixed(2)} | ${write.cpuSeconds.toFixed(2)} | ${write.maxLoopDelayMs.toFixed(0)} | ${write.searches} | ${write.p50.toFixed(1)} / ${write.max.toFixed(1)} |`,

@@ -61,7 +61,12 @@ const SCENARIOS: Scenario[] = [
   { name: 'empty query, deep page 250', path: '/api/records/', query: { ...page1, page: 250 }, follow: 249 },
   { name: 'ranked text ("river flow"), deep page 25', path: '/api/records/?query=river%20flow', query: { ...page1, text: 'river flow', page: 25 }, follow: 24 },
   { name: 'own records (5%), page 1', path: '/api/records/?view=own', query: { ...page1, view: 'own' } },
-  { name: 'anonymous, EV only (5%), "river flow", page 1', path: '/api/recordsannon/?query=river%20flow', anonymous: true, query: { ...page1, text: 'river flow' } },
+  {
+    name: 'anonymous, EV only (5%), "river flow", page 1',
+    path: '/api/recordsannon/?query=river%20flow',
+    anonymous: true,
+    query: { ...page1, text: 'river flow' },
+  },
 ];
 
 interface Measure {
@@ -86,7 +91,9 @@ async function viaGateway(url: string, token: string | null, connections: number
   const statuses = new Map<number, number>();
   const started = performance.now();
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url, connections, duration: seconds, headers: token ? { authorization: `JWT ${token}` } : {} }, (error, done) => (error ? reject(error) : resolve(done)));
+    const instance = autocannon({ url, connections, duration: seconds, headers: token ? { authorization: `JWT ${token}` } : {} }, (error, done) =>
+      error ? reject(error) : resolve(done),
+    );
     instance.on('response', (_client, statusCode, _bytes, responseTime) => {
       latencies.push(responseTime);
       statuses.set(statusCode, (statuses.get(statusCode) ?? 0) + 1);
@@ -95,7 +102,9 @@ async function viaGateway(url: string, token: string | null, connections: number
   const elapsed = (performance.now() - started) / 1000;
   const failed = [...statuses].filter(([status]) => status < 200 || status > 299);
   if (failed.length > 0 || result.errors > 0 || result.timeouts > 0) {
-    throw new Error(`${url}: non-2xx or failed requests: ${JSON.stringify({ statuses: Object.fromEntries(statuses), errors: result.errors, timeouts: result.timeouts })}`);
+    throw new Error(
+      `${url}: non-2xx or failed requests: ${JSON.stringify({ statuses: Object.fromEntries(statuses), errors: result.errors, timeouts: result.timeouts })}`,
+    );
   }
   return summarise(latencies, elapsed);
 }
@@ -141,7 +150,8 @@ async function seed(url: string, index: SearchIndex, viewer: SearchViewer): Prom
   try {
     await db.query('CREATE TABLE IF NOT EXISTS public.bench_seed (records int, generator text, user_id text, organisation_id text)');
     const marker = (await db.query('SELECT * FROM public.bench_seed')).rows[0];
-    const current = marker && marker.records === records && marker.generator === GENERATOR && marker.user_id === viewer.userId && (await index.count()) === records;
+    const current =
+      marker && marker.records === records && marker.generator === GENERATOR && marker.user_id === viewer.userId && (await index.count()) === records;
     if (current) return false;
     console.log(`seeding ${records} records...`);
     await index.clear();
@@ -151,7 +161,8 @@ async function seed(url: string, index: SearchIndex, viewer: SearchViewer): Prom
       await index.upsert(Array.from({ length: Math.min(SEED_BATCH, records - i) }, (_, k) => catalogue.record(i + k)));
       if ((i / SEED_BATCH) % 20 === 19) console.log(`  ${i + SEED_BATCH} records, ${((Date.now() - started) / 1000).toFixed(0)} s`);
     }
-    for (const table of driver === 'postgres' ? ['search.records', 'search.record_documents'] : ['search.memory_records']) await db.query(`VACUUM ANALYZE ${table}`);
+    for (const table of driver === 'postgres' ? ['search.records', 'search.record_documents'] : ['search.memory_records'])
+      await db.query(`VACUUM ANALYZE ${table}`);
     await db.query('TRUNCATE public.bench_seed');
     await db.query('INSERT INTO public.bench_seed VALUES ($1, $2, $3, $4)', [records, GENERATOR, viewer.userId, viewer.organisationId]);
     console.log(`seeded in ${((Date.now() - started) / 1000).toFixed(0)} s`);
@@ -169,7 +180,12 @@ function matchShare(viewer: SearchViewer, text: string): string {
   let matched = 0;
   for (let i = 0; i < records; i += 100) {
     const doc = catalogue.record(i);
-    const all = new Set([doc.name, doc.description, ...doc.headers, ...doc.words].join(' ').toLowerCase().split(/[^\p{L}\p{N}]+/u));
+    const all = new Set(
+      [doc.name, doc.description, ...doc.headers, ...doc.words]
+        .join(' ')
+        .toLowerCase()
+        .split(/[^\p{L}\p{N}]+/u),
+    );
     sampled++;
     if (words.every((word) => all.has(word))) matched++;
   }
@@ -178,11 +194,21 @@ function matchShare(viewer: SearchViewer, text: string): string {
 
 function startProduct(url: string, dataDir: string, port: number) {
   return startNode('gateway', 'dist/apps/gateway/src/main.js', {
-    RUN_MODE: 'embedded', DATABASE_URL: url, PORT: String(port), DATA_DIR: dataDir, SERVE_WEB: 'false', LOG_LEVEL: 'warn', SEARCH_DRIVER: driver,
+    RUN_MODE: 'embedded',
+    DATABASE_URL: url,
+    PORT: String(port),
+    DATA_DIR: dataDir,
+    SERVE_WEB: 'false',
+    LOG_LEVEL: 'warn',
+    SEARCH_DRIVER: driver,
   });
 }
 
-const loadAverage = () => os.loadavg().map((load) => load.toFixed(1)).join(', ');
+const loadAverage = () =>
+  os
+    .loadavg()
+    .map((load) => load.toFixed(1))
+    .join(', ');
 
 async function main() {
   buildServer();
@@ -193,7 +219,9 @@ async function main() {
   let app = startProduct(url, dataDir, port);
   // The in-process index seeds its store without loading it; the peer loads it once seeded.
   const seeder: SearchIndex =
-    driver === 'postgres' ? new PostgresSearchIndex({ connectionString: url, schema: 'search', max: 16 }) : new InProcessSearchIndex({ connectionString: url, schema: 'search', loadOnInit: false });
+    driver === 'postgres'
+      ? new PostgresSearchIndex({ connectionString: url, schema: 'search', max: 16 })
+      : new InProcessSearchIndex({ connectionString: url, schema: 'search', loadOnInit: false });
   let index = seeder;
   let seederOpen = true;
   let loadNote = '';
@@ -223,7 +251,8 @@ async function main() {
       const waited = Date.now();
       const db = new Client({ connectionString: url });
       await db.connect();
-      while ((await db.query('SELECT 1 FROM search.memory_snapshots WHERE format = $1', [SNAPSHOT_FORMAT])).rowCount === 0) await new Promise((resolve) => setTimeout(resolve, 1000));
+      while ((await db.query('SELECT 1 FROM search.memory_snapshots WHERE format = $1', [SNAPSHOT_FORMAT])).rowCount === 0)
+        await new Promise((resolve) => setTimeout(resolve, 1000));
       await db.end();
       if (Date.now() - waited > 2000) console.log(`waited ${((Date.now() - waited) / 1000).toFixed(0)} s for the index's snapshot to be written`);
     }
@@ -244,7 +273,9 @@ async function main() {
       const gateway: Measure[] = [];
       for (const connections of CONNECTIONS) {
         gateway.push(await viaGateway(target, auth, connections));
-        console.log(`${scenario.name}, ${connections} connection(s): gateway p50 / p95 / p99 ${gateway.at(-1)!.p50} / ${gateway.at(-1)!.p95} / ${gateway.at(-1)!.p99} ms`);
+        console.log(
+          `${scenario.name}, ${connections} connection(s): gateway p50 / p95 / p99 ${gateway.at(-1)!.p50} / ${gateway.at(-1)!.p95} / ${gateway.at(-1)!.p99} ms`,
+        );
       }
       measured.push({ scenario, count: `${body.count}${body.count_capped ? '+' : ''}`, gateway });
     }

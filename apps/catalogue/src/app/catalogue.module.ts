@@ -60,10 +60,29 @@ import { VisibilityService } from './visibility/visibility.service';
   imports: [
     ServiceRuntimeModule.forService({
       name: 'catalogue',
-      migrations: [CatalogueRecords1763800000000, RecordPrivateColumns1764000000000, Connections1764200000000, CloudAccounts1764200000001, CatalogueSharing1764300000000, CatalogueTopRelated1764320000000, CatalogueCrashRecovery1764400000000, CatalogueRecordLineage1764510000000],
+      migrations: [
+        CatalogueRecords1763800000000,
+        RecordPrivateColumns1764000000000,
+        Connections1764200000000,
+        CloudAccounts1764200000001,
+        CatalogueSharing1764300000000,
+        CatalogueTopRelated1764320000000,
+        CatalogueCrashRecovery1764400000000,
+        CatalogueRecordLineage1764510000000,
+      ],
     }),
   ],
-  controllers: [RecordsController, FilesController, AccessOptionsController, VisibilitiesController, PoliciesController, GroupsController, ConnectionsController, CloudController, LineageController],
+  controllers: [
+    RecordsController,
+    FilesController,
+    AccessOptionsController,
+    VisibilitiesController,
+    PoliciesController,
+    GroupsController,
+    ConnectionsController,
+    CloudController,
+    LineageController,
+  ],
   providers: [
     DirectoryConsumer,
     DirectoryRepository,

@@ -7,7 +7,16 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createEvent, EventEnvelope, OrganisationUpdated, permissionsOfGroups, RequestSnapshot, RequestUpdated, UserRegistered, validateEnvelope } from '@dc/contracts';
+import {
+  createEvent,
+  EventEnvelope,
+  OrganisationUpdated,
+  permissionsOfGroups,
+  RequestSnapshot,
+  RequestUpdated,
+  UserRegistered,
+  validateEnvelope,
+} from '@dc/contracts';
 import { EventBus } from '@dc/messaging';
 import { ClientType, createApp, createLogger, loadConfig, TokenClaims } from '@dc/platform';
 import { CatalogueModule } from '../app/catalogue.module';
@@ -46,7 +55,10 @@ export class CatalogueTestApp {
   /** A temporary DATA_DIR (fs storage) unless one is given, e.g. to restart on the same files. */
   /** modules: extra (global) modules, e.g. to provide settings the catalogue takes as optional. */
   /** env: more configuration, e.g. PUBLIC_URL, s3StorageEnv(...) for the S3 driver, ALLOWED_PRIVATE_ENDPOINTS for loopback databases and s3rver. */
-  static async start(databaseUrl: string, options: { dataDir?: string; maxUploadBytes?: number; modules?: Type[]; env?: Record<string, string> } = {}): Promise<CatalogueTestApp> {
+  static async start(
+    databaseUrl: string,
+    options: { dataDir?: string; maxUploadBytes?: number; modules?: Type[]; env?: Record<string, string> } = {},
+  ): Promise<CatalogueTestApp> {
     const dataDir = options.dataDir ?? mkdtempSync(path.join(tmpdir(), 'dc-catalogue-'));
     const config = loadConfig({
       NODE_ENV: 'test',
@@ -84,12 +96,22 @@ export class CatalogueTestApp {
 
   /** The events in the catalogue's outbox about one aggregate, oldest first, validated. */
   async events(key: string): Promise<EventEnvelope[]> {
-    return (await this.sql<{ envelope: unknown }>('SELECT envelope FROM catalogue.outbox_events WHERE key = $1 ORDER BY seq', [key])).map((r) => validateEnvelope(r.envelope));
+    return (await this.sql<{ envelope: unknown }>('SELECT envelope FROM catalogue.outbox_events WHERE key = $1 ORDER BY seq', [key])).map((r) =>
+      validateEnvelope(r.envelope),
+    );
   }
 
   /** `Authorization: JWT <token>` for the caller, signed as identity signs them. */
   async auth(who: Caller): Promise<{ Authorization: string }> {
-    const claims: TokenClaims = { sub: who.id, username: who.username, org: who.organisationId, ct: who.clientType, perms: permissionsOfGroups(who.groups), groups: who.groups, pv: 1 };
+    const claims: TokenClaims = {
+      sub: who.id,
+      username: who.username,
+      org: who.organisationId,
+      ct: who.clientType,
+      perms: permissionsOfGroups(who.groups),
+      groups: who.groups,
+      pv: 1,
+    };
     return { Authorization: `JWT ${await this.app.get(JwtService).signAsync(claims)}` };
   }
 
@@ -97,7 +119,15 @@ export class CatalogueTestApp {
   async feedDirectory(people: Caller[], organisations: Record<string, string>): Promise<void> {
     await this.app.get(EventBus).publish([
       ...Object.entries(organisations).map(([id, name]) => createEvent(OrganisationUpdated, id, { organisationId: id, name })),
-      ...people.map((p) => createEvent(UserRegistered, p.id, { userId: p.id, username: p.username, organisationId: p.organisationId, clientType: p.clientType, groups: p.groups })),
+      ...people.map((p) =>
+        createEvent(UserRegistered, p.id, {
+          userId: p.id,
+          username: p.username,
+          organisationId: p.organisationId,
+          clientType: p.clientType,
+          groups: p.groups,
+        }),
+      ),
     ]);
     const ids = people.map((p) => p.id);
     const deadline = Date.now() + 30_000;

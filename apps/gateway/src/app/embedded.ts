@@ -20,7 +20,13 @@ export async function startEmbedded(baseConfig: AppConfig, logger: Logger) {
   let stopPostgres: (() => Promise<void>) | undefined;
   if (!config.DATABASE_URL) {
     logger.info({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT }, 'starting embedded PostgreSQL');
-    const pg = await startEmbeddedPostgres({ dataDir: config.DATA_DIR, port: config.EMBEDDED_PG_PORT, log: (line) => logger.debug({ component: 'postgres' }, line), warn: (line) => logger.warn({ component: 'postgres' }, line), stopOnSignals: false });
+    const pg = await startEmbeddedPostgres({
+      dataDir: config.DATA_DIR,
+      port: config.EMBEDDED_PG_PORT,
+      log: (line) => logger.debug({ component: 'postgres' }, line),
+      warn: (line) => logger.warn({ component: 'postgres' }, line),
+      stopOnSignals: false,
+    });
     config = { ...config, DATABASE_URL: pg.url };
     stopPostgres = pg.stop;
   }

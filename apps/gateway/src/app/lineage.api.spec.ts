@@ -25,7 +25,13 @@ interface Actor {
 }
 const orgA = randomUUID();
 const orgB = randomUUID();
-const actor = (username: string, organisationId: string, groups: number[], clientType: ClientType = 'STANDARD'): Actor => ({ id: randomUUID(), username, organisationId, clientType, groups });
+const actor = (username: string, organisationId: string, groups: number[], clientType: ClientType = 'STANDARD'): Actor => ({
+  id: randomUUID(),
+  username,
+  organisationId,
+  clientType,
+  groups,
+});
 /** A owns the source; B makes derivatives of it; the others must never see them. */
 const alice = actor('ln-alice', orgA, [1, 2, 3]);
 const aliceAdmin = actor('ln-alice-admin', orgA, [2]);
@@ -51,7 +57,7 @@ const refusedWidening = `This record was made from "${SOURCE}" (shared with you 
  * derivative, stops its download (signed links made before included) and says why; a derivative of
  * a derivative keeps the original terms; a merge of B's own data stays an ordinary record.
  */
-describeInfra('lineage: derived data keeps its sources\' terms (catalogue, requests, search, relations, jobs; real PostgreSQL)', true, () => {
+describeInfra("lineage: derived data keeps its sources' terms (catalogue, requests, search, relations, jobs; real PostgreSQL)", true, () => {
   jest.setTimeout(180_000);
   let db: TestDatabase;
   let sql: Client;
@@ -71,11 +77,13 @@ describeInfra('lineage: derived data keeps its sources\' terms (catalogue, reque
   /** Follows a signed link as a browser does: the token is its only credential. */
   const follow = (url: string) => {
     const { pathname, search } = new URL(url, 'http://x');
-    return call('anonymous', 'get', `${pathname}${search}`).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    return call('anonymous', 'get', `${pathname}${search}`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
   };
   const upload = async (who: Actor, file: string, name: string) => {
     const created = await call(who, 'post', '/api/records/').attach('file', file).field('name', name).field('allowDuplicate', 'true');
@@ -99,7 +107,10 @@ describeInfra('lineage: derived data keeps its sources\' terms (catalogue, reque
   /** Merges two records on Year as `who` (once relations holds the grant and both sketches), waits for the job: the result record. */
   const merge = async (who: Actor, left: string, right: string) => {
     const started = await eventually(async () => {
-      const answer = await call(who, 'post', '/api/relations/merge-features/', { merge_relations: [{ record_left: left, record_right: right, header_left: 'Year', header_right: 'Year' }], merge_type: 'horizontal' });
+      const answer = await call(who, 'post', '/api/relations/merge-features/', {
+        merge_relations: [{ record_left: left, record_right: right, header_left: 'Year', header_right: 'Year' }],
+        merge_type: 'horizontal',
+      });
       expect(answer.body.newmerges).toHaveLength(1);
       return answer.body.newmerges[0].job_id as string;
     }, 60_000);
@@ -124,7 +135,11 @@ describeInfra('lineage: derived data keeps its sources\' terms (catalogue, reque
   };
   const expectHidden = async (id: string, from: Who[]) => {
     for (const who of from) {
-      expect([who === 'anonymous' ? who : who.username, (await call(who, 'get', `/api/records/${id}/`)).status, (await link(who, id)).status]).toEqual([who === 'anonymous' ? who : who.username, 404, 404]);
+      expect([who === 'anonymous' ? who : who.username, (await call(who, 'get', `/api/records/${id}/`)).status, (await link(who, id)).status]).toEqual([
+        who === 'anonymous' ? who : who.username,
+        404,
+        404,
+      ]);
     }
   };
 
@@ -138,19 +153,50 @@ describeInfra('lineage: derived data keeps its sources\' terms (catalogue, reque
   beforeAll(async () => {
     db = await createTestDatabase('dc_lineage');
     dataDir = mkdtempSync(path.join(tmpdir(), 'dc-lineage-'));
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, DATA_DIR: dataDir, JWT_SECRET: 'lineage-test-secret-'.padEnd(48, 'x'), ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'), LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'lineage-test-secret-'.padEnd(48, 'x'),
+      ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
+      LOG_LEVEL: 'silent',
+    });
     const logger = createLogger({ service: 'lineage-test', level: process.env.LINEAGE_TEST_LOGS === '1' ? 'info' : 'silent' });
-    app = await createApp({ service: 'lineage-test', config, logger, modules: [CatalogueModule, RequestsModule, SearchModule, RelationsModule, JobsModule], shutdownHooks: false });
+    app = await createApp({
+      service: 'lineage-test',
+      config,
+      logger,
+      modules: [CatalogueModule, RequestsModule, SearchModule, RelationsModule, JobsModule],
+      shutdownHooks: false,
+    });
     await app.init();
     sql = new Client({ connectionString: db.url });
     await sql.connect();
     for (const p of people) {
-      const claims: TokenClaims = { sub: p.id, username: p.username, org: p.organisationId, ct: p.clientType, perms: permissionsOfGroups(p.groups), groups: p.groups, pv: 1 };
+      const claims: TokenClaims = {
+        sub: p.id,
+        username: p.username,
+        org: p.organisationId,
+        ct: p.clientType,
+        perms: permissionsOfGroups(p.groups),
+        groups: p.groups,
+        pv: 1,
+      };
       tokens.set(p, await app.get(JwtService).signAsync(claims));
     }
     await app.get(EventBus).publish([
       ...[orgA, orgB].map((id, i) => createEvent(OrganisationUpdated, id, { organisationId: id, name: ['Acme Climate', 'Blue Marine'][i] })),
-      ...people.map((p) => createEvent(UserUpdated, p.id, { userId: p.id, username: p.username, organisationId: p.organisationId, clientType: p.clientType, active: true, email: `${p.username}@example.org`, groups: p.groups })),
+      ...people.map((p) =>
+        createEvent(UserUpdated, p.id, {
+          userId: p.id,
+          username: p.username,
+          organisationId: p.organisationId,
+          clientType: p.clientType,
+          active: true,
+          email: `${p.username}@example.org`,
+          groups: p.groups,
+        }),
+      ),
     ]);
     source = await upload(alice, GL, SOURCE);
     await call(alice, 'put', `/api/records/${source}/`, { visibility: 'EV', access: 'RE' }).expect(200);
@@ -170,29 +216,46 @@ describeInfra('lineage: derived data keeps its sources\' terms (catalogue, reque
     const record = await details(bruno, own);
     expect(record).toMatchObject({ is_owner: true, visibility: 'PR', download_url: `/api/records/${own}/download/`, derivatives: [] });
     expect(record.lineage).toMatchObject({ restricted: false, download_blocked: null });
-    expect(record.lineage.sources.map((s: { id: string; terms: string }) => [s.id, s.terms])).toEqual([[ownGlobal, 'own'], [mauna, 'own']]);
+    expect(record.lineage.sources.map((s: { id: string; terms: string }) => [s.id, s.terms])).toEqual([
+      [ownGlobal, 'own'],
+      [mauna, 'own'],
+    ]);
     expect(record.visibility_options.map(([, code]: string[]) => code)).toEqual(['PR', 'EV', 'CU']);
     await call(bruno, 'put', `/api/records/${own}/`, { visibility: 'EV', access: 'OP' }).expect(200);
     await eventually(async () => expect(await listed('anonymous')).toContain(own));
     expect((await follow((await link('anonymous', own)).body.url)).status).toBe(200);
     // Its sources' owner side sees it among their derivatives.
-    expect((await details(bruno, mauna)).derivatives).toEqual([expect.objectContaining({ id: own, user: bruno.username, terms: 'own', revoked: false, date_revoked: null })]);
+    expect((await details(bruno, mauna)).derivatives).toEqual([
+      expect.objectContaining({ id: own, user: bruno.username, terms: 'own', revoked: false, date_revoked: null }),
+    ]);
   });
 
-  it('(b, d) a merge under a grant is its maker\'s alone and cannot be widened; a derivative of it keeps the grant\'s terms', async () => {
+  it("(b, d) a merge under a grant is its maker's alone and cannot be widened; a derivative of it keeps the grant's terms", async () => {
     grantOne = await approve(bruno, source);
     derived = await merge(bruno, source, mauna);
     // relations decided the terms when the merge was asked for; the merge worker passed them on to the catalogue.
     const payloadOf = async (query: string, id: string) => (await sql.query(query, [id])).rows[0]?.payload;
-    const asked = await payloadOf("SELECT payload FROM relations.outbox_events WHERE type = 'job.requested' AND payload->'left'->>'recordId' = $1 ORDER BY seq DESC LIMIT 1", source);
-    expect([asked.left, asked.right]).toEqual([expect.objectContaining({ terms: 'grant', requestId: grantOne }), expect.objectContaining({ terms: 'own', requestId: null })]);
+    const asked = await payloadOf(
+      "SELECT payload FROM relations.outbox_events WHERE type = 'job.requested' AND payload->'left'->>'recordId' = $1 ORDER BY seq DESC LIMIT 1",
+      source,
+    );
+    expect([asked.left, asked.right]).toEqual([
+      expect.objectContaining({ terms: 'grant', requestId: grantOne }),
+      expect.objectContaining({ terms: 'own', requestId: null }),
+    ]);
     const completed = await payloadOf("SELECT payload FROM jobs.outbox_events WHERE type = 'merge.completed' AND payload->>'recordId' = $1", derived);
     expect(completed.sources).toEqual([
       { recordId: source, name: SOURCE, terms: 'grant', requestId: grantOne, grantExpiresAt: null },
       { recordId: mauna, name: 'Mauna Loa CO2', terms: 'own', requestId: null, grantExpiresAt: null },
     ]);
     const record = await details(bruno, derived);
-    expect(record).toMatchObject({ is_owner: true, visibility: 'PR', visibility_options: [['Only me', 'PR']], download_url: `/api/records/${derived}/download/`, derivatives: [] });
+    expect(record).toMatchObject({
+      is_owner: true,
+      visibility: 'PR',
+      visibility_options: [['Only me', 'PR']],
+      download_url: `/api/records/${derived}/download/`,
+      derivatives: [],
+    });
     expect(record.lineage).toEqual({
       restricted: true,
       download_blocked: null,
@@ -213,7 +276,9 @@ describeInfra('lineage: derived data keeps its sources\' terms (catalogue, reque
     const visibilityId = record.visibilitymodel_set[0].id as string;
     const widen = await call(bruno, 'post', '/api/visibilities/', { associated_record: derived, visibility_selection: 'EV' });
     expect([widen.status, widen.body]).toEqual([400, { visibility_selection: [refusedWidening] }]);
-    expect((await call(bruno, 'put', `/api/visibilities/${visibilityId}/`, { visibility_selection: 'CU', users_with_visibility: [brunoColleague.id] })).status).toBe(400);
+    expect(
+      (await call(bruno, 'put', `/api/visibilities/${visibilityId}/`, { visibility_selection: 'CU', users_with_visibility: [brunoColleague.id] })).status,
+    ).toBe(400);
     // Renaming it, or keeping it private, is fine.
     expect((await put({ name: 'My CO2 merge', visibility: 'PR', access: 'RE' })).status).toBe(200);
     expect((await call(bruno, 'put', `/api/visibilities/${visibilityId}/`, { visibility_selection: 'PR' })).status).toBe(200);
@@ -229,14 +294,27 @@ describeInfra('lineage: derived data keeps its sources\' terms (catalogue, reque
     derivedOfDerived = await merge(bruno, derived, mauna);
     const deeper = await details(bruno, derivedOfDerived);
     expect(deeper.lineage.restricted).toBe(true);
-    expect(deeper.lineage.sources).toEqual(expect.arrayContaining([expect.objectContaining({ id: source, terms: 'grant', via: derived, holds: true }), expect.objectContaining({ id: derived, terms: 'own', via: null })]));
+    expect(deeper.lineage.sources).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ id: source, terms: 'grant', via: derived, holds: true }),
+        expect.objectContaining({ id: derived, terms: 'own', via: null }),
+      ]),
+    );
     expect((await call(bruno, 'put', `/api/records/${derivedOfDerived}/`, { visibility: 'EV' })).status).toBe(400);
     await expectHidden(derivedOfDerived, ['anonymous', brunoAdmin, alice]);
 
     // A's side sees both among the derivatives of A's record; B (who may see A's record) and anonymous visitors see none.
     for (const who of [alice, aliceAdmin]) {
       expect((await details(who, source)).derivatives).toEqual([
-        { id: derivedOfDerived, name: expect.any(String), user: bruno.username, date_created: expect.any(String), terms: 'grant', revoked: false, date_revoked: null },
+        {
+          id: derivedOfDerived,
+          name: expect.any(String),
+          user: bruno.username,
+          date_created: expect.any(String),
+          terms: 'grant',
+          revoked: false,
+          date_revoked: null,
+        },
         { id: derived, name: 'My CO2 merge', user: bruno.username, date_created: expect.any(String), terms: 'grant', revoked: false, date_revoked: null },
       ]);
     }
@@ -263,7 +341,7 @@ describeInfra('lineage: derived data keeps its sources\' terms (catalogue, reque
     expect((await call(bruno, 'put', `/api/records/${derived}/`, { access: 'OP' })).status).toBe(400);
   });
 
-  it('(c, expiry) A revokes one derivative from the Access tab\'s list; an expired grant stops the others made under it', async () => {
+  it("(c, expiry) A revokes one derivative from the Access tab's list; an expired grant stops the others made under it", async () => {
     await call(bruno, 'put', `/api/requests/${grantOne}/`, { status: 'closed' }).expect(200);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     const grantTwo = await approve(bruno, source, tomorrow);
@@ -275,23 +353,43 @@ describeInfra('lineage: derived data keeps its sources\' terms (catalogue, reque
 
     const revoke = (who: Who, derivedId: string, sourceId = source) => call(who, 'post', `/api/records/${sourceId}/derivatives/${derivedId}/revoke/`);
     const outcomes: Array<[string, number]> = [];
-    for (const who of ['anonymous', bruno, brunoAdmin, brunoColleague] as Who[]) outcomes.push([who === 'anonymous' ? who : who.username, (await revoke(who, revoked)).status]);
-    expect(outcomes).toEqual([['anonymous', 401], [bruno.username, 403], [brunoAdmin.username, 403], [brunoColleague.username, 403]]);
+    for (const who of ['anonymous', bruno, brunoAdmin, brunoColleague] as Who[])
+      outcomes.push([who === 'anonymous' ? who : who.username, (await revoke(who, revoked)).status]);
+    expect(outcomes).toEqual([
+      ['anonymous', 401],
+      [bruno.username, 403],
+      [brunoAdmin.username, 403],
+      [brunoColleague.username, 403],
+    ]);
     expect((await revoke(alice, randomUUID())).status).toBe(404);
     expect((await revoke(alice, revoked, mauna)).status).toBe(404);
     expect((await revoke(alice, 'not-an-id')).status).toBe(404);
     const done = await checked(alice, 'post', `/api/records/${source}/derivatives/${revoked}/revoke/`);
-    expect([done.status, done.body]).toEqual([200, { detail: 'The derivative was revoked: its maker can no longer download its data.', derivative: expect.objectContaining({ id: revoked, revoked: true, date_revoked: expect.any(String) }) }]);
+    expect([done.status, done.body]).toEqual([
+      200,
+      {
+        detail: 'The derivative was revoked: its maker can no longer download its data.',
+        derivative: expect.objectContaining({ id: revoked, revoked: true, date_revoked: expect.any(String) }),
+      },
+    ]);
     expect((await revoke(alice, revoked)).status).toBe(200);
 
     expect((await link(bruno, revoked)).body).toEqual({ detail: revokedUse });
     expect((await follow(revokedLink)).status).toBe(403);
-    expect((await details(bruno, revoked)).lineage.sources.find((s: { id: string }) => s.id === source)).toMatchObject({ revoked: true, holds: false, reason: revokedUse });
+    expect((await details(bruno, revoked)).lineage.sources.find((s: { id: string }) => s.id === source)).toMatchObject({
+      revoked: true,
+      holds: false,
+      reason: revokedUse,
+    });
     expect((await details(alice, source)).derivatives.find((d: { id: string }) => d.id === revoked)).toMatchObject({ revoked: true });
     // The other one still downloads, and relations hears of the revocation through the record's event.
     await downloaded(bruno, kept);
-    const events = (await sql.query('SELECT envelope FROM catalogue.outbox_events WHERE key = $1 ORDER BY seq', [revoked])).rows.map((r) => validateEnvelope(r.envelope));
-    expect(events.filter((e) => e.type === 'record.updated').at(-1)).toMatchObject({ payload: { ownerOnly: true, derivedFrom: [{ recordId: source, terms: 'grant', requestId: grantTwo, revoked: true }] } });
+    const events = (await sql.query('SELECT envelope FROM catalogue.outbox_events WHERE key = $1 ORDER BY seq', [revoked])).rows.map((r) =>
+      validateEnvelope(r.envelope),
+    );
+    expect(events.filter((e) => e.type === 'record.updated').at(-1)).toMatchObject({
+      payload: { ownerOnly: true, derivedFrom: [{ recordId: source, terms: 'grant', requestId: grantTwo, revoked: true }] },
+    });
 
     // Time passes: the approval's end moves into the past.
     const keptLink = (await link(bruno, kept)).body.url;
@@ -301,16 +399,23 @@ describeInfra('lineage: derived data keeps its sources\' terms (catalogue, reque
     expect((await follow(keptLink)).status).toBe(403);
   });
 
-  it('(b, BASIC) a BASIC account\'s merge under a grant is not forced to Everyone: private to its maker, never in /api/recordsannon/', async () => {
+  it("(b, BASIC) a BASIC account's merge under a grant is not forced to Everyone: private to its maker, never in /api/recordsannon/", async () => {
     const basicMauna = await upload(basic, MLO, 'Basic Mauna Loa');
     await approve(basic, source);
     const made = await merge(basic, source, basicMauna);
     const record = await details(basic, made);
-    expect(record).toMatchObject({ is_owner: true, visibility: 'PR', visibility_options: [['Only me', 'PR']], lineage: { restricted: true, download_blocked: null } });
+    expect(record).toMatchObject({
+      is_owner: true,
+      visibility: 'PR',
+      visibility_options: [['Only me', 'PR']],
+      lineage: { restricted: true, download_blocked: null },
+    });
     const widened = await call(basic, 'put', `/api/records/${made}/`, { visibility: 'EV' });
     expect([widened.status, widened.body]).toEqual([400, { visibility: [refusedWidening] }]);
     const visibilityId = record.visibilitymodel_set[0].id as string;
-    expect((await call(basic, 'put', `/api/visibilities/${visibilityId}/`, { visibility_selection: 'EV' })).body).toEqual({ visibility_selection: [refusedWidening] });
+    expect((await call(basic, 'put', `/api/visibilities/${visibilityId}/`, { visibility_selection: 'EV' })).body).toEqual({
+      visibility_selection: [refusedWidening],
+    });
     await eventually(async () => expect(await listed(basic, '&view=own')).toContain(made));
     expect(await listed('anonymous')).not.toContain(made);
     expect(await listed('anonymous', '&query=Mauna')).not.toContain(made);

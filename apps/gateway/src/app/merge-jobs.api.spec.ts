@@ -41,7 +41,8 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
   const http = () => request(app.getHttpServer());
   /** The JSON calls of relations and jobs, their answers also checked against docs/openapi.json (asserted last). */
   const documented = new DocumentedAnswers();
-  const post = (url: string, body: object, who: Person | null) => documented.checking('post', url, who ? http().post(url).set(as(who)).send(body) : http().post(url).send(body));
+  const post = (url: string, body: object, who: Person | null) =>
+    documented.checking('post', url, who ? http().post(url).set(as(who)).send(body) : http().post(url).send(body));
   const upload = async (who: Person, file: string): Promise<string> => {
     const response = await http().post('/api/records/').set(as(who)).attach('file', path.join(DATASETS, file));
     expect(response.status).toBe(201);
@@ -59,11 +60,14 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
     const link = await http().get(`/api/records/${recordId}/download/`).set(as(who));
     expect(link.status).toBe(200);
     const url = new URL(link.body.url, 'http://localhost');
-    const file = await http().get(url.pathname + url.search).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const file = await http()
+      .get(url.pathname + url.search)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     expect(file.status).toBe(200);
     return (file.body as Buffer).toString('utf8');
   };
@@ -71,19 +75,46 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
   beforeAll(async () => {
     db = await createTestDatabase('dc_merge_jobs');
     dataDir = mkdtempSync(path.join(tmpdir(), 'dc-merge-jobs-'));
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, DATA_DIR: dataDir, JWT_SECRET: 'merge-jobs-test-'.padEnd(48, 'x'), ENCRYPTION_KEY: Buffer.alloc(32, 6).toString('base64'), LOG_LEVEL: 'silent' });
-    app = await createApp({ service: 'gateway', config, logger: createLogger({ service: 'merge-jobs-test', level: process.env.MERGE_JOBS_TEST_LOGS === '1' ? 'info' : 'silent' }), modules: [CatalogueModule, RelationsModule, JobsModule], shutdownHooks: false });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'merge-jobs-test-'.padEnd(48, 'x'),
+      ENCRYPTION_KEY: Buffer.alloc(32, 6).toString('base64'),
+      LOG_LEVEL: 'silent',
+    });
+    app = await createApp({
+      service: 'gateway',
+      config,
+      logger: createLogger({ service: 'merge-jobs-test', level: process.env.MERGE_JOBS_TEST_LOGS === '1' ? 'info' : 'silent' }),
+      modules: [CatalogueModule, RelationsModule, JobsModule],
+      shutdownHooks: false,
+    });
     await app.init();
     sql = new Client({ connectionString: db.url });
     await sql.connect();
     for (const who of [owner, outsider]) {
-      const claims: TokenClaims = { sub: who.id, username: who.username, org: who.organisationId, ct: 'STANDARD', perms: permissionsOfGroups([1, 2, 3]), groups: [1, 2, 3], pv: 1 };
+      const claims: TokenClaims = {
+        sub: who.id,
+        username: who.username,
+        org: who.organisationId,
+        ct: 'STANDARD',
+        perms: permissionsOfGroups([1, 2, 3]),
+        groups: [1, 2, 3],
+        pv: 1,
+      };
       tokens.set(who, await app.get(JwtService).signAsync(claims));
     }
     await app.get(EventBus).publish(
       [owner, outsider].flatMap((who) => [
         createEvent(OrganisationUpdated, who.organisationId, { organisationId: who.organisationId, name: `${who.username} org` }),
-        createEvent(UserRegistered, who.id, { userId: who.id, username: who.username, organisationId: who.organisationId, clientType: 'STANDARD', groups: [1, 2, 3] }),
+        createEvent(UserRegistered, who.id, {
+          userId: who.id,
+          username: who.username,
+          organisationId: who.organisationId,
+          clientType: 'STANDARD',
+          groups: [1, 2, 3],
+        }),
       ]),
     );
     gdp = await upload(owner, 'csv/gdp.csv');
@@ -103,13 +134,24 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
   it('merges gdp and population horizontally on Country Code and Year into a new private record equal to an inner join computed here', async () => {
     const scan = await post('/api/relations/get-merge-relations/', { records: [gdp, population] }, owner);
     expect(scan.status).toBe(200);
-    const chosen = (scan.body.merge_relations as Array<{ header_left: string; header_right: string }>).filter((c) => ['Country Code', 'Year'].includes(c.header_left) && c.header_left === c.header_right);
+    const chosen = (scan.body.merge_relations as Array<{ header_left: string; header_right: string }>).filter(
+      (c) => ['Country Code', 'Year'].includes(c.header_left) && c.header_left === c.header_right,
+    );
     expect(chosen.map((c) => c.header_left).sort()).toEqual(['Country Code', 'Year']);
 
     const started = await post('/api/relations/merge-features/', { merge_relations: chosen, merge_type: 'horizontal' }, owner);
     expect(started.status).toBe(200);
     expect(started.body).toMatchObject({ nodata: false, nottabular: false, nomatches: false, messages: ['New merge job was successfully initiated.'] });
-    expect(started.body.newmerges).toEqual([{ job_id: expect.any(String), type: 'MERGE', record_left_id: gdp, record_left_name: 'gdp.csv', record_right_id: population, record_right_name: 'population.csv' }]);
+    expect(started.body.newmerges).toEqual([
+      {
+        job_id: expect.any(String),
+        type: 'MERGE',
+        record_left_id: gdp,
+        record_left_name: 'gdp.csv',
+        record_right_id: population,
+        record_right_name: 'population.csv',
+      },
+    ]);
     const jobId = started.body.newmerges[0].job_id;
 
     await eventually(async () => {
@@ -117,7 +159,13 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
       expect(listed.map((j: { job_id: string }) => j.job_id)).toContain(jobId);
     });
     const job = await finished(owner, jobId);
-    expect(job).toMatchObject({ type: 'MERGE', status: 'complete', failed: false, progress: { current: 5, total: 5 }, content: { record_left_id: gdp, record_right_id: population } });
+    expect(job).toMatchObject({
+      type: 'MERGE',
+      status: 'complete',
+      failed: false,
+      progress: { current: 5, total: 5 },
+      content: { record_left_id: gdp, record_right_id: population },
+    });
     const resultId = job.content.result_record_id;
     expect(resultId).toEqual(expect.any(String));
 
@@ -161,22 +209,42 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
   it('merges nothing the caller may not download, says when values never match, and refuses data that is not tabular', async () => {
     const pairs = [{ record_left: gdp, record_right: population, header_left: 'Year', header_right: 'Year' }];
     const refused = await post('/api/relations/merge-features/', { merge_relations: pairs, merge_type: 'horizontal' }, outsider);
-    expect(refused.body).toEqual({ nodata: true, nottabular: false, nomatches: false, newmerges: [], messages: ['Some merges could not be completed. You do not have access to those data.'] });
+    expect(refused.body).toEqual({
+      nodata: true,
+      nottabular: false,
+      nomatches: false,
+      newmerges: [],
+      messages: ['Some merges could not be completed. You do not have access to those data.'],
+    });
     expect((await post('/api/tasks/jobs-list/', {}, outsider)).body.count).toBe(0);
 
     // Country names never equal years: the job completes with the spec's message and makes no record.
     const before = (await sql.query("SELECT count(*)::int AS n FROM catalogue.records WHERE origin = 'merge'")).rows[0].n;
-    const mismatched = await post('/api/relations/merge-features/', { merge_relations: [{ ...pairs[0], header_left: 'Country Name' }], merge_type: 'horizontal' }, owner);
+    const mismatched = await post(
+      '/api/relations/merge-features/',
+      { merge_relations: [{ ...pairs[0], header_left: 'Country Name' }], merge_type: 'horizontal' },
+      owner,
+    );
     const job = await finished(owner, mismatched.body.newmerges[0].job_id);
     expect(job).toMatchObject({ info: 'Some merges had no matching values for the selected fields.', failed: true, content: { result_record_id: null } });
     expect((await sql.query("SELECT count(*)::int AS n FROM catalogue.records WHERE origin = 'merge'")).rows[0].n).toBe(before);
 
     const text = await upload(owner, 'txt/' + readdirSync(path.join(DATASETS, 'txt'))[0]);
     await eventually(async () => expect((await sql.query('SELECT 1 FROM relations.records WHERE record_id = $1', [text])).rows).toHaveLength(1), 60_000);
-    const notTabular = await post('/api/relations/merge-features/', { merge_relations: [{ record_left: gdp, record_right: text, header_left: 'Year', header_right: 'Year' }], merge_type: 'horizontal' }, owner);
-    expect(notTabular.body).toMatchObject({ nottabular: true, newmerges: [], messages: ['Some data cannot be merged. Please try tabular data like CSVs, XLS, Data Tables instead.'] });
+    const notTabular = await post(
+      '/api/relations/merge-features/',
+      { merge_relations: [{ record_left: gdp, record_right: text, header_left: 'Year', header_right: 'Year' }], merge_type: 'horizontal' },
+      owner,
+    );
+    expect(notTabular.body).toMatchObject({
+      nottabular: true,
+      newmerges: [],
+      messages: ['Some data cannot be merged. Please try tabular data like CSVs, XLS, Data Tables instead.'],
+    });
 
-    expect((await post('/api/relations/merge-features/', { merge_relations: pairs, merge_type: 'diagonal' }, owner)).body).toEqual({ merge_type: ['Choose horizontal or vertical.'] });
+    expect((await post('/api/relations/merge-features/', { merge_relations: pairs, merge_type: 'diagonal' }, owner)).body).toEqual({
+      merge_type: ['Choose horizontal or vertical.'],
+    });
     expect((await post('/api/relations/merge-features/', { merge_relations: pairs, merge_type: 'horizontal' }, null)).status).toBe(401);
   });
 

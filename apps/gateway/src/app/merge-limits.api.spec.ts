@@ -39,29 +39,47 @@ describeInfra('merge limits: rows, bytes and the quota on merged records (real P
   const tokens = new Map<string, string>();
   const documented = new DocumentedAnswers();
   const http = () => request(app.getHttpServer());
-  const post = (url: string, body: object, who: string) => documented.checking('post', url, http().post(url).set({ Authorization: `JWT ${tokens.get(who)}` }).send(body));
+  const post = (url: string, body: object, who: string) =>
+    documented.checking(
+      'post',
+      url,
+      http()
+        .post(url)
+        .set({ Authorization: `JWT ${tokens.get(who)}` })
+        .send(body),
+    );
 
   const signUp = async (username: string) => {
     const id = randomUUID();
     const organisationId = randomUUID();
     const claims: TokenClaims = { sub: id, username, org: organisationId, ct: 'STANDARD', perms: permissionsOfGroups([1, 2, 3]), groups: [1, 2, 3], pv: 1 };
     tokens.set(id, await app.get(JwtService).signAsync(claims));
-    await app.get(EventBus).publish([
-      createEvent(OrganisationUpdated, organisationId, { organisationId, name: `${username} org` }),
-      createEvent(UserRegistered, id, { userId: id, username, organisationId, clientType: 'STANDARD', groups: [1, 2, 3] }),
-    ]);
+    await app
+      .get(EventBus)
+      .publish([
+        createEvent(OrganisationUpdated, organisationId, { organisationId, name: `${username} org` }),
+        createEvent(UserRegistered, id, { userId: id, username, organisationId, clientType: 'STANDARD', groups: [1, 2, 3] }),
+      ]);
     return id;
   };
   /** Uploads a CSV and waits until relations can merge it (the record with its file, and the file's sketch). */
   const upload = async (who: string, name: string, text: string) => {
-    const created = await http().post('/api/records/').set({ Authorization: `JWT ${tokens.get(who)}` }).attach('file', Buffer.from(text), name);
+    const created = await http()
+      .post('/api/records/')
+      .set({ Authorization: `JWT ${tokens.get(who)}` })
+      .attach('file', Buffer.from(text), name);
     expect(created.status).toBe(201);
-    const ready = 'SELECT 1 FROM relations.records r JOIN relations.file_sketches s ON s.record_id = r.record_id AND s.file_id = ANY(r.file_ids) WHERE r.record_id = $1';
+    const ready =
+      'SELECT 1 FROM relations.records r JOIN relations.file_sketches s ON s.record_id = r.record_id AND s.file_id = ANY(r.file_ids) WHERE r.record_id = $1';
     await eventually(async () => expect((await sql.query(ready, [created.body.id])).rows).toHaveLength(1), 60_000);
     return created.body.id as string;
   };
   const merge = async (who: string, left: string, right: string) => {
-    const started = await post('/api/relations/merge-features/', { merge_relations: [{ record_left: left, record_right: right, header_left: 'key', header_right: 'key' }], merge_type: 'horizontal' }, who);
+    const started = await post(
+      '/api/relations/merge-features/',
+      { merge_relations: [{ record_left: left, record_right: right, header_left: 'key', header_right: 'key' }], merge_type: 'horizontal' },
+      who,
+    );
     expect(started.body.newmerges).toHaveLength(1);
     const jobId = started.body.newmerges[0].job_id as string;
     const job = await eventually(async () => {
@@ -71,8 +89,10 @@ describeInfra('merge limits: rows, bytes and the quota on merged records (real P
     }, 60_000);
     return { jobId, job };
   };
-  const usedBy = async (who: string) => Number((await sql.query('SELECT coalesce(sum(bytes), 0) AS used FROM jobs.derived_storage WHERE owner_id = $1', [who])).rows[0].used);
-  const mergedRecords = async (who: string) => (await sql.query("SELECT id FROM catalogue.records WHERE owner_id = $1 AND origin = 'merge' ORDER BY date_created", [who])).rows.map((r) => r.id as string);
+  const usedBy = async (who: string) =>
+    Number((await sql.query('SELECT coalesce(sum(bytes), 0) AS used FROM jobs.derived_storage WHERE owner_id = $1', [who])).rows[0].used);
+  const mergedRecords = async (who: string) =>
+    (await sql.query("SELECT id FROM catalogue.records WHERE owner_id = $1 AND origin = 'merge' ORDER BY date_created", [who])).rows.map((r) => r.id as string);
   /** A stopped merge keeps nothing: no object, no merge.completed (so no record), no bytes counted, no work files. */
   const nothingLeftOf = async (who: string, jobId: string) => {
     expect(await app.get(ObjectStorage).exists(`jobs/merges/${jobId}.csv`)).toBe(false);
@@ -87,11 +107,23 @@ describeInfra('merge limits: rows, bytes and the quota on merged records (real P
     db = await createTestDatabase('dc_merge_limits');
     dataDir = mkdtempSync(path.join(tmpdir(), 'dc-merge-limits-'));
     const config = loadConfig({
-      NODE_ENV: 'test', DATABASE_URL: db.url, DATA_DIR: dataDir, JWT_SECRET: 'merge-limits-test-'.padEnd(48, 'x'), ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), LOG_LEVEL: 'silent',
-      MERGE_MAX_BYTES: String(MAX_BYTES), DERIVED_STORAGE_QUOTA_BYTES: String(QUOTA),
+      NODE_ENV: 'test',
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'merge-limits-test-'.padEnd(48, 'x'),
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      LOG_LEVEL: 'silent',
+      MERGE_MAX_BYTES: String(MAX_BYTES),
+      DERIVED_STORAGE_QUOTA_BYTES: String(QUOTA),
     });
     expect(config.MERGE_MAX_ROWS).toBe(2_000_000);
-    app = await createApp({ service: 'gateway', config, logger: createLogger({ service: 'merge-limits-test', level: process.env.MERGE_LIMITS_TEST_LOGS === '1' ? 'info' : 'silent' }), modules: [CatalogueModule, RelationsModule, JobsModule], shutdownHooks: false });
+    app = await createApp({
+      service: 'gateway',
+      config,
+      logger: createLogger({ service: 'merge-limits-test', level: process.env.MERGE_LIMITS_TEST_LOGS === '1' ? 'info' : 'silent' }),
+      modules: [CatalogueModule, RelationsModule, JobsModule],
+      shutdownHooks: false,
+    });
     await app.init();
     sql = new Client({ connectionString: db.url });
     await sql.connect();
@@ -128,11 +160,13 @@ describeInfra('merge limits: rows, bytes and the quota on merged records (real P
     const right = await upload(owner, 'wide-right.csv', keyedCsv('b', 200, 1));
     const { jobId, job } = await merge(owner, left, right);
     expect(job).toMatchObject({ failed: true, content: { result_record_id: null } });
-    expect(job.info).toMatch(/^The merge was stopped: its result would be larger than 24 MiB \(25,165,824 bytes\), the most a merge may make \(MERGE_MAX_BYTES\)\. /);
+    expect(job.info).toMatch(
+      /^The merge was stopped: its result would be larger than 24 MiB \(25,165,824 bytes\), the most a merge may make \(MERGE_MAX_BYTES\)\. /,
+    );
     await nothingLeftOf(owner, jobId);
   });
 
-  it('merges under the limits, counts merged records against the owner\'s quota, refuses the merge that would pass it, and frees it when a merged record is deleted', async () => {
+  it("merges under the limits, counts merged records against the owner's quota, refuses the merge that would pass it, and frees it when a merged record is deleted", async () => {
     const owner = await signUp('quota');
     // 40,000 rows of about 305 bytes: a 12 MB result; the quota (32 MiB) holds two.
     const left = await upload(owner, 'q-left.csv', keyedCsv('a', 200, 300));
@@ -158,7 +192,7 @@ describeInfra('merge limits: rows, bytes and the quota on merged records (real P
     expect(third.job).toMatchObject({ failed: true, content: { result_record_id: null } });
     expect(third.job.info).toBe(
       'The merge was stopped: its result would take your merged records past your storage quota of 32 MiB (33,554,432 bytes) (DERIVED_STORAGE_QUOTA_BYTES); ' +
-        `they take ${(2 * size / MIB).toFixed(1)} MiB (${(2 * size).toLocaleString('en')} bytes) now. Delete merged records you no longer need, then merge again.`,
+        `they take ${((2 * size) / MIB).toFixed(1)} MiB (${(2 * size).toLocaleString('en')} bytes) now. Delete merged records you no longer need, then merge again.`,
     );
     expect(await app.get(ObjectStorage).exists(`jobs/merges/${third.jobId}.csv`)).toBe(false);
     expect(existsSync(path.join(tmpdir(), 'dc-jobs-work', third.jobId))).toBe(false);
@@ -166,7 +200,13 @@ describeInfra('merge limits: rows, bytes and the quota on merged records (real P
     await eventually(async () => expect(await mergedRecords(owner)).toHaveLength(2));
 
     // The catalogue's record.deleted frees the deleted record's bytes in the jobs service's own count.
-    expect((await http().delete(`/api/records/${firstRecord}/`).set({ Authorization: `JWT ${tokens.get(owner)}` })).status).toBeLessThan(300);
+    expect(
+      (
+        await http()
+          .delete(`/api/records/${firstRecord}/`)
+          .set({ Authorization: `JWT ${tokens.get(owner)}` })
+      ).status,
+    ).toBeLessThan(300);
     await eventually(async () => expect(await usedBy(owner)).toBe(size));
     const fourth = await merge(owner, left, right);
     expect(fourth.job).toMatchObject({ failed: false });

@@ -34,7 +34,7 @@ describe('gateway proxy: the client address it forwards', () => {
     return response.body as IncomingHttpHeaders;
   };
 
-  it('replaces a spoofed X-Forwarded-For from an untrusted client with the client\'s own address', async () => {
+  it("replaces a spoofed X-Forwarded-For from an untrusted client with the client's own address", async () => {
     // Only 192.0.2.10 may forward addresses to this gateway; the test connects from loopback.
     const headers = await forwarded(gateway({ TRUST_PROXY: '192.0.2.10' }), { 'X-Forwarded-For': '198.51.100.1, 198.51.100.2' });
     expect(headers['x-forwarded-for']).toMatch(/^(::ffff:)?127\.0\.0\.1$/);

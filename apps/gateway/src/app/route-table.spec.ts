@@ -31,10 +31,20 @@ describe('gateway route table', () => {
   });
 
   it('routes nothing under /internal, and the gateway process refuses every spelling of it', () => {
-    for (const url of ['/internal/token-status', '/internal', '/INTERNAL/token-status/', '//internal/x', '/api/../internal/token-status', '/api/account/../../internal/token-status', '/%69nternal/token-status', '/internal;x']) {
+    for (const url of [
+      '/internal/token-status',
+      '/internal',
+      '/INTERNAL/token-status/',
+      '//internal/x',
+      '/api/../internal/token-status',
+      '/api/account/../../internal/token-status',
+      '/%69nternal/token-status',
+      '/internal;x',
+    ]) {
       expect({ url, internal: isInternalPath(url) }).toEqual({ url, internal: true });
     }
     expect(routeFor('GET', '/internal/token-status')).toBeUndefined();
-    for (const url of ['/api/records/', '/internals', '/api/internal/', '/health/live']) expect({ url, internal: isInternalPath(url) }).toEqual({ url, internal: false });
+    for (const url of ['/api/records/', '/internals', '/api/internal/', '/health/live'])
+      expect({ url, internal: isInternalPath(url) }).toEqual({ url, internal: false });
   });
 });

@@ -26,7 +26,13 @@ interface Actor {
 const orgA = randomUUID();
 const orgB = randomUUID();
 const orgC = randomUUID();
-const actor = (username: string, organisationId: string, groups: number[], clientType: ClientType = 'STANDARD'): Actor => ({ id: randomUUID(), username, organisationId, clientType, groups });
+const actor = (username: string, organisationId: string, groups: number[], clientType: ClientType = 'STANDARD'): Actor => ({
+  id: randomUUID(),
+  username,
+  organisationId,
+  clientType,
+  groups,
+});
 const owner = actor('sh-owner', orgA, [3]);
 const dataAdmin = actor('sh-admin', orgA, [2]);
 const dataViewer = actor('sh-viewer', orgA, [3]);
@@ -61,7 +67,13 @@ describeInfra('sharing authorisation table (catalogue + requests + search, real 
     for (const [who] of expectations) outcomes.push([name(who), (await run(who)).status]);
     expect(outcomes).toEqual(expectations.map(([who, status]) => [name(who), status]));
   }
-  const NOBODY: Array<[Who, number]> = [['anonymous', 401], [colleague, 404], [dataViewer, 404], [basicSub, 404], [stranger, 404]];
+  const NOBODY: Array<[Who, number]> = [
+    ['anonymous', 401],
+    [colleague, 404],
+    [dataViewer, 404],
+    [basicSub, 404],
+    [stranger, 404],
+  ];
   const status = async (id: string) => (await call(requestor, 'get', `/api/requests/${id}`)).body.status;
 
   let recordId: string;
@@ -74,17 +86,48 @@ describeInfra('sharing authorisation table (catalogue + requests + search, real 
   beforeAll(async () => {
     db = await createTestDatabase('dc_sharing');
     dataDir = mkdtempSync(path.join(tmpdir(), 'dc-sharing-'));
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, DATA_DIR: dataDir, JWT_SECRET, ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'), LOG_LEVEL: 'silent' });
-    app = await createApp({ service: 'sharing-test', config, logger: createLogger({ service: 'sharing-test', level: process.env.SHARING_TEST_LOGS === '1' ? 'debug' : 'silent' }), modules: [CatalogueModule, RequestsModule, SearchModule], shutdownHooks: false });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      JWT_SECRET,
+      ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'),
+      LOG_LEVEL: 'silent',
+    });
+    app = await createApp({
+      service: 'sharing-test',
+      config,
+      logger: createLogger({ service: 'sharing-test', level: process.env.SHARING_TEST_LOGS === '1' ? 'debug' : 'silent' }),
+      modules: [CatalogueModule, RequestsModule, SearchModule],
+      shutdownHooks: false,
+    });
     await app.init();
     const jwt = app.get(JwtService);
     for (const p of people) {
-      const claims: TokenClaims = { sub: p.id, username: p.username, org: p.organisationId, ct: p.clientType, perms: permissionsOfGroups(p.groups), groups: p.groups, pv: 1 };
+      const claims: TokenClaims = {
+        sub: p.id,
+        username: p.username,
+        org: p.organisationId,
+        ct: p.clientType,
+        perms: permissionsOfGroups(p.groups),
+        groups: p.groups,
+        pv: 1,
+      };
       tokens.set(p, await jwt.signAsync(claims));
     }
     await app.get(EventBus).publish([
       ...[orgA, orgB, orgC].map((id, i) => createEvent(OrganisationUpdated, id, { organisationId: id, name: ['Acme', 'Blue', 'Cyan'][i] })),
-      ...people.map((p) => createEvent(UserUpdated, p.id, { userId: p.id, username: p.username, organisationId: p.organisationId, clientType: p.clientType, active: true, email: `${p.username}@example.org`, groups: p.groups })),
+      ...people.map((p) =>
+        createEvent(UserUpdated, p.id, {
+          userId: p.id,
+          username: p.username,
+          organisationId: p.organisationId,
+          clientType: p.clientType,
+          active: true,
+          email: `${p.username}@example.org`,
+          groups: p.groups,
+        }),
+      ),
     ]);
     const publish = async (recordName: string) => {
       const { body } = await call(owner, 'post', '/api/records/').attach('file', CO2).field('name', recordName).field('allowDuplicate', 'true');
@@ -123,7 +166,9 @@ describeInfra('sharing authorisation table (catalogue + requests + search, real 
 
   it('message: both parties write; the others cannot, and learn nothing', async () => {
     const refused: Array<[Who, number]> = NOBODY.map(([who, code]) => [who, code === 404 ? 400 : code]);
-    await table([...refused, [requestor, 201], [owner, 201], [dataAdmin, 201]], (who) => call(who, 'post', '/api/request-messages/', { request: requestId, message: `Hello from ${name(who)}` }));
+    await table([...refused, [requestor, 201], [owner, 201], [dataAdmin, 201]], (who) =>
+      call(who, 'post', '/api/request-messages/', { request: requestId, message: `Hello from ${name(who)}` }),
+    );
     expect((await call(requestor, 'get', `/api/request-messages/?request=${requestId}`)).body.count).toBe(3);
   });
 
@@ -134,11 +179,23 @@ describeInfra('sharing authorisation table (catalogue + requests + search, real 
 
   it('approve: the owner side only (here a Data Admin); then download: the approved requestor gains it, nobody else', async () => {
     const link = (who: Who) => call(who, 'get', `/api/records/${recordId}/download/`);
-    const before: Array<[Who, number]> = [['anonymous', 403], [requestor, 403], [colleague, 403], [dataViewer, 403], [basicSub, 403], [stranger, 403], [owner, 200], [dataAdmin, 200]];
+    const before: Array<[Who, number]> = [
+      ['anonymous', 403],
+      [requestor, 403],
+      [colleague, 403],
+      [dataViewer, 403],
+      [basicSub, 403],
+      [stranger, 403],
+      [owner, 200],
+      [dataAdmin, 200],
+    ];
     await table(before, link);
     await table([...NOBODY, [requestor, 403], [dataAdmin, 200]], (who) => call(who, 'put', `/api/requests/${requestId}/`, { status: 'approved' }));
     await eventually(async () => expect((await link(requestor)).status).toBe(200));
-    await table(before.map(([who, code]) => [who, who === requestor ? 200 : code]), link);
+    await table(
+      before.map(([who, code]) => [who, who === requestor ? 200 : code]),
+      link,
+    );
     // The requestor's details and card say the same.
     const details = (await call(requestor, 'get', `/api/records/${recordId}/`)).body;
     expect(details).toMatchObject({ request_status: 'approved', download_url: `/api/records/${recordId}/download/` });
@@ -149,11 +206,13 @@ describeInfra('sharing authorisation table (catalogue + requests + search, real 
     });
     const url = new URL((await link(requestor)).body.url, 'http://x');
     oldLink = url;
-    const file = await call('anonymous', 'get', `${url.pathname}${url.search}`).buffer(true).parse((res, done) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => done(null, Buffer.concat(chunks)));
-    });
+    const file = await call('anonymous', 'get', `${url.pathname}${url.search}`)
+      .buffer(true)
+      .parse((res, done) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done(null, Buffer.concat(chunks)));
+      });
     expect((file.body as Buffer).equals(readFileSync(CO2))).toBe(true);
     // The download under the grant (the link followed above; links made are not downloads) reaches the audit trail.
     await eventually(async () => {

@@ -13,7 +13,9 @@ function startIdentity(): Promise<{ url: string; asked: string[]; server: Server
     res.statusCode = req.url === '/internal/token-status' && req.headers.authorization === 'JWT current' ? 204 : 401;
     res.end();
   });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked, server })));
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, asked, server })),
+  );
 }
 
 describe('gateway token verification (distributed mode)', () => {
@@ -42,7 +44,7 @@ describe('gateway token verification (distributed mode)', () => {
     expect(identity.asked).toEqual(['/internal/token-status JWT current', '/internal/token-status JWT revoked']);
   });
 
-  it('leaves anonymous calls, other schemes, identity\'s own calls and unrouted paths alone', async () => {
+  it("leaves anonymous calls, other schemes, identity's own calls and unrouted paths alone", async () => {
     expect((await request(app).get('/api/recordsannon/')).status).toBe(200);
     expect((await request(app).get('/api/recordsannon/').set('Authorization', 'Bearer x')).status).toBe(200);
     expect((await request(app).get('/api/account/user-account/').set('Authorization', 'JWT revoked')).status).toBe(200);

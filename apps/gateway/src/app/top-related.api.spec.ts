@@ -57,19 +57,46 @@ describeInfra('top_related: catalogue and relations together (real PostgreSQL, i
   beforeAll(async () => {
     db = await createTestDatabase('dc_top_related');
     dataDir = mkdtempSync(path.join(tmpdir(), 'dc-top-related-'));
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, DATA_DIR: dataDir, JWT_SECRET: 'top-related-test-'.padEnd(48, 'x'), ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'), LOG_LEVEL: 'silent' });
-    app = await createApp({ service: 'gateway', config, logger: createLogger({ service: 'top-related-test', level: 'silent' }), modules: [CatalogueModule, RelationsModule], shutdownHooks: false });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'top-related-test-'.padEnd(48, 'x'),
+      ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'),
+      LOG_LEVEL: 'silent',
+    });
+    app = await createApp({
+      service: 'gateway',
+      config,
+      logger: createLogger({ service: 'top-related-test', level: 'silent' }),
+      modules: [CatalogueModule, RelationsModule],
+      shutdownHooks: false,
+    });
     await app.init();
     sql = new Client({ connectionString: db.url });
     await sql.connect();
     for (const who of [owner, outsider]) {
-      const claims: TokenClaims = { sub: who.id, username: who.username, org: who.organisationId, ct: 'STANDARD', perms: permissionsOfGroups([3]), groups: [3], pv: 1 };
+      const claims: TokenClaims = {
+        sub: who.id,
+        username: who.username,
+        org: who.organisationId,
+        ct: 'STANDARD',
+        perms: permissionsOfGroups([3]),
+        groups: [3],
+        pv: 1,
+      };
       tokens.set(who, await app.get(JwtService).signAsync(claims));
     }
     await app.get(EventBus).publish(
       [owner, outsider].flatMap((who) => [
         createEvent(OrganisationUpdated, who.organisationId, { organisationId: who.organisationId, name: `${who.username} org` }),
-        createEvent(UserRegistered, who.id, { userId: who.id, username: who.username, organisationId: who.organisationId, clientType: 'STANDARD', groups: [3] }),
+        createEvent(UserRegistered, who.id, {
+          userId: who.id,
+          username: who.username,
+          organisationId: who.organisationId,
+          clientType: 'STANDARD',
+          groups: [3],
+        }),
       ]),
     );
   });
@@ -102,7 +129,14 @@ describeInfra('top_related: catalogue and relations together (real PostgreSQL, i
     // The list is recomputed as each record's sketches arrive: its scores settle once both are extracted.
     await eventually(async () => {
       const [entry] = (await request(app.getHttpServer()).get(`/api/records/${gdp}/`).set(as(owner))).body.top_related;
-      expect(entry).toEqual({ id: population, name: 'population.csv', sem_score: expect.any(Number), struct_score: 0.75, stats_score: expect.any(Number), link_score: expect.any(Number) });
+      expect(entry).toEqual({
+        id: population,
+        name: 'population.csv',
+        sem_score: expect.any(Number),
+        struct_score: 0.75,
+        stats_score: expect.any(Number),
+        link_score: expect.any(Number),
+      });
       expect(entry.link_score).toBeGreaterThanOrEqual(0.9);
     }, 60_000);
 

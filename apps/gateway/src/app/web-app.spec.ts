@@ -32,10 +32,13 @@ describe('serveWebApp', () => {
     await request(app).get('/app.js').expect(200, 'console.log(1)');
   });
 
-  it.each(['/api/records/', '/api/records', '/API/records/', '/api-token-auth/', '/health/ready'])('passes %s on to the routes without looking for a file', async (route) => {
-    const answer = await request(app).get(route).expect(200);
-    expect(answer.body).toEqual({ routedTo: 'api', path: route });
-  });
+  it.each(['/api/records/', '/api/records', '/API/records/', '/api-token-auth/', '/health/ready'])(
+    'passes %s on to the routes without looking for a file',
+    async (route) => {
+      const answer = await request(app).get(route).expect(200);
+      expect(answer.body).toEqual({ routedTo: 'api', path: route });
+    },
+  );
 
   it('says when there is no built client', () => {
     expect(serveWebApp(express(), path.join(dir, 'missing'))).toBe(false);

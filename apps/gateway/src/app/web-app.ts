@@ -19,9 +19,13 @@ const isWebAppPath = (path: string) => !isApiPath(path) && !HEALTH_PATH.test(pat
 /** Serves the single-page client at `/`; the API keeps everything under /api. */
 export function serveWebApp(server: Express, dir = webAppDir()): boolean {
   if (!existsSync(path.join(dir, 'index.html'))) return false;
-  const files = express.static(dir, { index: 'index.html', maxAge: '1h', setHeaders: (res, file) => {
-    if (file.endsWith('index.html')) res.setHeader('Cache-Control', 'no-cache');
-  } });
+  const files = express.static(dir, {
+    index: 'index.html',
+    maxAge: '1h',
+    setHeaders: (res, file) => {
+      if (file.endsWith('index.html')) res.setHeader('Cache-Control', 'no-cache');
+    },
+  });
   server.use((req, res, next) => (isWebAppPath(req.path) ? files(req, res, next) : next()));
   return true;
 }

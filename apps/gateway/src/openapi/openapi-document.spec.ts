@@ -33,15 +33,17 @@ describe('OpenAPI document (docs/openapi.json)', () => {
 
   it('is checked in and matches the controllers', () => {
     const checkedIn = readFileSync(OPENAPI_FILE, 'utf8');
-    if (checkedIn !== renderOpenApi(generated)) throw new Error(`docs/openapi.json is out of date with the controllers' contracts. Regenerate it: ${REGENERATE_OPENAPI}`);
+    if (checkedIn !== renderOpenApi(generated))
+      throw new Error(`docs/openapi.json is out of date with the controllers' contracts. Regenerate it: ${REGENERATE_OPENAPI}`);
   });
 
-  it("gives the web client types generated from it (apps/web/src/api/schema.d.ts)", () => {
+  it('gives the web client types generated from it (apps/web/src/api/schema.d.ts)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'dc-openapi-types-'));
     try {
       const fresh = path.join(dir, 'schema.d.ts');
       generateWebTypes(OPENAPI_FILE, fresh);
-      if (readFileSync(fresh, 'utf8') !== readFileSync(WEB_SCHEMA_FILE, 'utf8')) throw new Error(`apps/web/src/api/schema.d.ts is out of date with docs/openapi.json. Regenerate it: ${REGENERATE_OPENAPI}`);
+      if (readFileSync(fresh, 'utf8') !== readFileSync(WEB_SCHEMA_FILE, 'utf8'))
+        throw new Error(`apps/web/src/api/schema.d.ts is out of date with docs/openapi.json. Regenerate it: ${REGENERATE_OPENAPI}`);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -52,7 +54,10 @@ describe('OpenAPI document (docs/openapi.json)', () => {
       .filter(({ operation }) => !(operation as unknown as Record<string, unknown>)[API_CONTRACT_EXTENSION])
       .map(({ name }) => name);
     const described = KNOWN_GAPS.filter((name) => !missing.includes(name));
-    expect({ undescribed: missing.filter((name) => !KNOWN_GAPS.includes(name)), describedButListedAsGap: described }).toEqual({ undescribed: [], describedButListedAsGap: [] });
+    expect({ undescribed: missing.filter((name) => !KNOWN_GAPS.includes(name)), describedButListedAsGap: described }).toEqual({
+      undescribed: [],
+      describedButListedAsGap: [],
+    });
     if (missing.length) console.log(`OpenAPI: ${missing.length} of ${operations(generated).length} operations have no contract yet (KNOWN_GAPS).`);
   });
 
@@ -62,7 +67,11 @@ describe('OpenAPI document (docs/openapi.json)', () => {
     ajv.addSchema({ components: generated.components }, 'doc');
     for (const { name, operation } of operations(generated)) {
       const statuses = Object.keys(operation.responses);
-      expect({ name, success: statuses.some((s) => /^[23]\d\d$/.test(s)), errors: ['400', '401', '404', 'default'].every((s) => statuses.includes(s)) }).toEqual({ name, success: true, errors: true });
+      expect({
+        name,
+        success: statuses.some((s) => /^[23]\d\d$/.test(s)),
+        errors: ['400', '401', '404', 'default'].every((s) => statuses.includes(s)),
+      }).toEqual({ name, success: true, errors: true });
       for (const response of Object.values(operation.responses)) {
         const schema = response && 'content' in response ? response.content?.['application/json']?.schema : undefined;
         if (schema && !('$ref' in schema)) expect(() => ajv.compile(schema)).not.toThrow();
@@ -77,7 +86,9 @@ describe('OpenAPI document (docs/openapi.json)', () => {
     let examples = 0;
     for (const { name, operation } of operations(generated)) {
       const request = operation.requestBody && 'content' in operation.requestBody ? operation.requestBody.content['application/json']?.schema : undefined;
-      const answers = Object.entries(operation.responses).map(([status, response]) => [status, response && 'content' in response ? response.content?.['application/json']?.schema : undefined] as const);
+      const answers = Object.entries(operation.responses).map(
+        ([status, response]) => [status, response && 'content' in response ? response.content?.['application/json']?.schema : undefined] as const,
+      );
       for (const [where, schema] of [['request', request] as const, ...answers]) {
         if (!schema || '$ref' in schema || schema.example === undefined) continue;
         examples += 1;

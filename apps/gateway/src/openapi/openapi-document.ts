@@ -24,7 +24,13 @@ export const REGENERATE_OPENAPI = 'npm run openapi';
  * anything: Nest's preview mode resolves the modules but creates no provider (no database, no bus).
  */
 export async function generateOpenApiDocument(): Promise<OpenAPIObject> {
-  const config = loadConfig({ NODE_ENV: 'production', DATA_DIR: '/nonexistent', LOG_LEVEL: 'silent', JWT_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: Buffer.alloc(32).toString('base64') });
+  const config = loadConfig({
+    NODE_ENV: 'production',
+    DATA_DIR: '/nonexistent',
+    LOG_LEVEL: 'silent',
+    JWT_SECRET: 'x'.repeat(32),
+    ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+  });
   const logger = createLogger({ service: 'openapi', level: 'silent' });
   @Module({ imports: [PlatformModule.forRoot({ service: 'gateway', config, logger }), InfrastructureModule.forRoot(), ...ALL_SERVICE_MODULES] })
   class DocumentModule {}

@@ -48,9 +48,27 @@ import { MailRequestedConsumer } from './mail/mail-requested.consumer';
 import { AccountsRepublisher } from './reindex/accounts-republisher';
 
 @Module({
-  imports: [ServiceRuntimeModule.forService({ name: 'identity', entities: [OrganisationEntity, UserEntity], migrations: [IdentityInitial1763780000000, IdentityAccounts1763790000000, ApiKeySecretVerifier1764200000000, ThrottlePairsRevokedTokens1764300000000] })],
+  imports: [
+    ServiceRuntimeModule.forService({
+      name: 'identity',
+      entities: [OrganisationEntity, UserEntity],
+      migrations: [IdentityInitial1763780000000, IdentityAccounts1763790000000, ApiKeySecretVerifier1764200000000, ThrottlePairsRevokedTokens1764300000000],
+    }),
+  ],
   // ProfileController first: its GET api/account/user-account must win over AccountsController's GET api/account/:id.
-  controllers: [ProfileController, RegistrationController, ActivationController, LoginController, LogoutController, PasswordResetController, OrganisationController, AccountsController, AutofillController, ApiKeysController, TokenStatusController],
+  controllers: [
+    ProfileController,
+    RegistrationController,
+    ActivationController,
+    LoginController,
+    LogoutController,
+    PasswordResetController,
+    OrganisationController,
+    AccountsController,
+    AutofillController,
+    ApiKeysController,
+    TokenStatusController,
+  ],
   providers: [
     MailRequestedConsumer,
     AccountsRepublisher,

@@ -48,7 +48,11 @@ export class IdentityTestApp {
     });
     const logs = options.logs;
     const logger = logs
-      ? createLogger({ service: 'identity-test', level: 'trace', destination: new Writable({ write: (chunk, _encoding, done) => (logs.push(String(chunk)), done()) }) })
+      ? createLogger({
+          service: 'identity-test',
+          level: 'trace',
+          destination: new Writable({ write: (chunk, _encoding, done) => (logs.push(String(chunk)), done()) }),
+        })
       : // IDENTITY_TEST_LOGS=1 shows the service's logs while debugging a test.
         createLogger({ service: 'identity-test', level: process.env.IDENTITY_TEST_LOGS === '1' ? 'debug' : 'silent' });
     const app = await createApp({ service: 'identity', config, logger, modules: [IdentityModule], shutdownHooks: false });
@@ -88,7 +92,9 @@ export class IdentityTestApp {
     const dir = path.join(this.dataDir, 'mail');
     let names: string[];
     try {
-      names = readdirSync(dir).filter((name) => name.endsWith('.eml')).sort();
+      names = readdirSync(dir)
+        .filter((name) => name.endsWith('.eml'))
+        .sort();
     } catch {
       return [];
     }
@@ -114,7 +120,16 @@ export class IdentityTestApp {
   }
 
   signUpPayload(username: string, overrides: Partial<SignUp> = {}): SignUp {
-    return { username, email: `${username}@example.org`, first_name: 'Ada', last_name: 'Lovelace', description: 'Analytical engines', password: PASSWORD, password_confirm: PASSWORD, ...overrides };
+    return {
+      username,
+      email: `${username}@example.org`,
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      description: 'Analytical engines',
+      password: PASSWORD,
+      password_confirm: PASSWORD,
+      ...overrides,
+    };
   }
 
   signUp(username: string, overrides: Partial<SignUp> = {}) {
@@ -122,7 +137,10 @@ export class IdentityTestApp {
   }
 
   /** Signs up and follows the activation link; the founder of a new organisation. */
-  async founder(username: string, overrides: Partial<SignUp> = {}): Promise<{ id: string; username: string; email: string; organisationId: string; token: string }> {
+  async founder(
+    username: string,
+    overrides: Partial<SignUp> = {},
+  ): Promise<{ id: string; username: string; email: string; organisationId: string; token: string }> {
     const payload = this.signUpPayload(username, overrides);
     const response = await this.signUp(username, overrides);
     if (response.status !== 201) throw new Error(`sign-up failed: ${response.status} ${JSON.stringify(response.body)}`);
@@ -135,7 +153,11 @@ export class IdentityTestApp {
   }
 
   /** A sub-account created by an Access Admin, logged in. */
-  async member(adminToken: string, username: string, fields: { groups?: number[]; client_type?: string } = {}): Promise<{ id: string; username: string; token: string }> {
+  async member(
+    adminToken: string,
+    username: string,
+    fields: { groups?: number[]; client_type?: string } = {},
+  ): Promise<{ id: string; username: string; token: string }> {
     const created = await this.http()
       .post('/api/account/')
       .set('Authorization', `JWT ${adminToken}`)

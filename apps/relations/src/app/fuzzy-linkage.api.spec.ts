@@ -38,7 +38,10 @@ function generatedPair() {
   const rows = Papa.parse<string[]>(readFileSync(path.join(DATASETS, 'csv/sp500-constituents.csv'), 'utf8').trim(), { skipEmptyLines: true }).data.slice(1);
   const names = [...new Set(rows.map((r) => r[1].trim()))];
   const left = names.slice(0, 300);
-  const kept = left.map((name, rowA) => ({ name, rowA })).filter(() => random() < 2 / 3).slice(0, 200);
+  const kept = left
+    .map((name, rowA) => ({ name, rowA }))
+    .filter(() => random() < 2 / 3)
+    .slice(0, 200);
   const right: Array<{ name: string; rowA: number | null; typo: boolean }> = kept.map(({ name, rowA }, i) => {
     const typed = i % 2 === 0 && name.length >= 8 ? typo(name) : name;
     return { name: typed, rowA, typo: typed !== name };
@@ -66,7 +69,8 @@ describeInfra('fuzzy linkage of privately indexed files (CLK columns; PostgreSQL
   let dir: string;
   const pair = generatedPair();
   const files: Record<string, string> = {};
-  const get = (relation: string, a: IndexedRecord, b: IndexedRecord, query = '') => relations.http().get(`/api/relations/${relation}/?record1=${a.id}&record2=${b.id}${query}`).set(auth);
+  const get = (relation: string, a: IndexedRecord, b: IndexedRecord, query = '') =>
+    relations.http().get(`/api/relations/${relation}/?record1=${a.id}&record2=${b.id}${query}`).set(auth);
   /** Precision and recall of the row pairs linked with a probability of at least 0.5. */
   const quality = (results: Array<{ rowA: number; rowB: number; rows_match_prob: number }>) => {
     const linked = results.filter((r) => r.rows_match_prob >= 0.5);
@@ -74,7 +78,12 @@ describeInfra('fuzzy linkage of privately indexed files (CLK columns; PostgreSQL
     const truth = pair.right.filter((r) => r.rowA !== null);
     const typos = truth.filter((r) => r.typo);
     const typosFound = correct.filter((r) => pair.right[r.rowB].typo).length;
-    return { precision: linked.length ? correct.length / linked.length : 1, recall: correct.length / truth.length, typoRecall: typosFound / typos.length, typos: typos.length };
+    return {
+      precision: linked.length ? correct.length / linked.length : 1,
+      recall: correct.length / truth.length,
+      typoRecall: typosFound / typos.length,
+      typos: typos.length,
+    };
   };
 
   beforeAll(async () => {
@@ -85,10 +94,27 @@ describeInfra('fuzzy linkage of privately indexed files (CLK columns; PostgreSQL
     // What private indexing sends: the browser encoded Company as CLKs under the organisation's key.
     const clk = clkEncoder(TEST_LINKAGE_KEY);
     files.leftPrivate = csv(dir, 'companies-left.csv', 'L', pair.left, clk);
-    files.rightPrivate = csv(dir, 'companies-right.csv', 'R', pair.right.map((r) => r.name), clk);
-    files.rightOtherKey = csv(dir, 'companies-right-other.csv', 'R', pair.right.map((r) => r.name), clkEncoder(new Uint8Array(32).fill(7)));
+    files.rightPrivate = csv(
+      dir,
+      'companies-right.csv',
+      'R',
+      pair.right.map((r) => r.name),
+      clk,
+    );
+    files.rightOtherKey = csv(
+      dir,
+      'companies-right-other.csv',
+      'R',
+      pair.right.map((r) => r.name),
+      clkEncoder(new Uint8Array(32).fill(7)),
+    );
     files.left = csv(dir, 'left.csv', 'L', pair.left);
-    files.right = csv(dir, 'right.csv', 'R', pair.right.map((r) => r.name));
+    files.right = csv(
+      dir,
+      'right.csv',
+      'R',
+      pair.right.map((r) => r.name),
+    );
   });
 
   afterAll(async () => {
@@ -97,9 +123,10 @@ describeInfra('fuzzy linkage of privately indexed files (CLK columns; PostgreSQL
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  const privately = (file: string, key = TEST_LINKAGE_KEY) => relations.index(owner, file, { privateColumns: { prehashed: ['Company'], fuzzy: ['Company'], linkageKeyId: linkageKeyId(key) } });
+  const privately = (file: string, key = TEST_LINKAGE_KEY) =>
+    relations.index(owner, file, { privateColumns: { prehashed: ['Company'], fuzzy: ['Company'], linkageKeyId: linkageKeyId(key) } });
 
-  it('links the typo\'d rows of two privately indexed files by the Dice similarity of their CLKs', async () => {
+  it("links the typo'd rows of two privately indexed files by the Dice similarity of their CLKs", async () => {
     const [left, right] = [await privately(files.leftPrivate), await privately(files.rightPrivate)];
     expect(pair.right.filter((r) => r.typo).length).toBeGreaterThanOrEqual(60);
 
@@ -122,9 +149,19 @@ describeInfra('fuzzy linkage of privately indexed files (CLK columns; PostgreSQL
     expect(pairOfTypo.rows_match_prob).toBeLessThan(1);
 
     // What relations keeps: the sketch says CLK and names the key; the row index keeps 128 bytes per row.
-    const [sketch] = await relations.sql<{ tables: Array<{ columns: Array<{ header: string; encoding?: string; linkageKeyId?: string; words: string[] }> }> }>('SELECT tables FROM relations.file_sketches WHERE file_id = $1', [left.fileId]);
-    expect(sketch.tables[0].columns.find((c) => c.header === 'Company')).toMatchObject({ encoding: 'clk', linkageKeyId: linkageKeyId(TEST_LINKAGE_KEY), words: [] });
-    const [build] = await relations.sql<{ columns: Array<{ header: string; clkKey?: string }> }>(`SELECT columns FROM relations.row_indexes WHERE file_id = $1 AND status = 'ready'`, [left.fileId]);
+    const [sketch] = await relations.sql<{ tables: Array<{ columns: Array<{ header: string; encoding?: string; linkageKeyId?: string; words: string[] }> }> }>(
+      'SELECT tables FROM relations.file_sketches WHERE file_id = $1',
+      [left.fileId],
+    );
+    expect(sketch.tables[0].columns.find((c) => c.header === 'Company')).toMatchObject({
+      encoding: 'clk',
+      linkageKeyId: linkageKeyId(TEST_LINKAGE_KEY),
+      words: [],
+    });
+    const [build] = await relations.sql<{ columns: Array<{ header: string; clkKey?: string }> }>(
+      `SELECT columns FROM relations.row_indexes WHERE file_id = $1 AND status = 'ready'`,
+      [left.fileId],
+    );
     const clkKey = build.columns.find((c) => c.header === 'Company')!.clkKey!;
     let bytes = 0;
     for await (const chunk of await relations.app.get(ObjectStorage).get(clkKey)) bytes += (chunk as Buffer).length;
@@ -144,16 +181,25 @@ describeInfra('fuzzy linkage of privately indexed files (CLK columns; PostgreSQL
     expect(exactRows).toMatchObject({ matches: [], message: 'No columns of these records share values.' });
     expect(quality(exactRows.results)).toMatchObject({ precision: 1, recall: 0, typoRecall: 0 });
 
-    const fuzzy = [await relations.index(owner, files.left, { hash: ['Company'], fuzzy: ['Company'] }), await relations.index(owner, files.right, { hash: ['Company'], fuzzy: ['Company'] })];
+    const fuzzy = [
+      await relations.index(owner, files.left, { hash: ['Company'], fuzzy: ['Company'] }),
+      await relations.index(owner, files.right, { hash: ['Company'], fuzzy: ['Company'] }),
+    ];
     const fuzzyRows = (await get('link-rows', fuzzy[0], fuzzy[1], '&limit=1000')).body;
     const found = quality(fuzzyRows.results);
     expect(found.precision).toBeGreaterThanOrEqual(0.95);
     expect(found.typoRecall).toBeGreaterThanOrEqual(0.85);
   });
 
-  it('lists the fuzzy pair in the merge scan\'s Linking Columns table', async () => {
+  it("lists the fuzzy pair in the merge scan's Linking Columns table", async () => {
     const [left, right] = [await privately(files.leftPrivate), await privately(files.rightPrivate)];
-    const body = (await relations.http().post('/api/relations/get-merge-relations/').set(auth).send({ records: [left.id, right.id] })).body;
+    const body = (
+      await relations
+        .http()
+        .post('/api/relations/get-merge-relations/')
+        .set(auth)
+        .send({ records: [left.id, right.id] })
+    ).body;
     const linking = body.linking_columns.find((l: { record_left: string }) => l.record_left === left.id);
     expect(linking.matches[0]).toMatchObject({ column_left: 'Company', column_right: 'Company', estimated: false });
     expect(linking.rows[0].rows_match_prob).toBeGreaterThan(0.5);

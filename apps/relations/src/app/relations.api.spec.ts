@@ -104,7 +104,8 @@ describeInfra('relations API on the real datasets (PostgreSQL, fs storage)', tru
       const body = response.body;
       expect(body.joinable).toBe(true);
       expect(body.join_score).toBeGreaterThanOrEqual(0.9);
-      const pair = (header: string) => body.matching_headers.find((m: { header_left: string; header_right: string }) => m.header_left === header && m.header_right === header);
+      const pair = (header: string) =>
+        body.matching_headers.find((m: { header_left: string; header_right: string }) => m.header_left === header && m.header_right === header);
       // Every Country Code and Year of gdp exists in population (the datasets' README).
       expect(pair('Country Code')).toMatchObject({ header_similarity: 1 });
       expect(pair('Country Code').containment_left).toBeGreaterThanOrEqual(0.95);
@@ -171,7 +172,7 @@ describeInfra('relations API on the real datasets (PostgreSQL, fs storage)', tru
       expect(narrowed.sim_words.every((w: { score: number }) => w.score >= 0.2 && w.score <= 0.6)).toBe(true);
     });
 
-    it('refuses a maximum below the minimum with the spec\'s text', async () => {
+    it("refuses a maximum below the minimum with the spec's text", async () => {
       const response = await get(`${pairUrl('semantics', gdp, co2Global)}&min=0.8&max=0.2`);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ max: [RANGE_ERROR] });
@@ -234,7 +235,10 @@ describeInfra('relations API on the real datasets (PostgreSQL, fs storage)', tru
   describe('row-hash index', () => {
     const readyBuild = async (record: IndexedRecord) => {
       await relations.until(`SELECT 1 FROM relations.row_indexes WHERE file_id = $1 AND status = 'ready'`, [record.fileId]);
-      const [build] = await relations.sql<{ build_id: string; columns: Array<{ header: string; key: string; rows: number }> }>(`SELECT build_id, columns FROM relations.row_indexes WHERE file_id = $1 AND status = 'ready'`, [record.fileId]);
+      const [build] = await relations.sql<{ build_id: string; columns: Array<{ header: string; key: string; rows: number }> }>(
+        `SELECT build_id, columns FROM relations.row_indexes WHERE file_id = $1 AND status = 'ready'`,
+        [record.fileId],
+      );
       return build;
     };
     const storage = () => relations.app.get(ObjectStorage);
@@ -246,7 +250,11 @@ describeInfra('relations API on the real datasets (PostgreSQL, fs storage)', tru
 
     it('is built in the background from each stored file: one value hash per row and column', async () => {
       const build = await readyBuild(co2Global);
-      expect(build.columns.map((c) => [c.header, c.rows])).toEqual([['Year', 47], ['Mean', 47], ['Uncertainty', 47]]);
+      expect(build.columns.map((c) => [c.header, c.rows])).toEqual([
+        ['Year', 47],
+        ['Mean', 47],
+        ['Uncertainty', 47],
+      ]);
       const years = column('csv/co2-annmean-gl.csv', 'Year');
       expect(await objectHashes(build.columns[0].key)).toEqual(years.map((year) => valueHash(normalisedValue(String(year))!)));
       expect((await listAll(storage(), `relations/row-index/${co2Global.fileId}/`)).sort()).toEqual(build.columns.map((c) => c.key).sort());
@@ -283,7 +291,11 @@ describeInfra('relations API on the real datasets (PostgreSQL, fs storage)', tru
       const killed = randomUUID();
       const running = randomUUID();
       for (const buildId of [killed, running]) {
-        await relations.sql(`INSERT INTO relations.row_indexes (build_id, file_id, status, built_at) VALUES ($1, $2, 'building', now() - $3::interval)`, [buildId, record.fileId, buildId === killed ? '7 hours' : '1 minute']);
+        await relations.sql(`INSERT INTO relations.row_indexes (build_id, file_id, status, built_at) VALUES ($1, $2, 'building', now() - $3::interval)`, [
+          buildId,
+          record.fileId,
+          buildId === killed ? '7 hours' : '1 minute',
+        ]);
         await storage().put(rowIndexKey(record.fileId, buildId, 0, 0), Readable.from([Buffer.alloc(8)]));
       }
       expect(await rowIndexes.dropStaleBuilds()).toBe(1);
@@ -326,11 +338,24 @@ describeInfra('relations API on the real datasets (PostgreSQL, fs storage)', tru
       const requestId = randomUUID();
       const grant = (status: 'approved' | 'revoked', version: number) =>
         createEvent(RequestUpdated, requestId, {
-          requestId, recordId: publicRequestOnly.id, requestorId: owner.id, requestorOrganisationId: owner.organisationId, ownerId: outsider.id, organisationId: outsider.organisationId,
-          status, expiresAt: null, createdAt: new Date().toISOString(), changedAt: new Date().toISOString(), version,
+          requestId,
+          recordId: publicRequestOnly.id,
+          requestorId: owner.id,
+          requestorOrganisationId: owner.organisationId,
+          ownerId: outsider.id,
+          organisationId: outsider.organisationId,
+          status,
+          expiresAt: null,
+          createdAt: new Date().toISOString(),
+          changedAt: new Date().toISOString(),
+          version,
         });
       const applied = async (version: number) =>
-        eventually(async () => expect((await relations.sql<{ version: number }>('SELECT version FROM relations.request_grants WHERE request_id = $1', [requestId]))[0]?.version).toBe(version));
+        eventually(async () =>
+          expect(
+            (await relations.sql<{ version: number }>('SELECT version FROM relations.request_grants WHERE request_id = $1', [requestId]))[0]?.version,
+          ).toBe(version),
+        );
       await relations.app.get(EventBus).publish([grant('approved', 4)]);
       await applied(4);
       expect((await get(pairUrl('link-rows', gdp, publicRequestOnly))).status).toBe(200);
@@ -368,11 +393,16 @@ describeInfra('relations API on the real datasets (PostgreSQL, fs storage)', tru
       const response = await post('/api/relations/get-merge-relations', { records: [gdp.id, population.id, co2Global.id, pdf.id] });
       expect(response.status).toBe(200);
       const { merge_relations, linking_columns, messages } = response.body;
-      const code = merge_relations.find((m: { header_left: string; record_left: string; record_right: string }) => m.header_left === 'Country Code' && m.record_left === gdp.id && m.record_right === population.id);
+      const code = merge_relations.find(
+        (m: { header_left: string; record_left: string; record_right: string }) =>
+          m.header_left === 'Country Code' && m.record_left === gdp.id && m.record_right === population.id,
+      );
       expect(code).toMatchObject({ record_left_name: 'gdp.csv', record_right_name: 'population.csv', header_right: 'Country Code' });
       expect(code.total_sim).toBeGreaterThan(0.9);
       expect(merge_relations.every((m: { total_sim: number }) => m.total_sim >= 0.5)).toBe(true);
-      const gdpPopulation = linking_columns.find((l: { record_left: string; record_right: string }) => l.record_left === gdp.id && l.record_right === population.id);
+      const gdpPopulation = linking_columns.find(
+        (l: { record_left: string; record_right: string }) => l.record_left === gdp.id && l.record_right === population.id,
+      );
       expect(gdpPopulation.matches.length).toBeGreaterThan(0);
       expect(gdpPopulation.rows[0].rows_match_prob).toBeGreaterThan(0.9);
       expect(messages).toEqual([NOT_TABULAR]);
@@ -421,12 +451,18 @@ describeInfra('relations API on the real datasets (PostgreSQL, fs storage)', tru
       expect(body.results[0].matching_headers.map((m: { header_left: string }) => m.header_left)).toEqual(expect.arrayContaining(['Country Code']));
     });
 
-    it('keeps each record\'s best related records and publishes them as relation.top-related when sketches change', async () => {
+    it("keeps each record's best related records and publishes them as relation.top-related when sketches change", async () => {
       // gdp was indexed before population: population entered gdp's list from population's side.
       const list = await publishedFor(gdp, (ids) => ids.includes(population.id) && ids.includes(publicRequestOnly.id));
       expect(list.length).toBeLessThanOrEqual(TOP_RELATED_KEPT);
       const entry = list.find((r) => r.recordId === population.id)!;
-      expect(entry).toEqual({ recordId: population.id, semScore: expect.any(Number), structScore: 0.75, statsScore: expect.any(Number), linkScore: expect.any(Number) });
+      expect(entry).toEqual({
+        recordId: population.id,
+        semScore: expect.any(Number),
+        structScore: 0.75,
+        statsScore: expect.any(Number),
+        linkScore: expect.any(Number),
+      });
       expect(entry.linkScore).toBeGreaterThanOrEqual(0.9);
       // Best first, by the mean of the four scores.
       const totals = list.map((r) => r.semScore + r.structScore + r.statsScore + r.linkScore);
@@ -439,13 +475,23 @@ describeInfra('relations API on the real datasets (PostgreSQL, fs storage)', tru
       await publishedFor(gdp, (ids) => ids.includes(population.id) && ids.includes(hiddenPopulation.id));
       const body = (await get(`/api/relations/top-related/?record=${gdp.id}`)).body;
       expect(body.top_related.map((r: { id: string }) => r.id)).toContain(population.id);
-      expect(body.top_related[0]).toEqual({ id: expect.any(String), name: expect.any(String), sem_score: expect.any(Number), struct_score: expect.any(Number), stats_score: expect.any(Number), link_score: expect.any(Number) });
+      expect(body.top_related[0]).toEqual({
+        id: expect.any(String),
+        name: expect.any(String),
+        sem_score: expect.any(Number),
+        struct_score: expect.any(Number),
+        stats_score: expect.any(Number),
+        link_score: expect.any(Number),
+      });
       expect(body.top_related.map((r: { id: string }) => r.id)).not.toContain(hiddenPopulation.id);
       expect((await get(`/api/relations/top-related/?record=${gdp.id}`, outsider)).status).toBe(404);
     });
 
-    it('takes a deleted record out of the others\' lists', async () => {
-      const [left, right] = [await relations.index(owner, 'csv/co2-annmean-gl.csv', { name: 'left-co2.csv' }), await relations.index(owner, 'csv/co2-annmean-mlo.csv', { name: 'right-co2.csv' })];
+    it("takes a deleted record out of the others' lists", async () => {
+      const [left, right] = [
+        await relations.index(owner, 'csv/co2-annmean-gl.csv', { name: 'left-co2.csv' }),
+        await relations.index(owner, 'csv/co2-annmean-mlo.csv', { name: 'right-co2.csv' }),
+      ];
       await publishedFor(left, (ids) => ids.includes(right.id));
       await relations.remove(right);
       await publishedFor(left, (ids) => !ids.includes(right.id));

@@ -45,7 +45,19 @@ class WordNetLifecycle implements OnModuleDestroy {
  * record.*, file.sketched and request.* only.
  */
 @Module({
-  imports: [ServiceRuntimeModule.forService({ name: 'relations', migrations: [RelationsInitial1764100000000, RelationsRequestGrants1764300000000, RelationsRowIndexes1764310000000, RelationsTopRelated1764320000000, RelationsRowIndexBuilding1764330000000, RelationsValueSight1764500000000] })],
+  imports: [
+    ServiceRuntimeModule.forService({
+      name: 'relations',
+      migrations: [
+        RelationsInitial1764100000000,
+        RelationsRequestGrants1764300000000,
+        RelationsRowIndexes1764310000000,
+        RelationsTopRelated1764320000000,
+        RelationsRowIndexBuilding1764330000000,
+        RelationsValueSight1764500000000,
+      ],
+    }),
+  ],
   controllers: [RelationsController, MergeScanController, MergeJobsController, RelatedController, DefinitionController],
   providers: [
     RecordsRepository,

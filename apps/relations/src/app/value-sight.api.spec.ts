@@ -53,7 +53,11 @@ describeInfra('relations never answer a question about cells the caller may not 
     for (const who of [attacker, grantee]) {
       // Same name, shape and counts: the probes differ only in whether their value is the target's.
       const probe = (value: typeof GUESSED, n: number) =>
-        relations.index(who, csv(`${who.username}-${n}.csv`, `ssn,full_name\n${value.ssn},${value.name}\n`), { name: 'probe.csv', visibility: 'EV', access: 'RE' });
+        relations.index(who, csv(`${who.username}-${n}.csv`, `ssn,full_name\n${value.ssn},${value.name}\n`), {
+          name: 'probe.csv',
+          visibility: 'EV',
+          access: 'RE',
+        });
       probes.set(who, { present: await probe(GUESSED, 1), absent: await probe(ABSENT, 2) });
     }
     await grant('approved', 3);
@@ -67,11 +71,22 @@ describeInfra('relations never answer a question about cells the caller may not 
     const now = new Date().toISOString();
     await relations.app.get(EventBus).publish([
       createEvent(RequestUpdated, requestId, {
-        requestId, recordId: target.id, requestorId: grantee.id, requestorOrganisationId: grantee.organisationId, ownerId: victim.id, organisationId: victim.organisationId,
-        status, expiresAt: null, createdAt: now, changedAt: now, version,
+        requestId,
+        recordId: target.id,
+        requestorId: grantee.id,
+        requestorOrganisationId: grantee.organisationId,
+        ownerId: victim.id,
+        organisationId: victim.organisationId,
+        status,
+        expiresAt: null,
+        createdAt: now,
+        changedAt: now,
+        version,
       }),
     ]);
-    await eventually(async () => expect(await relations.sql('SELECT 1 FROM relations.request_grants WHERE request_id = $1 AND version = $2', [requestId, version])).toHaveLength(1));
+    await eventually(async () =>
+      expect(await relations.sql('SELECT 1 FROM relations.request_grants WHERE request_id = $1 AND version = $2', [requestId, version])).toHaveLength(1),
+    );
   }
 
   afterAll(async () => {
@@ -104,7 +119,11 @@ describeInfra('relations never answer a question about cells the caller may not 
       'top-related probe': () => call('get', `/api/relations/top-related/?record=${probe.id}`),
       'top-related target': () => call('get', `/api/relations/top-related/?record=${target.id}`),
       'merge scan': () => call('post', '/api/relations/get-merge-relations/', { records: [probe.id, target.id] }),
-      'merge-features': () => call('post', '/api/relations/merge-features/', { merge_relations: [{ record_left: probe.id, record_right: target.id, header_left: 'ssn', header_right: 'ssn' }], merge_type: 'horizontal' }),
+      'merge-features': () =>
+        call('post', '/api/relations/merge-features/', {
+          merge_relations: [{ record_left: probe.id, record_right: target.id, header_left: 'ssn', header_right: 'ssn' }],
+          merge_type: 'horizontal',
+        }),
     };
     const result: Record<string, unknown> = {};
     const others = [...probes.values()].flatMap((p) => [p.present.id, p.absent.id]).filter((id) => id !== probe.id);
@@ -131,7 +150,12 @@ describeInfra('relations never answer a question about cells the caller may not 
     // The calls did answer (a table of 404s would prove nothing).
     expect(withValue['joining probe-target']).toMatchObject({
       status: 200,
-      body: { message: VALUES_WITHHELD, matching_headers: expect.arrayContaining([expect.objectContaining({ header_left: 'ssn', header_right: 'ssn', header_similarity: 1, values_compared: false })]) },
+      body: {
+        message: VALUES_WITHHELD,
+        matching_headers: expect.arrayContaining([
+          expect.objectContaining({ header_left: 'ssn', header_right: 'ssn', header_similarity: 1, values_compared: false }),
+        ]),
+      },
     });
     expect(withValue['statistics probe-target']).toMatchObject({ status: 200, body: { stats_mtx: [], message: VALUES_WITHHELD } });
     expect(withValue['link-rows probe-target']).toMatchObject({ status: 403 });
@@ -147,7 +171,10 @@ describeInfra('relations never answer a question about cells the caller may not 
   it('still shows a user with a live grant the value figures, which tell the two probes apart', async () => {
     const { present, absent } = probes.get(grantee)!;
     const [withValue, withoutValue] = [await answers(grantee, present), await answers(grantee, absent)];
-    const ssn = (answer: unknown) => (answer as { body: { matching_headers: Array<{ header_left: string; containment_left: number }> } }).body.matching_headers.find((m) => m.header_left === 'ssn')!;
+    const ssn = (answer: unknown) =>
+      (answer as { body: { matching_headers: Array<{ header_left: string; containment_left: number }> } }).body.matching_headers.find(
+        (m) => m.header_left === 'ssn',
+      )!;
     expect(ssn(withValue['joining probe-target'])).toMatchObject({ containment_left: 1, values_compared: true });
     expect(withValue['joining probe-target']).toMatchObject({ body: { message: null } });
     expect(ssn(withoutValue['joining probe-target']).containment_left).toBe(0);
@@ -155,19 +182,26 @@ describeInfra('relations never answer a question about cells the caller may not 
     expect(withValue['merge scan']).not.toEqual(withoutValue['merge scan']);
   });
 
-  it('reads a derivative\'s values for its maker only while the grant it was made under holds (lineage)', async () => {
+  it("reads a derivative's values for its maker only while the grant it was made under holds (lineage)", async () => {
     // The grantee's merge result holding the target's people, as the catalogue describes it.
     const derivative = await relations.index(grantee, csv('merged.csv', targetCsv()), { name: 'Merge of people.csv' });
     await relations.update(derivative, { ownerOnly: true, derivedFrom: [{ recordId: target.id, terms: 'grant', requestId, revoked: false }] });
     const own = probes.get(grantee)!.present;
     const joining = async () => (await relations.http().get(`/api/relations/joining/?record1=${own.id}&record2=${derivative.id}`).set(auth.get(grantee)!)).body;
-    const linkRows = async () => (await relations.http().get(`/api/relations/link-rows/?record1=${derivative.id}&record2=${own.id}`).set(auth.get(grantee)!)).status;
-    expect(await joining()).toMatchObject({ message: null, matching_headers: expect.arrayContaining([expect.objectContaining({ header_left: 'ssn', containment_left: 1 })]) });
+    const linkRows = async () =>
+      (await relations.http().get(`/api/relations/link-rows/?record1=${derivative.id}&record2=${own.id}`).set(auth.get(grantee)!)).status;
+    expect(await joining()).toMatchObject({
+      message: null,
+      matching_headers: expect.arrayContaining([expect.objectContaining({ header_left: 'ssn', containment_left: 1 })]),
+    });
     expect(await linkRows()).toBe(200);
     // Nobody else sees it: not even the victim whose data it holds (they see it through the catalogue's lineage).
     expect((await relations.http().get(`/api/relations/joining/?record1=${target.id}&record2=${derivative.id}`).set(auth.get(victim)!)).status).toBe(404);
     await grant('revoked', 4);
-    expect(await joining()).toMatchObject({ message: VALUES_WITHHELD, matching_headers: expect.arrayContaining([expect.objectContaining({ header_left: 'ssn', containment_left: 0, values_compared: false })]) });
+    expect(await joining()).toMatchObject({
+      message: VALUES_WITHHELD,
+      matching_headers: expect.arrayContaining([expect.objectContaining({ header_left: 'ssn', containment_left: 0, values_compared: false })]),
+    });
     expect(await linkRows()).toBe(403);
     // A link revoked by the source's owner ends it the same way, grant or not.
     await grant('approved', 5);

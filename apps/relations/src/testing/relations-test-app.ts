@@ -61,7 +61,14 @@ export class RelationsTestApp {
 
   static async start(databaseUrl: string): Promise<RelationsTestApp> {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'dc-relations-'));
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, DATA_DIR: dataDir, JWT_SECRET: TEST_JWT_SECRET, ENCRYPTION_KEY: TEST_ENCRYPTION_KEY, LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      JWT_SECRET: TEST_JWT_SECRET,
+      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+      LOG_LEVEL: 'silent',
+    });
     // RELATIONS_TEST_LOGS=1 shows the service's logs while debugging a test.
     const logger = createLogger({ service: 'relations-test', level: process.env.RELATIONS_TEST_LOGS === '1' ? 'debug' : 'silent' });
     const app = await createApp({ service: 'relations', config, logger, modules: [RelationsModule], shutdownHooks: false });
@@ -86,12 +93,34 @@ export class RelationsTestApp {
   }
 
   async auth(who: Caller): Promise<{ Authorization: string }> {
-    const claims: TokenClaims = { sub: who.id, username: who.username, org: who.organisationId, ct: who.clientType, perms: permissionsOfGroups(who.groups), groups: who.groups, pv: 1 };
+    const claims: TokenClaims = {
+      sub: who.id,
+      username: who.username,
+      org: who.organisationId,
+      ct: who.clientType,
+      perms: permissionsOfGroups(who.groups),
+      groups: who.groups,
+      pv: 1,
+    };
     return { Authorization: `JWT ${await this.app.get(JwtService).signAsync(claims)}` };
   }
 
   /** Indexes a dataset file as the catalogue would, and waits until relations applied both events. */
-  async index(owner: Caller, dataset: string, options: { visibility?: 'PR' | 'EV' | 'CU'; access?: 'RE' | 'OP'; sharedWithUserIds?: string[]; hash?: string[]; fuzzy?: string[]; mask?: string[]; privateColumns?: PrivateColumns; keepFile?: boolean; name?: string } = {}): Promise<IndexedRecord> {
+  async index(
+    owner: Caller,
+    dataset: string,
+    options: {
+      visibility?: 'PR' | 'EV' | 'CU';
+      access?: 'RE' | 'OP';
+      sharedWithUserIds?: string[];
+      hash?: string[];
+      fuzzy?: string[];
+      mask?: string[];
+      privateColumns?: PrivateColumns;
+      keepFile?: boolean;
+      name?: string;
+    } = {},
+  ): Promise<IndexedRecord> {
     const file = path.isAbsolute(dataset) ? dataset : path.join(DATASETS, dataset);
     const fileName = path.basename(file);
     const id = randomUUID();
@@ -103,7 +132,12 @@ export class RelationsTestApp {
     const privateColumns: PrivateColumns | undefined =
       options.privateColumns ??
       (options.hash?.length || options.mask?.length
-        ? { hash: options.hash ?? [], fuzzy: options.fuzzy, formats: (options.mask ?? []).map((column) => ({ column, format: 'mask' as const })), linkageKey: TEST_LINKAGE_KEY }
+        ? {
+            hash: options.hash ?? [],
+            fuzzy: options.fuzzy,
+            formats: (options.mask ?? []).map((column) => ({ column, format: 'mask' as const })),
+            linkageKey: TEST_LINKAGE_KEY,
+          }
         : undefined);
     const sketches = new SketchCollector();
     const meta = await extractMetadata({ stream: createReadStream(file), fileName }, { extractOption: 'metadata', sketches, privateColumns });
@@ -135,7 +169,14 @@ export class RelationsTestApp {
     this.version.set(id, 1);
     await this.app.get(EventBus).publish([
       createEvent(RecordCreated, id, snapshot),
-      createEvent(FileSketched, fileId, { recordId: id, fileId, fileName, contentType: 'text/csv', storageKey: options.keepFile === false ? null : key, tables: sketches.tables }),
+      createEvent(FileSketched, fileId, {
+        recordId: id,
+        fileId,
+        fileName,
+        contentType: 'text/csv',
+        storageKey: options.keepFile === false ? null : key,
+        tables: sketches.tables,
+      }),
     ]);
     if (options.keepFile === false) await storage.delete(key);
     await this.until(`SELECT 1 FROM relations.file_sketches s JOIN relations.records r USING (record_id) WHERE s.file_id = $1`, [fileId]);
@@ -148,11 +189,19 @@ export class RelationsTestApp {
     this.version.set(record.id, version);
     record.snapshot = { ...record.snapshot, ...change, version, changedAt: new Date().toISOString() };
     await this.app.get(EventBus).publish([createEvent(RecordUpdated, record.id, record.snapshot)]);
-    await this.until('SELECT 1 FROM relations.records WHERE record_id = $1 AND visibility = $2 AND access = $3', [record.id, record.snapshot.visibility, record.snapshot.access]);
+    await this.until('SELECT 1 FROM relations.records WHERE record_id = $1 AND visibility = $2 AND access = $3', [
+      record.id,
+      record.snapshot.visibility,
+      record.snapshot.access,
+    ]);
   }
 
   async remove(record: IndexedRecord): Promise<void> {
-    await this.app.get(EventBus).publish([createEvent(RecordDeleted, record.id, { recordId: record.id, ownerId: record.snapshot.ownerId, organisationId: record.snapshot.organisationId })]);
+    await this.app
+      .get(EventBus)
+      .publish([
+        createEvent(RecordDeleted, record.id, { recordId: record.id, ownerId: record.snapshot.ownerId, organisationId: record.snapshot.organisationId }),
+      ]);
     await this.until('SELECT 1 FROM relations.records WHERE record_id = $1 AND deleted', [record.id]);
   }
 

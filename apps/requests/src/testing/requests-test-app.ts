@@ -6,7 +6,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createEvent, EventEnvelope, OrganisationUpdated, permissionsOfGroups, PolicyUpdated, RecordSnapshot, RecordUpdated, UserUpdated, validateEnvelope } from '@dc/contracts';
+import {
+  createEvent,
+  EventEnvelope,
+  OrganisationUpdated,
+  permissionsOfGroups,
+  PolicyUpdated,
+  RecordSnapshot,
+  RecordUpdated,
+  UserUpdated,
+  validateEnvelope,
+} from '@dc/contracts';
 import { EventBus } from '@dc/messaging';
 import { ClientType, createApp, createLogger, loadConfig, TokenClaims } from '@dc/platform';
 import { RequestsModule } from '../app/requests.module';
@@ -76,7 +86,14 @@ export class RequestsTestApp {
 
   static async start(databaseUrl: string): Promise<RequestsTestApp> {
     const dataDir = mkdtempSync(path.join(tmpdir(), 'dc-requests-'));
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, DATA_DIR: dataDir, JWT_SECRET: TEST_JWT_SECRET, ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'), LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      JWT_SECRET: TEST_JWT_SECRET,
+      ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+      LOG_LEVEL: 'silent',
+    });
     // REQUESTS_TEST_LOGS=1 shows the service's logs while debugging a test.
     const logger = createLogger({ service: 'requests-test', level: process.env.REQUESTS_TEST_LOGS === '1' ? 'debug' : 'silent' });
     const app = await createApp({ service: 'requests', config, logger, modules: [RequestsModule], shutdownHooks: false });
@@ -101,7 +118,15 @@ export class RequestsTestApp {
   }
 
   async auth(who: Person): Promise<{ Authorization: string }> {
-    const claims: TokenClaims = { sub: who.id, username: who.username, org: who.organisationId, ct: who.clientType, perms: permissionsOfGroups(who.groups), groups: who.groups, pv: 1 };
+    const claims: TokenClaims = {
+      sub: who.id,
+      username: who.username,
+      org: who.organisationId,
+      ct: who.clientType,
+      perms: permissionsOfGroups(who.groups),
+      groups: who.groups,
+      pv: 1,
+    };
     return { Authorization: `JWT ${await this.app.get(JwtService).signAsync(claims)}` };
   }
 
@@ -111,7 +136,10 @@ export class RequestsTestApp {
     const ids = events.map((e) => e.id);
     const deadline = Date.now() + 30_000;
     for (;;) {
-      const [{ n }] = await this.sql<{ n: number }>("SELECT count(*)::int AS n FROM requests.processed_events WHERE consumer_group = 'requests' AND event_id = ANY($1)", [ids]);
+      const [{ n }] = await this.sql<{ n: number }>(
+        "SELECT count(*)::int AS n FROM requests.processed_events WHERE consumer_group = 'requests' AND event_id = ANY($1)",
+        [ids],
+      );
       if (n === ids.length) return;
       if (Date.now() > deadline) throw new Error('events were not applied by the requests service');
       await new Promise((r) => setTimeout(r, 25));
@@ -120,9 +148,20 @@ export class RequestsTestApp {
 
   feedPeople(people: Person[], organisations: Record<string, { name: string; description?: string }>): Promise<void> {
     return this.feed(
-      ...Object.entries(organisations).map(([id, o]) => createEvent(OrganisationUpdated, id, { organisationId: id, name: o.name, description: o.description ?? '' })),
+      ...Object.entries(organisations).map(([id, o]) =>
+        createEvent(OrganisationUpdated, id, { organisationId: id, name: o.name, description: o.description ?? '' }),
+      ),
       ...people.map((p) =>
-        createEvent(UserUpdated, p.id, { userId: p.id, username: p.username, organisationId: p.organisationId, clientType: p.clientType, active: true, email: p.email, firstName: p.username, groups: p.groups }),
+        createEvent(UserUpdated, p.id, {
+          userId: p.id,
+          username: p.username,
+          organisationId: p.organisationId,
+          clientType: p.clientType,
+          active: true,
+          email: p.email,
+          firstName: p.username,
+          groups: p.groups,
+        }),
       ),
     );
   }
@@ -131,20 +170,44 @@ export class RequestsTestApp {
     return this.feed(createEvent(RecordUpdated, record.recordId, record));
   }
 
-  feedPolicy(policy: { id: string; organisationId: string; ownerId: string; name: string; fields: Array<{ topic: string; requirement: string; agree: 'yes' | 'no' }>; version?: number }): Promise<void> {
+  feedPolicy(policy: {
+    id: string;
+    organisationId: string;
+    ownerId: string;
+    name: string;
+    fields: Array<{ topic: string; requirement: string; agree: 'yes' | 'no' }>;
+    version?: number;
+  }): Promise<void> {
     const now = new Date().toISOString();
     return this.feed(
-      createEvent(PolicyUpdated, policy.id, { policyId: policy.id, organisationId: policy.organisationId, ownerId: policy.ownerId, name: policy.name, fields: policy.fields, createdAt: now, changedAt: now, version: policy.version ?? 1 }),
+      createEvent(PolicyUpdated, policy.id, {
+        policyId: policy.id,
+        organisationId: policy.organisationId,
+        ownerId: policy.ownerId,
+        name: policy.name,
+        fields: policy.fields,
+        createdAt: now,
+        changedAt: now,
+        version: policy.version ?? 1,
+      }),
     );
   }
 
   /** The requests service's outbox events about one aggregate (a request id), oldest first. */
   async events(key: string): Promise<EventEnvelope[]> {
-    return (await this.sql<{ envelope: unknown }>('SELECT envelope FROM requests.outbox_events WHERE key = $1 ORDER BY seq', [key])).map((r) => validateEnvelope(r.envelope));
+    return (await this.sql<{ envelope: unknown }>('SELECT envelope FROM requests.outbox_events WHERE key = $1 ORDER BY seq', [key])).map((r) =>
+      validateEnvelope(r.envelope),
+    );
   }
 
   /** The mail.requested payloads about a request, to one address, oldest first. */
-  async mailsTo(requestId: string, email: string): Promise<Array<{ to: string; template: 'plain'; values: { subject: string; paragraphs: string[]; action?: { path: string } } }>> {
-    return (await this.events(requestId)).filter((e) => e.type === 'mail.requested').map((e) => e.payload as never).filter((m: { to: string }) => m.to === email);
+  async mailsTo(
+    requestId: string,
+    email: string,
+  ): Promise<Array<{ to: string; template: 'plain'; values: { subject: string; paragraphs: string[]; action?: { path: string } } }>> {
+    return (await this.events(requestId))
+      .filter((e) => e.type === 'mail.requested')
+      .map((e) => e.payload as never)
+      .filter((m: { to: string }) => m.to === email);
   }
 }

@@ -1,5 +1,15 @@
 import type { DataSource } from 'typeorm';
-import { createEvent, EventEnvelope, OrganisationUpdated, RecordCreated, RecordDeleted, RecordSnapshot, RecordUpdated, UserRegistered, UserUpdated } from '@dc/contracts';
+import {
+  createEvent,
+  EventEnvelope,
+  OrganisationUpdated,
+  RecordCreated,
+  RecordDeleted,
+  RecordSnapshot,
+  RecordUpdated,
+  UserRegistered,
+  UserUpdated,
+} from '@dc/contracts';
 import { createMessagingMigration, IdempotentConsumer } from '@dc/messaging';
 import { openServiceDataSource } from '@dc/persistence';
 import { EventHandler, ServiceEvents } from '@dc/platform';
@@ -23,11 +33,39 @@ const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
 
 function snapshot(overrides: Partial<RecordSnapshot> = {}): RecordSnapshot {
   return {
-    recordId: 'r-1', name: 'River flow', altName: '', description: 'Daily discharge', provenance: '', source: '',
-    ownerId: 'u-ada', ownerUsername: 'ada', organisationId: 'o-1', organisationName: 'Hydro Lab', visibility: 'EV',
-    sharedWithUserIds: [], sharedWithOrganisationIds: [], groupIds: [], projects: [], access: 'OP', ownerOnly: false, derivedFrom: [], accessFee: null, currency: 'CAD', policyId: null,
-    origin: 'upload', type: 'text/csv', size: 10, version: 1, createdAt: at(0).toISOString(), changedAt: at(0).toISOString(),
-    headers: ['date', 'flow'], words: [], totalRows: 3, encryptedHeaders: [], files: [], ...overrides,
+    recordId: 'r-1',
+    name: 'River flow',
+    altName: '',
+    description: 'Daily discharge',
+    provenance: '',
+    source: '',
+    ownerId: 'u-ada',
+    ownerUsername: 'ada',
+    organisationId: 'o-1',
+    organisationName: 'Hydro Lab',
+    visibility: 'EV',
+    sharedWithUserIds: [],
+    sharedWithOrganisationIds: [],
+    groupIds: [],
+    projects: [],
+    access: 'OP',
+    ownerOnly: false,
+    derivedFrom: [],
+    accessFee: null,
+    currency: 'CAD',
+    policyId: null,
+    origin: 'upload',
+    type: 'text/csv',
+    size: 10,
+    version: 1,
+    createdAt: at(0).toISOString(),
+    changedAt: at(0).toISOString(),
+    headers: ['date', 'flow'],
+    words: [],
+    totalRows: 3,
+    encryptedHeaders: [],
+    files: [],
+    ...overrides,
   };
 }
 
@@ -67,14 +105,20 @@ describe('search consumers (record, user and organisation events) on PostgreSQL'
     createEvent(type, 'r-1', snapshot(overrides), { occurredAt: at(minute) });
   const userEvent = (minute: number, username: string) =>
     createEvent(UserUpdated, 'u-ada', { userId: 'u-ada', username, organisationId: 'o-1', clientType: 'STANDARD', active: true }, { occurredAt: at(minute) });
-  const organisationEvent = (minute: number, name: string) => createEvent(OrganisationUpdated, 'o-1', { organisationId: 'o-1', name }, { occurredAt: at(minute) });
+  const organisationEvent = (minute: number, name: string) =>
+    createEvent(OrganisationUpdated, 'o-1', { organisationId: 'o-1', name }, { occurredAt: at(minute) });
 
   it('indexes a created record with its card, and applies a redelivered event once', async () => {
     const created = recordEvent(RecordCreated, 1);
     expect(await deliver(created)).toBe(true);
     expect(await deliver(created)).toBe(false);
     const doc = await index.get('r-1');
-    expect(doc).toMatchObject({ name: 'River flow', visibility: 'EV', headers: ['date', 'flow'], card: { user: 'ada', organisation: { id: 'o-1', name: 'Hydro Lab' }, total_rows: 3 } });
+    expect(doc).toMatchObject({
+      name: 'River flow',
+      visibility: 'EV',
+      headers: ['date', 'flow'],
+      card: { user: 'ada', organisation: { id: 'o-1', name: 'Hydro Lab' }, total_rows: 3 },
+    });
   });
 
   it('ignores an older record event that arrives after a newer one', async () => {
@@ -100,7 +144,8 @@ describe('search consumers (record, user and organisation events) on PostgreSQL'
     await deliver(createEvent(RecordCreated, 'r-2', snapshot({ recordId: 'r-2', name: 'Lake levels' }), { occurredAt: at(1) }));
     await deliver(userEvent(2, 'ada.lovelace'));
     await deliver(organisationEvent(3, 'Hydrology Institute'));
-    for (const id of ['r-1', 'r-2']) expect((await index.get(id))?.card).toMatchObject({ user: 'ada.lovelace', organisation: { id: 'o-1', name: 'Hydrology Institute' } });
+    for (const id of ['r-1', 'r-2'])
+      expect((await index.get(id))?.card).toMatchObject({ user: 'ada.lovelace', organisation: { id: 'o-1', name: 'Hydrology Institute' } });
     const listed = await index.search({ viewer: null, view: 'all', page: 1, pageSize: 20 });
     expect(listed.results.map((hit) => hit.card.user)).toEqual(['ada.lovelace', 'ada.lovelace']);
   });
@@ -117,7 +162,14 @@ describe('search consumers (record, user and organisation events) on PostgreSQL'
     await deliver(recordEvent(RecordCreated, 1));
     await deliver(userEvent(6, 'ada.new'));
     await deliver(userEvent(4, 'ada.old'));
-    await deliver(createEvent(UserRegistered, 'u-ada', { userId: 'u-ada', username: 'ada.registered', organisationId: 'o-1', clientType: 'STANDARD' }, { occurredAt: at(0) }));
+    await deliver(
+      createEvent(
+        UserRegistered,
+        'u-ada',
+        { userId: 'u-ada', username: 'ada.registered', organisationId: 'o-1', clientType: 'STANDARD' },
+        { occurredAt: at(0) },
+      ),
+    );
     await deliver(organisationEvent(6, 'New name'));
     await deliver(organisationEvent(5, 'Old name'));
     expect((await index.get('r-1'))?.card).toMatchObject({ user: 'ada.new', organisation: { name: 'New name' } });

@@ -24,7 +24,13 @@ export class SearchTestApp {
   ) {}
 
   static async start(databaseUrl: string): Promise<SearchTestApp> {
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: databaseUrl, JWT_SECRET: TEST_JWT_SECRET, ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'), LOG_LEVEL: 'silent' });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: databaseUrl,
+      JWT_SECRET: TEST_JWT_SECRET,
+      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
+      LOG_LEVEL: 'silent',
+    });
     const logger = createLogger({ service: 'search-test', level: 'silent' });
     const app = await createApp({ service: 'search', config, logger, modules: [SearchModule], shutdownHooks: false });
     await app.init();
@@ -44,7 +50,15 @@ export class SearchTestApp {
 
   /** `Authorization: JWT <token>` for the viewer, signed as identity signs them. */
   async auth(viewer: Viewer): Promise<{ Authorization: string }> {
-    const claims: TokenClaims = { sub: viewer.id, username: viewer.username, org: viewer.organisationId, ct: 'STANDARD', perms: viewer.permissions ?? [], groups: [3], pv: 1 };
+    const claims: TokenClaims = {
+      sub: viewer.id,
+      username: viewer.username,
+      org: viewer.organisationId,
+      ct: 'STANDARD',
+      perms: viewer.permissions ?? [],
+      groups: [3],
+      pv: 1,
+    };
     return { Authorization: `JWT ${await this.app.get(JwtService).signAsync(claims)}` };
   }
 

@@ -22,7 +22,10 @@ describe('API client: a 401 on a call made with a token ends that session', () =
     const refused: string[] = [];
     const stop = onUnauthorised((token) => refused.push(token));
     try {
-      await expect(api.get(`${base}/401`, { token: 'token-a' })).rejects.toMatchObject({ status: 401, detail: 'Invalid or expired token. Please log in again.' });
+      await expect(api.get(`${base}/401`, { token: 'token-a' })).rejects.toMatchObject({
+        status: 401,
+        detail: 'Invalid or expired token. Please log in again.',
+      });
       await expect(api.delete(`${base}/401`, { token: 'token-b' })).rejects.toBeInstanceOf(ApiError);
       expect(refused).toEqual(['token-a', 'token-b']);
     } finally {

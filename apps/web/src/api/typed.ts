@@ -10,20 +10,28 @@ export type ApiPaths = paths;
 type Method = 'get' | 'put' | 'post' | 'delete' | 'patch';
 
 /** The documented paths that have the method. */
-export type PathsFor<M extends Method> = { [P in keyof paths]: paths[P] extends { [K in M]: infer O } ? ([O] extends [undefined] ? never : P) : never }[keyof paths];
+export type PathsFor<M extends Method> = {
+  [P in keyof paths]: paths[P] extends { [K in M]: infer O } ? ([O] extends [undefined] ? never : P) : never;
+}[keyof paths];
 type Operation<P extends keyof paths, M extends Method> = NonNullable<paths[P][M]>;
 type Json<R> = R extends { content: { 'application/json': infer B } } ? B : void;
 type Success = 200 | 201 | 202 | 204;
 
 /** The body of a successful answer. */
-export type ResponseOf<P extends keyof paths, M extends Method> = Operation<P, M> extends { responses: infer R } ? { [S in keyof R & Success]: Json<R[S]> }[keyof R & Success] : never;
+export type ResponseOf<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { responses: infer R } ? { [S in keyof R & Success]: Json<R[S]> }[keyof R & Success] : never;
 /** The JSON body the call takes. */
-export type BodyOf<P extends keyof paths, M extends Method> = Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
-type QueryOf<P extends keyof paths, M extends Method> = Operation<P, M> extends { parameters: { query?: infer Q } } ? ([Q] extends [never | undefined] ? never : Q) : never;
-type PathParamsOf<P extends keyof paths, M extends Method> = Operation<P, M> extends { parameters: { path: infer Q } } ? ([Q] extends [never | undefined] ? never : Q) : never;
+export type BodyOf<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { requestBody?: { content: { 'application/json': infer B } } } ? B : never;
+type QueryOf<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { parameters: { query?: infer Q } } ? ([Q] extends [never | undefined] ? never : Q) : never;
+type PathParamsOf<P extends keyof paths, M extends Method> =
+  Operation<P, M> extends { parameters: { path: infer Q } } ? ([Q] extends [never | undefined] ? never : Q) : never;
 
 /** The body and options of a call: a call that takes no body (POST .../delete-connection) takes `undefined`, or nothing. */
-type BodyArgs<P extends keyof paths, M extends Method> = [BodyOf<P, M>] extends [never] ? [body?: undefined, options?: TypedCallOptions<P, M>] : [body: BodyOf<P, M>, options?: TypedCallOptions<P, M>];
+type BodyArgs<P extends keyof paths, M extends Method> = [BodyOf<P, M>] extends [never]
+  ? [body?: undefined, options?: TypedCallOptions<P, M>]
+  : [body: BodyOf<P, M>, options?: TypedCallOptions<P, M>];
 
 export type TypedCallOptions<P extends keyof paths, M extends Method> = Omit<ApiRequestOptions, 'method' | 'body' | 'query'> & {
   params?: PathParamsOf<P, M>;

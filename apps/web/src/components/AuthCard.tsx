@@ -2,7 +2,17 @@ import type { ReactNode } from 'react';
 import { Box, Heading, Stack, Text } from '@chakra-ui/react';
 
 /** The centred card of Login, Sign Up and Password Reset. */
-export function AuthCard({ title, subtitle, width = 'sm', children }: { title: string; subtitle?: ReactNode; width?: 'sm' | 'md' | 'lg'; children: ReactNode }) {
+export function AuthCard({
+  title,
+  subtitle,
+  width = 'sm',
+  children,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  width?: 'sm' | 'md' | 'lg';
+  children: ReactNode;
+}) {
   return (
     <Box maxW={width} mx="auto" mt={{ base: '2', md: '10' }} p={{ base: '6', md: '8' }} borderWidth="1px" borderRadius="lg" bg="bg.panel" shadow="sm">
       <Stack gap="5">

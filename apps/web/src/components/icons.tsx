@@ -45,13 +45,28 @@ export const RequestsIcon = lineIcon('RequestsIcon', [
   <path key="b" d="M5.5 5.1 2 12v6a2 2 0 0 0 2 2h16a2 2 0 0 0 2-2v-6l-3.5-6.9A2 2 0 0 0 16.8 4H7.2a2 2 0 0 0-1.7 1.1z" />,
 ]);
 
-export const GovernanceIcon = lineIcon('GovernanceIcon', [<path key="a" d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" />, <path key="b" d="m9 12 2 2 4-4" />]);
+export const GovernanceIcon = lineIcon('GovernanceIcon', [
+  <path key="a" d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" />,
+  <path key="b" d="m9 12 2 2 4-4" />,
+]);
 
-export const JobsIcon = lineIcon('JobsIcon', [<rect key="a" x="3" y="4" width="18" height="16" rx="2" />, <path key="b" d="M7 9h6" />, <path key="c" d="M7 13h10" />, <path key="d" d="M7 17h4" />]);
+export const JobsIcon = lineIcon('JobsIcon', [
+  <rect key="a" x="3" y="4" width="18" height="16" rx="2" />,
+  <path key="b" d="M7 9h6" />,
+  <path key="c" d="M7 13h10" />,
+  <path key="d" d="M7 17h4" />,
+]);
 
-export const GuideIcon = lineIcon('GuideIcon', [<path key="a" d="M4 19.5A2.5 2.5 0 0 1 6.5 17H20V3H6.5A2.5 2.5 0 0 0 4 5.5z" />, <path key="b" d="M4 19.5A2.5 2.5 0 0 0 6.5 22H20v-5" />]);
+export const GuideIcon = lineIcon('GuideIcon', [
+  <path key="a" d="M4 19.5A2.5 2.5 0 0 1 6.5 17H20V3H6.5A2.5 2.5 0 0 0 4 5.5z" />,
+  <path key="b" d="M4 19.5A2.5 2.5 0 0 0 6.5 22H20v-5" />,
+]);
 
-export const ExternalLinkIcon = lineIcon('ExternalLinkIcon', [<path key="a" d="M15 3h6v6" />, <path key="b" d="M10 14 21 3" />, <path key="c" d="M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" />]);
+export const ExternalLinkIcon = lineIcon('ExternalLinkIcon', [
+  <path key="a" d="M15 3h6v6" />,
+  <path key="b" d="M10 14 21 3" />,
+  <path key="c" d="M18 13v6a2 2 0 0 1-2 2H5a2 2 0 0 1-2-2V8a2 2 0 0 1 2-2h6" />,
+]);
 
 export const LogoMark = createIcon({
   displayName: 'LogoMark',
@@ -82,7 +97,11 @@ export const CopyIcon = lineIcon('CopyIcon', [<rect key="a" x="9" y="9" width="1
 
 export const EditIcon = lineIcon('EditIcon', [<path key="a" d="M4 20h4L19 9l-4-4L4 16v4Z" />, <path key="b" d="m13 7 4 4" />]);
 
-export const DeleteIcon = lineIcon('DeleteIcon', [<path key="a" d="M4 7h16" />, <path key="b" d="M10 11v6M14 11v6" />, <path key="c" d="M6 7l1 13h10l1-13M9 7V4h6v3" />]);
+export const DeleteIcon = lineIcon('DeleteIcon', [
+  <path key="a" d="M4 7h16" />,
+  <path key="b" d="M10 11v6M14 11v6" />,
+  <path key="c" d="M6 7l1 13h10l1-13M9 7V4h6v3" />,
+]);
 
 export const GridIcon = lineIcon('GridIcon', [
   <rect key="a" x="4" y="4" width="7" height="7" rx="1" />,

@@ -19,7 +19,21 @@ export interface TextFieldProps {
 }
 
 /** A labelled input with its helper text and error message, wired for screen readers by Field. */
-export function TextField({ label, name, value, onChange, error, helperText, required, readOnly, disabled, type = 'text', autoComplete, placeholder, multiline }: TextFieldProps) {
+export function TextField({
+  label,
+  name,
+  value,
+  onChange,
+  error,
+  helperText,
+  required,
+  readOnly,
+  disabled,
+  type = 'text',
+  autoComplete,
+  placeholder,
+  multiline,
+}: TextFieldProps) {
   const control = {
     name,
     value,

@@ -23,12 +23,10 @@ export const identityApi = {
   resetPassword: (body: PasswordCheckRequest): Promise<PasswordCheckResponse> => typedApi.post('/api/password/check', body, { token: null }),
 
   changeProfile: (body: { first_name: string; last_name: string }) => typedApi.put('/api/change-profile-information', body),
-  changePassword: (body: { old_password: string; new_password: string; new_password_confirm: string }) =>
-    typedApi.put('/api/change-password', body),
+  changePassword: (body: { old_password: string; new_password: string; new_password_confirm: string }) => typedApi.put('/api/change-password', body),
 
   organisation: (id: Id, signal?: AbortSignal): Promise<Organisation> => typedApi.get('/api/organisation/{id}', { params: { id }, signal }),
-  updateOrganisation: (id: Id, body: { name: string; email: string; description: string }) =>
-    typedApi.put('/api/organisation/{id}', body, { params: { id } }),
+  updateOrganisation: (id: Id, body: { name: string; email: string; description: string }) => typedApi.put('/api/organisation/{id}', body, { params: { id } }),
 
   /** Every account of the organisation: lists are paged (architecture section 5), so follow `next`. */
   accounts: async (signal?: AbortSignal): Promise<Account[]> => {

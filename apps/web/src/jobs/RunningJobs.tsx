@@ -10,7 +10,9 @@ import { JobProgress } from './JobProgress';
 import { lastJobStart } from './use-merge';
 
 const jobName = (job: Job) =>
-  job.content?.record_left_name && job.content.record_right_name ? `${job.content.record_left_name} · ${job.content.record_right_name}` : job.info || job.job_id;
+  job.content?.record_left_name && job.content.record_right_name
+    ? `${job.content.record_left_name} · ${job.content.record_right_name}`
+    : job.info || job.job_id;
 
 /**
  * The work area's mosaic of running jobs (spec section 2): a progress bar each, polled every 3 s

@@ -1,19 +1,65 @@
 import { describe, expect, it } from '@jest/globals';
 import { ApiError } from '../api/client';
 import {
-  ACTIVE_JOBS_POLL_MS, canLink, JOB_REGISTRATION_GRACE_MS, hasFailed, jobErrorText, JOBS_PAGE_POLL_MS, LINK_STARTED, MERGE_NO_ACCESS, MERGE_NO_DATA, MERGE_NO_MATCHES, MERGE_STARTED, mergeNotices, noLinksText,
-  pollWhileActive, progressPercent,
+  ACTIVE_JOBS_POLL_MS,
+  canLink,
+  JOB_REGISTRATION_GRACE_MS,
+  hasFailed,
+  jobErrorText,
+  JOBS_PAGE_POLL_MS,
+  LINK_STARTED,
+  MERGE_NO_ACCESS,
+  MERGE_NO_DATA,
+  MERGE_NO_MATCHES,
+  MERGE_STARTED,
+  mergeNotices,
+  noLinksText,
+  pollWhileActive,
+  progressPercent,
 } from './job-rules';
 import type { Job, MergeFeaturesResult } from './jobs-api';
 
 const job = (overrides: Partial<Job>): Job => ({
-  job_id: 'j-1', type: 'MERGE', progress: { current: 0, total: 1 }, info: '', is_active: true, status: 'active', failed: false, created: '2026-11-25T03:00:00Z', completed: null,
-  content: { record_left_name: 'gdp.csv', record_left_id: 'l', record_left_removed: false, record_right_name: 'population.csv', record_right_id: 'r', record_right_removed: false, result_record_id: null, total_matches: 0, withheld: null, tot_rows: null },
+  job_id: 'j-1',
+  type: 'MERGE',
+  progress: { current: 0, total: 1 },
+  info: '',
+  is_active: true,
+  status: 'active',
+  failed: false,
+  created: '2026-11-25T03:00:00Z',
+  completed: null,
+  content: {
+    record_left_name: 'gdp.csv',
+    record_left_id: 'l',
+    record_left_removed: false,
+    record_right_name: 'population.csv',
+    record_right_id: 'r',
+    record_right_removed: false,
+    result_record_id: null,
+    total_matches: 0,
+    withheld: null,
+    tot_rows: null,
+  },
   ...overrides,
 });
 /** A merge or link answer (the server sends every field). */
-const answer = (overrides: Partial<MergeFeaturesResult>): MergeFeaturesResult => ({ nodata: false, nottabular: false, nomatches: false, newmerges: [], messages: [], ...overrides });
-const started = (job_id: string) => ({ job_id, type: 'MERGE' as const, record_left_id: 'l', record_left_name: 'gdp.csv', record_right_id: 'r', record_right_name: 'population.csv' });
+const answer = (overrides: Partial<MergeFeaturesResult>): MergeFeaturesResult => ({
+  nodata: false,
+  nottabular: false,
+  nomatches: false,
+  newmerges: [],
+  messages: [],
+  ...overrides,
+});
+const started = (job_id: string) => ({
+  job_id,
+  type: 'MERGE' as const,
+  record_left_id: 'l',
+  record_left_name: 'gdp.csv',
+  record_right_id: 'r',
+  record_right_name: 'population.csv',
+});
 
 describe('job progress', () => {
   it('is current divided by total, rounded, within 0 and 100', () => {
@@ -71,14 +117,14 @@ describe('merge answers', () => {
     expect(mergeNotices(answer({ newmerges: [started('l')] }), LINK_STARTED)).toEqual([{ type: 'success', title: LINK_STARTED }]);
   });
 
-  it('shows the server\'s own texts when it sends them', () => {
+  it("shows the server's own texts when it sends them", () => {
     expect(mergeNotices(answer({ nodata: true, newmerges: [started('a')], messages: [MERGE_NO_ACCESS, MERGE_STARTED] }))).toEqual([
       { type: 'warning', title: MERGE_NO_ACCESS },
       { type: 'success', title: MERGE_STARTED },
     ]);
   });
 
-  it('turns a refusal into the spec\'s no-access text and keeps the server\'s other messages', () => {
+  it("turns a refusal into the spec's no-access text and keeps the server's other messages", () => {
     expect(jobErrorText(new ApiError(403, {}, [], 'You do not have permission to perform this action.'))).toBe(MERGE_NO_ACCESS);
     expect(jobErrorText(new ApiError(400, {}, [], 'merge_type: Choose horizontal or vertical.'))).toBe('merge_type: Choose horizontal or vertical.');
     expect(jobErrorText(new Error('boom'))).toBe('An error occured, please try again.');

@@ -31,7 +31,8 @@ export const jobsApi = {
   list: async (activeOnly: boolean, signal?: AbortSignal): Promise<Job[]> =>
     (await typedApi.post('/api/tasks/jobs-list', { ...(activeOnly && { active_flag: true }), page_size: JOBS_SHOWN }, { signal })).results,
   /** job-content: the job with its content (a LINK job's matched row pairs). */
-  content: async (jobId: string, signal?: AbortSignal): Promise<JobContent> => (await typedApi.post('/api/tasks/job-content', { job: jobId }, { signal })).content,
+  content: async (jobId: string, signal?: AbortSignal): Promise<JobContent> =>
+    (await typedApi.post('/api/tasks/job-content', { job: jobId }, { signal })).content,
   remove: (jobId: string) => typedApi.post('/api/tasks/job-delete', { job: jobId }),
   /** Starts MERGE jobs for the chosen field pairs (one job per pair of records). */
   mergeFeatures: (mergeRelations: MergeCandidate[], mergeType: MergeType) =>
@@ -40,5 +41,6 @@ export const jobsApi = {
   mergeHashedColumns: (left: string, right: string, mergeType: MergeType = 'horizontal') =>
     typedApi.post('/api/relations/merge-enc-cols', { record_left: left, record_right: right, merge_type: mergeType }, { timeoutMs: JOINING_TIMEOUT_MS }),
   /** Link Datasets: a LINK job, row pairs of two records matched on their hashed columns. */
-  link: (left: string, right: string) => typedApi.post('/api/relations/link-records', { record_left: left, record_right: right }, { timeoutMs: JOINING_TIMEOUT_MS }),
+  link: (left: string, right: string) =>
+    typedApi.post('/api/relations/link-records', { record_left: left, record_right: right }, { timeoutMs: JOINING_TIMEOUT_MS }),
 };

@@ -114,17 +114,28 @@ export function AccessPoliciesPage() {
               </Table.Root>
             </Card.Body>
             <Card.Footer gap="2" justifyContent="end">
-              <Button size="sm" variant="outline" colorPalette="red" onClick={() => (policy.can_edit ? setDeleting(policy) : toaster.create({ type: 'error', title: NO_PERMISSION }))}>
+              <Button
+                size="sm"
+                variant="outline"
+                colorPalette="red"
+                onClick={() => (policy.can_edit ? setDeleting(policy) : toaster.create({ type: 'error', title: NO_PERMISSION }))}
+              >
                 Delete
               </Button>
-              <Button size="sm" variant="outline" onClick={() => (policy.can_edit ? setEditing(policy) : toaster.create({ type: 'error', title: NO_PERMISSION }))}>
+              <Button
+                size="sm"
+                variant="outline"
+                onClick={() => (policy.can_edit ? setEditing(policy) : toaster.create({ type: 'error', title: NO_PERMISSION }))}
+              >
                 Edit
               </Button>
             </Card.Footer>
           </Card.Root>
         ))}
       </SimpleGrid>
-      {editing && <PolicyDialog key={editing === 'new' ? 'new' : editing.id} policy={editing === 'new' ? null : editing} open onClose={() => setEditing(null)} />}
+      {editing && (
+        <PolicyDialog key={editing === 'new' ? 'new' : editing.id} policy={editing === 'new' ? null : editing} open onClose={() => setEditing(null)} />
+      )}
       <ConfirmDialog
         open={!!deleting}
         title="Delete policy"

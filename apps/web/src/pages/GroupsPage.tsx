@@ -105,10 +105,19 @@ export function GroupsPage() {
                         <RouterLink to={`/records?group=${encodeURIComponent(group.id)}`}>Show its records</RouterLink>
                       </Link>
                       <HStack gap="2" ms="auto">
-                        <Button size="sm" variant="outline" colorPalette="red" onClick={() => (group.can_edit ? setDeleting(group) : toaster.create({ type: 'error', title: NO_PERMISSION }))}>
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          colorPalette="red"
+                          onClick={() => (group.can_edit ? setDeleting(group) : toaster.create({ type: 'error', title: NO_PERMISSION }))}
+                        >
                           Delete Group
                         </Button>
-                        <Button size="sm" variant="outline" onClick={() => (group.can_edit ? setEditing(group) : toaster.create({ type: 'error', title: NO_PERMISSION }))}>
+                        <Button
+                          size="sm"
+                          variant="outline"
+                          onClick={() => (group.can_edit ? setEditing(group) : toaster.create({ type: 'error', title: NO_PERMISSION }))}
+                        >
                           Edit Group
                         </Button>
                       </HStack>
@@ -121,7 +130,15 @@ export function GroupsPage() {
         </Accordion.Root>
       )}
       {editing && <GroupDialog key={editing === 'new' ? 'new' : editing.id} group={editing === 'new' ? null : editing} open onClose={() => setEditing(null)} />}
-      <ConfirmDialog open={!!deleting} title="Delete Group" message={DELETE_GROUP_QUESTION} confirmLabel="Delete" busy={busy} onConfirm={confirmDelete} onCancel={() => setDeleting(null)} />
+      <ConfirmDialog
+        open={!!deleting}
+        title="Delete Group"
+        message={DELETE_GROUP_QUESTION}
+        confirmLabel="Delete"
+        busy={busy}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
     </Stack>
   );
 }

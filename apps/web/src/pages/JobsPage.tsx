@@ -104,7 +104,19 @@ function Line({ label, value }: { label: string; value: string }) {
   );
 }
 
-function JobCard({ job, deleting, onDelete, onResult, onResultRecord }: { job: Job; deleting: boolean; onDelete(): void; onResult(): void; onResultRecord(): void }) {
+function JobCard({
+  job,
+  deleting,
+  onDelete,
+  onResult,
+  onResultRecord,
+}: {
+  job: Job;
+  deleting: boolean;
+  onDelete(): void;
+  onResult(): void;
+  onResultRecord(): void;
+}) {
   const failed = hasFailed(job);
   const resultRecord = job.type === 'MERGE' && !job.is_active ? job.content?.result_record_id : null;
   return (
@@ -136,7 +148,9 @@ function JobCard({ job, deleting, onDelete, onResult, onResultRecord }: { job: J
           <Line label="Active" value={job.is_active ? 'Yes' : 'No'} />
           <Line label="Created" value={formatDate(job.created)} />
           <Line label="Completed" value={formatDate(job.completed)} />
-          {job.type === 'LINK' && !job.is_active && !failed && typeof job.content?.total_matches === 'number' && <Line label="Matches" value={job.content.total_matches.toLocaleString('en')} />}
+          {job.type === 'LINK' && !job.is_active && !failed && typeof job.content?.total_matches === 'number' && (
+            <Line label="Matches" value={job.content.total_matches.toLocaleString('en')} />
+          )}
         </Stack>
       </Card.Body>
       <Card.Footer pt="1" gap="2" flexWrap="wrap">

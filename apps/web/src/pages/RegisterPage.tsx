@@ -82,13 +82,7 @@ export function RegisterPage() {
             <TextField label="Password" type="password" autoComplete="new-password" required {...form.field('password')} />
             <TextField label="Confirm password" type="password" autoComplete="new-password" required {...form.field('password_confirm')} />
           </SimpleGrid>
-          <TextField
-            label="Description"
-            multiline
-            required
-            helperText="Say something about you or your organisation."
-            {...form.field('description')}
-          />
+          <TextField label="Description" multiline required helperText="Say something about you or your organisation." {...form.field('description')} />
           <Text fontSize="sm" color="fg.muted">
             By signing up you agree to the terms of use and the privacy policy.
           </Text>

@@ -59,7 +59,12 @@ function RequestList({ tab, selected, onSelect }: { tab: Tab; selected: string |
   const requests = list.data?.results ?? [];
   const current = requests.find((r) => r.id === selected) ?? null;
   // A request asked for by id (a mail link) that the list does not hold is loaded on its own.
-  const single = useQuery({ queryKey: sharingKeys.request(selected ?? ''), queryFn: ({ signal }) => sharingApi.request(selected!, signal), enabled: !!selected && list.isSuccess && !current, retry: false });
+  const single = useQuery({
+    queryKey: sharingKeys.request(selected ?? ''),
+    queryFn: ({ signal }) => sharingApi.request(selected!, signal),
+    enabled: !!selected && list.isSuccess && !current,
+    retry: false,
+  });
   const shown = current ?? single.data ?? null;
 
   const changed = useCallback(
@@ -118,7 +123,8 @@ function RequestList({ tab, selected, onSelect }: { tab: Tab; selected: string |
                   <StatusBadge request={r} />
                 </HStack>
                 <Text fontSize="xs" color="fg.muted" fontWeight="normal">
-                  {tab === 'received' ? `${r.requestor}${r.requestor_org_name ? ` · ${r.requestor_org_name}` : ''}` : `to ${r.data_admin || 'the owner'}`} · {day(r.created)}
+                  {tab === 'received' ? `${r.requestor}${r.requestor_org_name ? ` · ${r.requestor_org_name}` : ''}` : `to ${r.data_admin || 'the owner'}`} ·{' '}
+                  {day(r.created)}
                 </Text>
               </Stack>
             </Button>

@@ -17,9 +17,27 @@ export function CustomFieldsEditor({ fields, onChange, error }: CustomFieldsEdit
       </Text>
       {fields.map((field, index) => (
         <HStack key={index} gap="2">
-          <Input size="sm" aria-label={`Label ${index + 1}`} placeholder="Label" value={field.label} onChange={(e) => update(index, { label: e.currentTarget.value })} />
-          <Input size="sm" aria-label={`Value ${index + 1}`} placeholder="Value" value={field.value} onChange={(e) => update(index, { value: e.currentTarget.value })} />
-          <IconButton size="sm" variant="ghost" colorPalette="red" aria-label={`Remove field ${index + 1}`} onClick={() => onChange(fields.filter((_, i) => i !== index))}>
+          <Input
+            size="sm"
+            aria-label={`Label ${index + 1}`}
+            placeholder="Label"
+            value={field.label}
+            onChange={(e) => update(index, { label: e.currentTarget.value })}
+          />
+          <Input
+            size="sm"
+            aria-label={`Value ${index + 1}`}
+            placeholder="Value"
+            value={field.value}
+            onChange={(e) => update(index, { value: e.currentTarget.value })}
+          />
+          <IconButton
+            size="sm"
+            variant="ghost"
+            colorPalette="red"
+            aria-label={`Remove field ${index + 1}`}
+            onClick={() => onChange(fields.filter((_, i) => i !== index))}
+          >
             ✕
           </IconButton>
         </HStack>

@@ -210,10 +210,38 @@ export function IndexFilesTab() {
           onChange={(v) => set('extractOption', v as IndexForm['extractOption'])}
           error={fieldError('extractOption')}
         />
-        <TextField label="Record name" name="recordName" value={form.recordName} onChange={(v) => set('recordName', v)} error={fieldError('recordName')} helperText="Optional; the file name is used otherwise." />
-        <TextField label="Source URL" name="recordSource" value={form.recordSource} onChange={(v) => set('recordSource', v)} error={fieldError('recordSource')} placeholder="https://" />
-        <TextField label="Description" name="recordDescription" multiline value={form.recordDescription} onChange={(v) => set('recordDescription', v)} error={fieldError('recordDescription')} />
-        <TextField label="Provenance" name="recordProvenance" multiline value={form.recordProvenance} onChange={(v) => set('recordProvenance', v)} error={fieldError('recordProvenance')} />
+        <TextField
+          label="Record name"
+          name="recordName"
+          value={form.recordName}
+          onChange={(v) => set('recordName', v)}
+          error={fieldError('recordName')}
+          helperText="Optional; the file name is used otherwise."
+        />
+        <TextField
+          label="Source URL"
+          name="recordSource"
+          value={form.recordSource}
+          onChange={(v) => set('recordSource', v)}
+          error={fieldError('recordSource')}
+          placeholder="https://"
+        />
+        <TextField
+          label="Description"
+          name="recordDescription"
+          multiline
+          value={form.recordDescription}
+          onChange={(v) => set('recordDescription', v)}
+          error={fieldError('recordDescription')}
+        />
+        <TextField
+          label="Provenance"
+          name="recordProvenance"
+          multiline
+          value={form.recordProvenance}
+          onChange={(v) => set('recordProvenance', v)}
+          error={fieldError('recordProvenance')}
+        />
         <CustomFieldsEditor fields={form.recordFields} onChange={(v) => set('recordFields', v)} error={fieldError('recordFields')} />
 
         <ServerErrorAlert error={error} shownFields={Object.keys(FIELD_OF)} />

@@ -20,7 +20,8 @@ export const TERMS_LABELS: Record<Terms, string> = {
   grant: 'Approved request',
 };
 
-export const REVOKE_DERIVATIVE_QUESTION = 'Are you sure you want to revoke this derivative? Its maker will no longer be able to download it, nor anything made from it since. This cannot be undone.';
+export const REVOKE_DERIVATIVE_QUESTION =
+  'Are you sure you want to revoke this derivative? Its maker will no longer be able to download it, nor anything made from it since. This cannot be undone.';
 
 /** Why the record's data can no longer be downloaded, for its maker (download_url is then null). */
 export function DownloadBlockedNotice({ record }: { record: CatalogueRecord }) {
@@ -71,7 +72,13 @@ export function SourcesPanel({ lineage }: { lineage: NonNullable<CatalogueRecord
                   )}
                 </Table.Cell>
                 <Table.Cell>{TERMS_LABELS[source.terms]}</Table.Cell>
-                <Table.Cell>{source.holds ? <Badge colorPalette="green">Holds</Badge> : <Text color="fg.error">{source.revoked ? 'Revoked by its owner' : 'No longer holds'}</Text>}</Table.Cell>
+                <Table.Cell>
+                  {source.holds ? (
+                    <Badge colorPalette="green">Holds</Badge>
+                  ) : (
+                    <Text color="fg.error">{source.revoked ? 'Revoked by its owner' : 'No longer holds'}</Text>
+                  )}
+                </Table.Cell>
               </Table.Row>
             ))}
           </Table.Body>

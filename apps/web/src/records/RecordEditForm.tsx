@@ -62,7 +62,15 @@ function initialValues(record: CatalogueRecord, visibility: Visibility | undefin
 }
 
 /** Record edit (spec section 2): metadata, custom fields, access and fee, policy, visibility. */
-export function RecordEditForm({ record, visibility, options }: { record: CatalogueRecord; visibility: Visibility | undefined; options: AccessOptions | undefined }) {
+export function RecordEditForm({
+  record,
+  visibility,
+  options,
+}: {
+  record: CatalogueRecord;
+  visibility: Visibility | undefined;
+  options: AccessOptions | undefined;
+}) {
   const { clientType } = useAuth();
   const basic = clientType === 'BASIC';
   const ownerOnly = !!record.lineage?.restricted;
@@ -76,7 +84,11 @@ export function RecordEditForm({ record, visibility, options }: { record: Catalo
 
   const accessOptions = options?.access_options ?? record.access_options;
   const currencyOptions = options?.currency_options ?? [[values.currency, values.currency]];
-  const visibilityOptions = ownerOnly ? record.visibility_options : basic ? [['Everyone', 'EV'] as [string, string]] : (visibility?.visibility_options ?? record.visibility_options);
+  const visibilityOptions = ownerOnly
+    ? record.visibility_options
+    : basic
+      ? [['Everyone', 'EV'] as [string, string]]
+      : (visibility?.visibility_options ?? record.visibility_options);
   // The organisation's policies and projects (spec section 2, Record edit: policy, groups).
   const policies = useQuery({ queryKey: sharingKeys.policies, queryFn: ({ signal }) => sharingApi.policies(signal) });
   const groups = useQuery({ queryKey: sharingKeys.groups(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal) });
@@ -146,9 +158,30 @@ export function RecordEditForm({ record, visibility, options }: { record: Catalo
         <Section title="Metadata">
           <Stack gap="4">
             <TextField label="Name" name="name" required value={values.name} onChange={(v) => set('name', v)} error={error?.fieldError('name')} />
-            <TextField label="Description" name="description" multiline value={values.description} onChange={(v) => set('description', v)} error={error?.fieldError('description')} />
-            <TextField label="Provenance" name="provenance" multiline value={values.provenance} onChange={(v) => set('provenance', v)} error={error?.fieldError('provenance')} />
-            <TextField label="Source URL" name="source" value={values.source} onChange={(v) => set('source', v)} error={error?.fieldError('source')} placeholder="https://" />
+            <TextField
+              label="Description"
+              name="description"
+              multiline
+              value={values.description}
+              onChange={(v) => set('description', v)}
+              error={error?.fieldError('description')}
+            />
+            <TextField
+              label="Provenance"
+              name="provenance"
+              multiline
+              value={values.provenance}
+              onChange={(v) => set('provenance', v)}
+              error={error?.fieldError('provenance')}
+            />
+            <TextField
+              label="Source URL"
+              name="source"
+              value={values.source}
+              onChange={(v) => set('source', v)}
+              error={error?.fieldError('source')}
+              placeholder="https://"
+            />
             <CustomFieldsEditor fields={values.recordFields} onChange={(v) => set('recordFields', v)} error={error?.fieldError('recordFields')} />
           </Stack>
         </Section>
@@ -165,11 +198,34 @@ export function RecordEditForm({ record, visibility, options }: { record: Catalo
               error={error?.fieldError('access')}
             />
             <HStack gap="4" align="start">
-              <TextField label="Access fee" name="accessFee" value={values.accessFee} onChange={(v) => set('accessFee', v)} error={error?.fieldError('accessFee')} helperText="A term shown to requestors; nothing is charged." />
-              <SelectField label="Currency" name="currency" value={values.currency} options={currencyOptions} onChange={(v) => set('currency', v)} disabled={!values.accessFee.trim()} error={error?.fieldError('currency')} />
+              <TextField
+                label="Access fee"
+                name="accessFee"
+                value={values.accessFee}
+                onChange={(v) => set('accessFee', v)}
+                error={error?.fieldError('accessFee')}
+                helperText="A term shown to requestors; nothing is charged."
+              />
+              <SelectField
+                label="Currency"
+                name="currency"
+                value={values.currency}
+                options={currencyOptions}
+                onChange={(v) => set('currency', v)}
+                disabled={!values.accessFee.trim()}
+                error={error?.fieldError('currency')}
+              />
             </HStack>
             <UpgradeHint active={basic}>
-              <SelectField label="Policy" name="policy" value={values.policy} options={policyOptions} onChange={(v) => set('policy', v)} disabled={basic} error={error?.fieldError('policy')} />
+              <SelectField
+                label="Policy"
+                name="policy"
+                value={values.policy}
+                options={policyOptions}
+                onChange={(v) => set('policy', v)}
+                disabled={basic}
+                error={error?.fieldError('policy')}
+              />
             </UpgradeHint>
             <Fieldset.Root invalid={!!error?.fieldError('groups')}>
               <Fieldset.Legend fontSize="sm" fontWeight="medium">
@@ -214,7 +270,12 @@ export function RecordEditForm({ record, visibility, options }: { record: Catalo
             {!visibility && !basic && <Text color="fg.muted">The visibility settings could not be loaded.</Text>}
             {values.visibility === 'CU' && !basic && !ownerOnly && (
               <>
-                <AutofillPicker label="Organisations" search={recordsApi.organisations} selected={values.organisations} onChange={(v) => set('organisations', v)} />
+                <AutofillPicker
+                  label="Organisations"
+                  search={recordsApi.organisations}
+                  selected={values.organisations}
+                  onChange={(v) => set('organisations', v)}
+                />
                 <AutofillPicker label="Users" search={recordsApi.users} selected={values.users} onChange={(v) => set('users', v)} />
               </>
             )}

@@ -126,7 +126,9 @@ const WITHHELD_NOTE = (count: number) =>
 function StatisticsTab({ table }: { table: FileTable | undefined }) {
   const columns = (table?.HEADERS ?? []).map((header, index) => ({ header, stats: table?.STATS[String(index)] }));
   const numeric = columns.filter((c): c is { header: string; stats: ColumnStats } => !!c.stats && [c.stats.MIN, c.stats.MAX, c.stats.MEAN].some(isNumeric));
-  const withheld = columns.filter((c) => (c.stats?.DICT?.type === 'integer' || c.stats?.DICT?.type === 'float') && !isNumeric(c.stats.MIN) && !isNumeric(c.stats.MAX)).length;
+  const withheld = columns.filter(
+    (c) => (c.stats?.DICT?.type === 'integer' || c.stats?.DICT?.type === 'float') && !isNumeric(c.stats.MIN) && !isNumeric(c.stats.MAX),
+  ).length;
   const note = withheld > 0 && (
     <Text fontSize="sm" color="fg.muted" data-testid="statistics-withheld">
       {WITHHELD_NOTE(withheld)}
@@ -162,7 +164,19 @@ function StatisticsTab({ table }: { table: FileTable | undefined }) {
 /** Without the samples option the server shows no real value (docs/metadata-before-access.md). */
 const MASKED_VALUES_NOTE = 'Values are shown by their shape only (X: capital letter, x: letter, 9: digit); the data itself is shared on request.';
 
-function ValuesTab({ table, pick, rows, label, masked }: { table: FileTable | undefined; pick: (s: ColumnStats) => string[] | undefined; rows?: number; label: string; masked: boolean }) {
+function ValuesTab({
+  table,
+  pick,
+  rows,
+  label,
+  masked,
+}: {
+  table: FileTable | undefined;
+  pick: (s: ColumnStats) => string[] | undefined;
+  rows?: number;
+  label: string;
+  masked: boolean;
+}) {
   if (!table || table.HEADERS.length === 0) return <Text color="fg.muted">No values were extracted.</Text>;
   const columns = table.HEADERS.map((_, i) => pick(table.STATS[String(i)] ?? ({} as ColumnStats)) ?? []);
   const count = Math.min(rows ?? Infinity, Math.max(0, ...columns.map((c) => c.length)));
@@ -237,7 +251,9 @@ function TableMetadataTab({ sections }: { sections: TableSection[] }) {
               ))}
             </DataList.Root>
           )}
-          {section.table && section.table.HEADERS.length > 0 && <HeadersTable table={section.table} shareFormats={section.shareFormats} label={`Headers of ${section.title}`} />}
+          {section.table && section.table.HEADERS.length > 0 && (
+            <HeadersTable table={section.table} shareFormats={section.shareFormats} label={`Headers of ${section.title}`} />
+          )}
         </Stack>
       ))}
     </Stack>
@@ -297,7 +313,11 @@ export function RecordTabs({ record }: { record: CatalogueRecord }) {
         { value: 'metadata', label: 'File Metadata', content: <FileMetadataTab record={record} /> },
         { value: 'statistics', label: 'Statistics', content: <StatisticsTab table={table} /> },
         { value: 'samples', label: 'Sample Values', content: <ValuesTab label="Sample values" table={table} pick={(s) => s.SAMPLE_VALS} masked={masked} /> },
-        { value: 'formatted', label: 'Formatted Values', content: <ValuesTab label="Formatted values" table={table} pick={(s) => s.FORMATTED_VALS} rows={FORMATTED_ROWS} masked={masked} /> },
+        {
+          value: 'formatted',
+          label: 'Formatted Values',
+          content: <ValuesTab label="Formatted values" table={table} pick={(s) => s.FORMATTED_VALS} rows={FORMATTED_ROWS} masked={masked} />,
+        },
         ...(words.length ? [{ value: 'wordset', label: 'Word Set', content: <WordSetTab words={words} /> }] : []),
         ...(tableSections.length ? [{ value: 'table', label: 'Table Metadata', content: <TableMetadataTab sections={tableSections} /> }] : []),
       ];

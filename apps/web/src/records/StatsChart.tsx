@@ -28,4 +28,3 @@ export function StatsChart({ header, stats }: { header: string; stats: ColumnSta
     </div>
   );
 }
-

@@ -21,7 +21,10 @@ function countOutsideQuotes(line: string, delimiter: string): number {
  * the most lines with the line's most common count, ties to the higher count, then to list order.
  */
 export function detectDelimiter(text: string): PreviewDelimiter {
-  const lines = text.split(/\r\n|\n|\r/).filter((line) => line.trim() !== '').slice(0, PREVIEW_LINES);
+  const lines = text
+    .split(/\r\n|\n|\r/)
+    .filter((line) => line.trim() !== '')
+    .slice(0, PREVIEW_LINES);
   let best: { delimiter: PreviewDelimiter; agreeing: number; count: number } = { delimiter: ',', agreeing: -1, count: 0 };
   for (const delimiter of PREVIEW_DELIMITERS) {
     const counts = lines.map((line) => countOutsideQuotes(line, delimiter));

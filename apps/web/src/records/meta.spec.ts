@@ -14,7 +14,11 @@ function datasetsDir(): string {
 }
 
 /** META as the catalogue stores it: what libs/extraction makes of a real file, through JSON. */
-async function metaOf(relative: string, privateColumns?: { hash?: string[]; formats?: Array<{ column: string; format: 'mask' | 'exclude' | 'plain' }> }, extractOption: 'metadata' | 'samples' = 'metadata'): Promise<FileMeta> {
+async function metaOf(
+  relative: string,
+  privateColumns?: { hash?: string[]; formats?: Array<{ column: string; format: 'mask' | 'exclude' | 'plain' }> },
+  extractOption: 'metadata' | 'samples' = 'metadata',
+): Promise<FileMeta> {
   const bytes = readFileSync(path.join(datasetsDir(), relative));
   const meta = await extractMetadata(
     { stream: Readable.from([bytes]), fileName: path.basename(relative), size: bytes.length },
@@ -40,9 +44,19 @@ describe('Table Metadata from real META', () => {
   });
 
   it('a CSV: its dialect', async () => {
-    expect(factsOf(await metaOf('csv/AirQualityUCI.csv'), 'Delimited text')).toMatchObject({ Delimiter: 'semicolon', Encoding: 'utf-8', 'Header row': 'yes', 'Line ending': 'LF' });
+    expect(factsOf(await metaOf('csv/AirQualityUCI.csv'), 'Delimited text')).toMatchObject({
+      Delimiter: 'semicolon',
+      Encoding: 'utf-8',
+      'Header row': 'yes',
+      'Line ending': 'LF',
+    });
     expect(factsOf(await metaOf('csv/gdp.csv'), 'Delimited text')).toMatchObject({ Delimiter: 'comma', 'Line ending': 'CRLF', Rows: '13979', Columns: '4' });
-    expect(factsOf(await metaOf('csv/unemployment.tsv'), 'Delimited text')).toMatchObject({ Delimiter: 'tab', 'Line ending': 'LF', Rows: '3218', Columns: '2' });
+    expect(factsOf(await metaOf('csv/unemployment.tsv'), 'Delimited text')).toMatchObject({
+      Delimiter: 'tab',
+      'Line ending': 'LF',
+      Rows: '3218',
+      Columns: '2',
+    });
     expect(factsOf(await metaOf('csv/btw25-bw-kreise.csv'), 'Delimited text')).toMatchObject({ Delimiter: 'comma', Encoding: 'windows-1252', Rows: '39' });
   });
 
@@ -73,7 +87,15 @@ describe('Table Metadata from real META', () => {
     expect(tableMetadataOf(await metaOf('txt/Alaska_SOTS.txt'))).toEqual([]);
     expect(tableMetadataOf(null)).toEqual([]);
     expect(tableMetadataOf({ TABLE: { name: 'patients', schema: 'public', columns: 12, nested: { x: 1 } } })).toEqual([
-      { title: 'Database table', facts: [['name', 'patients'], ['schema', 'public'], ['columns', '12']], table: undefined },
+      {
+        title: 'Database table',
+        facts: [
+          ['name', 'patients'],
+          ['schema', 'public'],
+          ['columns', '12'],
+        ],
+        table: undefined,
+      },
     ]);
   });
 });
@@ -99,20 +121,42 @@ describe('other META helpers', () => {
   });
 
   it('errorsOf: the file’s errors and its members’, named', () => {
-    const meta: FileMeta = { ERRORS: ['More than 1000 entries'], MEMBERS: [{ NAME: 'zeros.csv', ERRORS: ['Compression ratio 1000:1 is above maxZipRatio 100:1'] }, { NAME: 'ok.csv', ERRORS: [] }] };
+    const meta: FileMeta = {
+      ERRORS: ['More than 1000 entries'],
+      MEMBERS: [
+        { NAME: 'zeros.csv', ERRORS: ['Compression ratio 1000:1 is above maxZipRatio 100:1'] },
+        { NAME: 'ok.csv', ERRORS: [] },
+      ],
+    };
     expect(errorsOf(meta)).toEqual(['More than 1000 entries', 'zeros.csv: Compression ratio 1000:1 is above maxZipRatio 100:1']);
     expect(errorsOf(undefined)).toEqual([]);
   });
 
   it('sharingOf: how private columns are shown', async () => {
-    const meta = await metaOf('csv/gdp.csv', { hash: ['Country Code'], formats: [{ column: 'Country Name', format: 'mask' }, { column: 'Year', format: 'exclude' }] });
+    const meta = await metaOf('csv/gdp.csv', {
+      hash: ['Country Code'],
+      formats: [
+        { column: 'Country Name', format: 'mask' },
+        { column: 'Year', format: 'exclude' },
+      ],
+    });
     expect(meta.FILE!.HEADERS).toEqual(['Country Name', 'Country Code', 'Value']);
     expect(meta.FILE!.HEADERS.map((_, i) => sharingOf(meta.SHARE_FORMATS, i))).toEqual(['masked', 'hashed', '']);
     expect(sharingOf(undefined, 0)).toBe('');
   });
 
   it('latestFile: the newest file with META, else the newest', () => {
-    const file = (id: string, META: FileMeta | null): RecordFile => ({ id, name: id, content_type: 'text/csv', size: 0, checksum: '', META, extraction_status: 'done', stored: true, date_created: '2026-11-25T03:00:00Z' });
+    const file = (id: string, META: FileMeta | null): RecordFile => ({
+      id,
+      name: id,
+      content_type: 'text/csv',
+      size: 0,
+      checksum: '',
+      META,
+      extraction_status: 'done',
+      stored: true,
+      date_created: '2026-11-25T03:00:00Z',
+    });
     const record = (FILES: RecordFile[]) => ({ FILES }) as CatalogueRecord;
     expect(latestFile(record([file('a', { ERRORS: [] }), file('b', { ERRORS: [] }), file('c', null)]))?.id).toBe('b');
     expect(latestFile(record([file('a', null), file('b', null)]))?.id).toBe('b');

@@ -60,7 +60,12 @@ export interface TableSection {
 export const MAX_MEMBER_SECTIONS = 50;
 
 const rowsAndColumns = (table: FileTable | undefined): [string, string][] =>
-  table ? [['Rows', String(table.TOTAL_ROWS)], ['Columns', String(table.HEADERS.length)]] : [];
+  table
+    ? [
+        ['Rows', String(table.TOTAL_ROWS)],
+        ['Columns', String(table.HEADERS.length)],
+      ]
+    : [];
 
 function scalarFacts(record: Record<string, unknown>): [string, string][] {
   return Object.entries(record)
@@ -121,7 +126,12 @@ export function tableMetadataOf(meta: FileMeta | null | undefined): TableSection
     const table = tableOf(member);
     sections.push({
       title: `Archive member ${member.NAME ?? ''}`.trim(),
-      facts: [['Type', member.TYPE ?? 'N/A'], ['Status', member.STATUS ?? 'N/A'], ...rowsAndColumns(table), ...(member.ERRORS?.length ? [['Errors', member.ERRORS.join(' · ')] as [string, string]] : [])],
+      facts: [
+        ['Type', member.TYPE ?? 'N/A'],
+        ['Status', member.STATUS ?? 'N/A'],
+        ...rowsAndColumns(table),
+        ...(member.ERRORS?.length ? [['Errors', member.ERRORS.join(' · ')] as [string, string]] : []),
+      ],
       table,
       shareFormats: member.SHARE_FORMATS,
     });

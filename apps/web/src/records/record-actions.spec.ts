@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { recordActionsFor } from './record-actions';
 
-const record = (fields: Partial<Parameters<typeof recordActionsFor>[0]>) => recordActionsFor({ access: 'RE', is_owner: false, download_url: null, request_status: null, ...fields });
+const record = (fields: Partial<Parameters<typeof recordActionsFor>[0]>) =>
+  recordActionsFor({ access: 'RE', is_owner: false, download_url: null, request_status: null, ...fields });
 const LINK = '/api/records/42/download/';
 
 describe('Download and Request on the details page', () => {

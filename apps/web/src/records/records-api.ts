@@ -6,7 +6,8 @@ import type { CatalogueRecord, IndexForm, RecordUpdate, Visibility, VisibilityUp
 /** Spec section 9: upload time-out. */
 export const UPLOAD_TIMEOUT_MS = 180_000;
 
-export const UPLOAD_TIMED_OUT = 'The upload did not finish within 3 minutes and was stopped. Check the Workspace before you try again, with fewer or smaller files.';
+export const UPLOAD_TIMED_OUT =
+  'The upload did not finish within 3 minutes and was stopped. Check the Workspace before you try again, with fewer or smaller files.';
 
 /** The upload took longer than UPLOAD_TIMEOUT_MS and was stopped. */
 export class UploadTimeoutError extends Error {
@@ -106,7 +107,8 @@ export const recordsApi = {
     (await typedApi.get('/api/visibilities', { query: { associated_record: recordId }, signal })).results[0],
   updateVisibility: (id: string, body: VisibilityUpdate) => typedApi.put('/api/visibilities/{id}', body, { params: { id } }),
   /** The record's owner side stops a derivative of it (one of its `derivatives`) from being downloaded, for good. */
-  revokeDerivative: (recordId: string, derivedId: string) => typedApi.post('/api/records/{id}/derivatives/{derivedId}/revoke', undefined, { params: { id: recordId, derivedId } }),
+  revokeDerivative: (recordId: string, derivedId: string) =>
+    typedApi.post('/api/records/{id}/derivatives/{derivedId}/revoke', undefined, { params: { id: recordId, derivedId } }),
   users: (q: string, signal?: AbortSignal) => typedApi.get('/api/userprofile-autofill-list', { query: { q }, signal }),
   organisations: (q: string, signal?: AbortSignal) => typedApi.get('/api/organisation-autofill-list', { query: { q }, signal }),
 };

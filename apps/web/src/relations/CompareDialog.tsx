@@ -3,8 +3,19 @@ import { Alert, Badge, Box, Button, CloseButton, Dialog, Heading, HStack, Portal
 import { LoadingState } from '../components/LoadingState';
 import { formatDate, formatSize } from '../lib/format';
 import {
-  FIRST_SHOWN, formatNrmsd, formatScore, type JoiningResult, type Linkability, type LinkabilityResult, type MatchingHeader, RANGE_ERROR, relationErrorText, relationsApi, type SemanticsResult,
-  type StatisticsResult, type StructuresResult,
+  FIRST_SHOWN,
+  formatNrmsd,
+  formatScore,
+  type JoiningResult,
+  type Linkability,
+  type LinkabilityResult,
+  type MatchingHeader,
+  RANGE_ERROR,
+  relationErrorText,
+  relationsApi,
+  type SemanticsResult,
+  type StatisticsResult,
+  type StructuresResult,
 } from './relations-api';
 import type { WorkAreaRecord } from './work-area';
 import { TableScrollArea } from '../components/TableScrollArea';
@@ -31,7 +42,21 @@ function useRelation<T>() {
   return { status, run };
 }
 
-function RelationSection<T>({ title, testId, status, onCompute, children, controls }: { title: string; testId: string; status: Status<T>; onCompute(): void; children(data: T): ReactNode; controls?: ReactNode }) {
+function RelationSection<T>({
+  title,
+  testId,
+  status,
+  onCompute,
+  children,
+  controls,
+}: {
+  title: string;
+  testId: string;
+  status: Status<T>;
+  onCompute(): void;
+  children(data: T): ReactNode;
+  controls?: ReactNode;
+}) {
   return (
     <Stack as="section" aria-label={title} gap="2" borderWidth="1px" borderRadius="md" p="3" data-testid={testId}>
       <HStack justify="space-between" wrap="wrap" gap="2">
@@ -113,15 +138,28 @@ export function LinkResultView({ data }: { data: Linkability }) {
         Link score {formatScore(data.link_score)} · total rows {data.tot_rows.left} / {data.tot_rows.right}
         {data.estimated ? ' · estimated from column sketches' : ''}
       </Text>
-      {data.message && <Text fontSize="sm" color="fg.muted">{data.message}</Text>}
+      {data.message && (
+        <Text fontSize="sm" color="fg.muted">
+          {data.message}
+        </Text>
+      )}
       {data.matches.length > 0 && (
-        <SimpleTable label="Matches per column" columns={['Column', 'Column', 'Total matches']} rows={data.matches.map((m) => [m.column_left, m.column_right, m.total_matches])} />
+        <SimpleTable
+          label="Matches per column"
+          columns={['Column', 'Column', 'Total matches']}
+          rows={data.matches.map((m) => [m.column_left, m.column_right, m.total_matches])}
+        />
       )}
       {data.rows.length > 0 && (
         <SimpleTable
           label="Row pairs"
           columns={['Row A', 'Row B', 'Fields', 'Probability']}
-          rows={data.rows.map((r) => [r.rowA + 1, r.rowB + 1, r.fieldsA.map((f, i) => (f === r.fieldsB[i] ? f : `${f} = ${r.fieldsB[i]}`)).join(', '), formatScore(r.rows_match_prob)])}
+          rows={data.rows.map((r) => [
+            r.rowA + 1,
+            r.rowB + 1,
+            r.fieldsA.map((f, i) => (f === r.fieldsB[i] ? f : `${f} = ${r.fieldsB[i]}`)).join(', '),
+            formatScore(r.rows_match_prob),
+          ])}
         />
       )}
     </Stack>
@@ -206,38 +244,79 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
           <Stack gap="2">
             <Text fontSize="sm">Semantic score {formatScore(data.sem_score)}</Text>
             {data.sim_words.length === 0 ? (
-              <Text fontSize="sm" color="fg.muted">No similar words in this range.</Text>
+              <Text fontSize="sm" color="fg.muted">
+                No similar words in this range.
+              </Text>
             ) : (
-              <FirstTen items={data.sim_words}>{(items) => <SimpleTable label="Similar words" columns={['Word', 'Word', 'Similarity']} rows={items.map((w) => [w.word_left, w.word_right, formatScore(w.score)])} />}</FirstTen>
+              <FirstTen items={data.sim_words}>
+                {(items) => (
+                  <SimpleTable
+                    label="Similar words"
+                    columns={['Word', 'Word', 'Similarity']}
+                    rows={items.map((w) => [w.word_left, w.word_right, formatScore(w.score)])}
+                  />
+                )}
+              </FirstTen>
             )}
           </Stack>
         )}
       </RelationSection>
-      <RelationSection title="Structural Relations" testId="relation-structures" status={structures.status} onCompute={() => void structures.run((signal) => relationsApi.structures(a, b, signal))}>
+      <RelationSection
+        title="Structural Relations"
+        testId="relation-structures"
+        status={structures.status}
+        onCompute={() => void structures.run((signal) => relationsApi.structures(a, b, signal))}
+      >
         {(data) => (
           <Stack gap="2">
             <Text fontSize="sm">Structural score {formatScore(data.struct_score)}</Text>
             {data.struct_types.length === 0 ? (
-              <Text fontSize="sm" color="fg.muted">No columns share a data type.</Text>
+              <Text fontSize="sm" color="fg.muted">
+                No columns share a data type.
+              </Text>
             ) : (
-              <SimpleTable label="Columns sharing data types" columns={['Type', left.name, right.name]} rows={data.struct_types.map((t) => [<Badge key="t">{t.type}</Badge>, t.headers_left.join(', '), t.headers_right.join(', ')])} />
+              <SimpleTable
+                label="Columns sharing data types"
+                columns={['Type', left.name, right.name]}
+                rows={data.struct_types.map((t) => [<Badge key="t">{t.type}</Badge>, t.headers_left.join(', '), t.headers_right.join(', ')])}
+              />
             )}
           </Stack>
         )}
       </RelationSection>
-      <RelationSection title="Statistical Relations" testId="relation-statistics" status={statistics.status} onCompute={() => void statistics.run((signal) => relationsApi.statistics(a, b, signal))}>
+      <RelationSection
+        title="Statistical Relations"
+        testId="relation-statistics"
+        status={statistics.status}
+        onCompute={() => void statistics.run((signal) => relationsApi.statistics(a, b, signal))}
+      >
         {(data) => (
           <Stack gap="2">
             {data.stats_mtx.length === 0 ? (
-              <Text fontSize="sm" color="fg.muted">No numeric columns with an NRMSD under 10.</Text>
+              <Text fontSize="sm" color="fg.muted">
+                No numeric columns with an NRMSD under 10.
+              </Text>
             ) : (
-              <FirstTen items={data.stats_mtx}>{(items) => <SimpleTable label="NRMSD between columns" columns={[left.name, right.name, 'NRMSD']} rows={items.map((m) => [m.header_left, m.header_right, formatNrmsd(m.nrmsd)])} />}</FirstTen>
+              <FirstTen items={data.stats_mtx}>
+                {(items) => (
+                  <SimpleTable
+                    label="NRMSD between columns"
+                    columns={[left.name, right.name, 'NRMSD']}
+                    rows={items.map((m) => [m.header_left, m.header_right, formatNrmsd(m.nrmsd)])}
+                  />
+                )}
+              </FirstTen>
             )}
             <ValuesMessage message={data.message} />
           </Stack>
         )}
       </RelationSection>
-      <RelationSection title="Joinability" testId="relation-joining" status={joining.status} onCompute={() => void joining.run((signal) => relationsApi.joining(a, b, signal))}>
+      <RelationSection
+        title="Joinability"
+        testId="relation-joining"
+        status={joining.status}
+        onCompute={() => void joining.run((signal) => relationsApi.joining(a, b, signal))}
+      >
         {(data) => (
           <Stack gap="2">
             <HStack gap="2" wrap="wrap">
@@ -251,7 +330,13 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
                   <SimpleTable
                     label="Matching headers"
                     columns={[left.name, right.name, 'Values found right', 'Values found left', 'Score']}
-                    rows={items.map((m) => [m.header_left, m.header_right, foundShare(m, m.containment_left), foundShare(m, m.containment_right), formatScore(m.score)])}
+                    rows={items.map((m) => [
+                      m.header_left,
+                      m.header_right,
+                      foundShare(m, m.containment_left),
+                      foundShare(m, m.containment_right),
+                      formatScore(m.score),
+                    ])}
                   />
                 )}
               </FirstTen>
@@ -260,7 +345,12 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
           </Stack>
         )}
       </RelationSection>
-      <RelationSection title="Linkability" testId="relation-linkability" status={linkability.status} onCompute={() => void linkability.run((signal) => relationsApi.linkability(a, b, signal))}>
+      <RelationSection
+        title="Linkability"
+        testId="relation-linkability"
+        status={linkability.status}
+        onCompute={() => void linkability.run((signal) => relationsApi.linkability(a, b, signal))}
+      >
         {(data) => <LinkResultView data={data} />}
       </RelationSection>
       <Box>

@@ -92,7 +92,12 @@ export function MergeScanPanel({ result, onCancel }: { result: MergeScanResult; 
               {result.merge_relations.map((m) => (
                 <Table.Row key={m.id} data-testid="merge-candidate">
                   <Table.Cell>
-                    <input type="checkbox" aria-label={`Choose ${m.header_left} and ${m.header_right}`} checked={chosen.has(m.id)} onChange={() => toggle(m.id)} />
+                    <input
+                      type="checkbox"
+                      aria-label={`Choose ${m.header_left} and ${m.header_right}`}
+                      checked={chosen.has(m.id)}
+                      onChange={() => toggle(m.id)}
+                    />
                   </Table.Cell>
                   <Table.Cell>
                     <Badge colorPalette={m.total_sim >= 0.8 ? 'green' : 'yellow'}>{formatScore(m.total_sim)}</Badge>

@@ -23,7 +23,9 @@ export function RelatedRecords({ recordId }: { recordId: string }) {
             <Link asChild colorPalette="teal">
               <RouterLink to={`/records/${r.id}`}>{r.name}</RouterLink>
             </Link>
-            <Text color="fg.muted">on {r.matching_headers.map((m) => (m.header_left === m.header_right ? m.header_left : `${m.header_left} = ${m.header_right}`)).join(', ')}</Text>
+            <Text color="fg.muted">
+              on {r.matching_headers.map((m) => (m.header_left === m.header_right ? m.header_left : `${m.header_left} = ${m.header_right}`)).join(', ')}
+            </Text>
           </HStack>
         ))}
       </Stack>
@@ -40,7 +42,8 @@ export function RelatedRecords({ recordId }: { recordId: string }) {
               <RouterLink to={`/records/${r.id}`}>{r.name}</RouterLink>
             </Link>
             <Text color="fg.muted">
-              semantic {formatScore(r.sem_score)} · structural {formatScore(r.struct_score)} · statistical {formatScore(r.stats_score)} · link {formatScore(r.link_score)}
+              semantic {formatScore(r.sem_score)} · structural {formatScore(r.struct_score)} · statistical {formatScore(r.stats_score)} · link{' '}
+              {formatScore(r.link_score)}
             </Text>
           </Stack>
         ))}

@@ -5,7 +5,13 @@ import { DEFINITION_FAILED, relationsApi } from './relations-api';
 
 /** The Word Set's word information modal: the word's WordNet senses, and encyclopedia search links. */
 export function WordDefinitionDialog({ word, onClose }: { word: string | null; onClose(): void }) {
-  const query = useQuery({ queryKey: ['definition', word], queryFn: () => relationsApi.definition(word ?? ''), enabled: !!word, retry: false, staleTime: Infinity });
+  const query = useQuery({
+    queryKey: ['definition', word],
+    queryFn: () => relationsApi.definition(word ?? ''),
+    enabled: !!word,
+    retry: false,
+    staleTime: Infinity,
+  });
   return (
     <Dialog.Root open={!!word} onOpenChange={(details) => !details.open && onClose()} scrollBehavior="inside">
       <Portal>
@@ -33,8 +39,16 @@ export function WordDefinitionDialog({ word, onClose }: { word: string | null; o
                           </Badge>
                           {sense.definition}
                         </Text>
-                        {sense.lemmas.length > 1 && <Text fontSize="sm" color="fg.muted">Synonyms: {sense.lemmas.filter((l) => l.toLowerCase() !== word?.toLowerCase()).join(', ')}</Text>}
-                        {sense.hypernyms.length > 0 && <Text fontSize="sm" color="fg.muted">Broader: {sense.hypernyms.join(', ')}</Text>}
+                        {sense.lemmas.length > 1 && (
+                          <Text fontSize="sm" color="fg.muted">
+                            Synonyms: {sense.lemmas.filter((l) => l.toLowerCase() !== word?.toLowerCase()).join(', ')}
+                          </Text>
+                        )}
+                        {sense.hypernyms.length > 0 && (
+                          <Text fontSize="sm" color="fg.muted">
+                            Broader: {sense.hypernyms.join(', ')}
+                          </Text>
+                        )}
                         {sense.examples.map((example) => (
                           <Text key={example} fontSize="sm" fontStyle="italic">
                             “{example}”

@@ -73,7 +73,15 @@ export function WorkAreaPanel({ signedIn, onScan, scanning }: { signedIn: boolea
       ) : (
         <Stack as="ul" gap="1" data-testid="work-area-list">
           {area.records.map((record) => (
-            <HStack as="li" key={record.id} justify="space-between" gap="2" fontSize="sm" draggable onDragEnd={(event) => event.dataTransfer.dropEffect === 'none' && area.remove(record.id)}>
+            <HStack
+              as="li"
+              key={record.id}
+              justify="space-between"
+              gap="2"
+              fontSize="sm"
+              draggable
+              onDragEnd={(event) => event.dataTransfer.dropEffect === 'none' && area.remove(record.id)}
+            >
               <Text truncate title={record.enc_headers?.length ? `${record.name} (hashed columns: ${record.enc_headers.join(', ')})` : record.name}>
                 {truncate(record.name, 50)}
               </Text>

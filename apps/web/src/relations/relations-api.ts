@@ -41,10 +41,13 @@ const pair = (record1: string, record2: string) => ({ record1, record2 });
 export const relationsApi = {
   semantics: (a: string, b: string, range: { min: number; max: number }, signal?: AbortSignal) =>
     typedApi.get('/api/relations/semantics', { query: { ...pair(a, b), ...range }, timeoutMs: RELATION_TIMEOUT_MS, signal }),
-  structures: (a: string, b: string, signal?: AbortSignal) => typedApi.get('/api/relations/structures', { query: pair(a, b), timeoutMs: RELATION_TIMEOUT_MS, signal }),
-  statistics: (a: string, b: string, signal?: AbortSignal) => typedApi.get('/api/relations/statistics', { query: pair(a, b), timeoutMs: RELATION_TIMEOUT_MS, signal }),
+  structures: (a: string, b: string, signal?: AbortSignal) =>
+    typedApi.get('/api/relations/structures', { query: pair(a, b), timeoutMs: RELATION_TIMEOUT_MS, signal }),
+  statistics: (a: string, b: string, signal?: AbortSignal) =>
+    typedApi.get('/api/relations/statistics', { query: pair(a, b), timeoutMs: RELATION_TIMEOUT_MS, signal }),
   joining: (a: string, b: string, signal?: AbortSignal) => typedApi.get('/api/relations/joining', { query: pair(a, b), timeoutMs: JOINING_TIMEOUT_MS, signal }),
-  linkability: (a: string, b: string, signal?: AbortSignal) => typedApi.get('/api/relations/linkability', { query: pair(a, b), timeoutMs: JOINING_TIMEOUT_MS, signal }),
+  linkability: (a: string, b: string, signal?: AbortSignal) =>
+    typedApi.get('/api/relations/linkability', { query: pair(a, b), timeoutMs: JOINING_TIMEOUT_MS, signal }),
   mergeScan: (records: string[]) => typedApi.post('/api/relations/get-merge-relations', { records }, { timeoutMs: JOINING_TIMEOUT_MS }),
   definition: (word: string) => typedApi.get('/api/relations/definition', { query: { word }, timeoutMs: RELATION_TIMEOUT_MS }),
   joinableWith: (record: string) => typedApi.get('/api/relations/joinable-with', { query: { record }, timeoutMs: RELATION_TIMEOUT_MS }),

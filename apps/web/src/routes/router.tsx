@@ -35,11 +35,51 @@ export const routes: RouteObject[] = [
           { path: ':id', element: <RecordDetailsPage />, handle: handle({ crumb: 'Record details' }) },
         ],
       },
-      { path: 'indexdata', element: <RequireToken><IndexDataPage /></RequireToken>, handle: handle({ crumb: 'Index Data' }) },
-      { path: 'request', element: <RequireToken><RequestsPage /></RequireToken>, handle: handle({ crumb: 'Requests' }) },
-      { path: 'login', element: <GuestOnly><LoginPage /></GuestOnly>, handle: handle({ crumb: 'Login', bare: true }) },
-      { path: 'register', element: <GuestOnly><RegisterPage /></GuestOnly>, handle: handle({ crumb: 'Sign Up', bare: true }) },
-      { path: 'passreset', element: <GuestOnly><PasswordResetPage /></GuestOnly>, handle: handle({ crumb: 'Password Reset', bare: true }) },
+      {
+        path: 'indexdata',
+        element: (
+          <RequireToken>
+            <IndexDataPage />
+          </RequireToken>
+        ),
+        handle: handle({ crumb: 'Index Data' }),
+      },
+      {
+        path: 'request',
+        element: (
+          <RequireToken>
+            <RequestsPage />
+          </RequireToken>
+        ),
+        handle: handle({ crumb: 'Requests' }),
+      },
+      {
+        path: 'login',
+        element: (
+          <GuestOnly>
+            <LoginPage />
+          </GuestOnly>
+        ),
+        handle: handle({ crumb: 'Login', bare: true }),
+      },
+      {
+        path: 'register',
+        element: (
+          <GuestOnly>
+            <RegisterPage />
+          </GuestOnly>
+        ),
+        handle: handle({ crumb: 'Sign Up', bare: true }),
+      },
+      {
+        path: 'passreset',
+        element: (
+          <GuestOnly>
+            <PasswordResetPage />
+          </GuestOnly>
+        ),
+        handle: handle({ crumb: 'Password Reset', bare: true }),
+      },
       { path: 'profile', element: <ProfilePage />, handle: handle({ crumb: 'Profile' }) },
       { path: 'access-policies', element: <AccessPoliciesPage />, handle: handle({ crumb: 'Access Policies' }) },
       { path: 'groups', element: <GroupsPage />, handle: handle({ crumb: 'Groups' }) },

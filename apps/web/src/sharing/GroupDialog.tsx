@@ -25,7 +25,11 @@ export function GroupDialog({ group, open, onClose }: { group: Group | null; ope
     event.preventDefault();
     setSaving(true);
     setError(null);
-    const body = { groupName: name.trim(), groupDescription: description, groupFields: rows.filter((r) => r.label.trim() || r.text.trim()).map((r) => ({ label: r.label.trim(), text: r.text })) };
+    const body = {
+      groupName: name.trim(),
+      groupDescription: description,
+      groupFields: rows.filter((r) => r.label.trim() || r.text.trim()).map((r) => ({ label: r.label.trim(), text: r.text })),
+    };
     try {
       if (group) await sharingApi.updateGroup(group.id, body);
       else await sharingApi.createGroup(body);
@@ -44,7 +48,14 @@ export function GroupDialog({ group, open, onClose }: { group: Group | null; ope
   return (
     <FormDialog open={open} title={group ? 'Edit Group' : 'New Group'} onClose={onClose} onSubmit={submit} submitLabel="Save" submitting={saving}>
       <TextField label="Name" name="groupName" required value={name} onChange={setName} error={error?.fieldError('groupName')} />
-      <TextField label="Description" name="groupDescription" multiline value={description} onChange={setDescription} error={error?.fieldError('groupDescription')} />
+      <TextField
+        label="Description"
+        name="groupDescription"
+        multiline
+        value={description}
+        onChange={setDescription}
+        error={error?.fieldError('groupDescription')}
+      />
       <Text fontWeight="medium" fontSize="sm">
         Additional fields
       </Text>

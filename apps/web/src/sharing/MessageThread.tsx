@@ -20,7 +20,11 @@ function when(iso: string): string {
 /** A request's message thread: both parties write; the newest message is last and stays in view. */
 export function MessageThread({ requestId, canWrite }: { requestId: string; canWrite: boolean }) {
   const queryClient = useQueryClient();
-  const thread = useQuery({ queryKey: sharingKeys.messages(requestId), queryFn: ({ signal }) => sharingApi.messages(requestId, signal), refetchInterval: THREAD_POLL_MS });
+  const thread = useQuery({
+    queryKey: sharingKeys.messages(requestId),
+    queryFn: ({ signal }) => sharingApi.messages(requestId, signal),
+    refetchInterval: THREAD_POLL_MS,
+  });
   const [text, setText] = useState('');
   const [sending, setSending] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -56,7 +60,16 @@ export function MessageThread({ requestId, canWrite }: { requestId: string; canW
         {thread.isPending && <Text color="fg.muted">Loading messages…</Text>}
         {thread.isSuccess && messages.length === 0 && <Text color="fg.muted">No messages yet.</Text>}
         {messages.map((m) => (
-          <Box key={m.id} alignSelf={m.mine ? 'end' : 'start'} maxW="85%" bg={m.mine ? 'teal.subtle' : 'bg.muted'} borderRadius="md" px="3" py="2" data-testid="message">
+          <Box
+            key={m.id}
+            alignSelf={m.mine ? 'end' : 'start'}
+            maxW="85%"
+            bg={m.mine ? 'teal.subtle' : 'bg.muted'}
+            borderRadius="md"
+            px="3"
+            py="2"
+            data-testid="message"
+          >
             <Text fontSize="xs" color="fg.muted">
               {m.user || 'unknown'} · {when(m.created)}
             </Text>

@@ -27,7 +27,10 @@ export function PolicyDialog({ policy, open, onClose }: { policy: Policy | null;
     event.preventDefault();
     setSaving(true);
     setError(null);
-    const body = { policyName: name.trim(), policyFields: rows.filter((r) => r.topic.trim() || r.requirement.trim()).map((r) => ({ ...r, topic: r.topic.trim(), requirement: r.requirement.trim() })) };
+    const body = {
+      policyName: name.trim(),
+      policyFields: rows.filter((r) => r.topic.trim() || r.requirement.trim()).map((r) => ({ ...r, topic: r.topic.trim(), requirement: r.requirement.trim() })),
+    };
     try {
       if (policy) await sharingApi.updatePolicy(policy.id, body);
       else await sharingApi.createPolicy(body);
@@ -45,7 +48,14 @@ export function PolicyDialog({ policy, open, onClose }: { policy: Policy | null;
   }
 
   return (
-    <FormDialog open={open} title={policy ? 'Edit Access Policy' : 'New Access Policy'} onClose={onClose} onSubmit={submit} submitLabel="Save changes" submitting={saving}>
+    <FormDialog
+      open={open}
+      title={policy ? 'Edit Access Policy' : 'New Access Policy'}
+      onClose={onClose}
+      onSubmit={submit}
+      submitLabel="Save changes"
+      submitting={saving}
+    >
       <TextField label="Name" name="policyName" required value={name} onChange={setName} error={error?.fieldError('policyName')} />
       <Stack gap="2">
         <Text fontWeight="medium" fontSize="sm">
@@ -67,11 +77,20 @@ export function PolicyDialog({ policy, open, onClose }: { policy: Policy | null;
                   <Input size="sm" aria-label={`Topic ${index + 1}`} value={row.topic} onChange={(e) => set(index, { topic: e.target.value })} />
                 </Table.Cell>
                 <Table.Cell>
-                  <Input size="sm" aria-label={`Requirement ${index + 1}`} value={row.requirement} onChange={(e) => set(index, { requirement: e.target.value })} />
+                  <Input
+                    size="sm"
+                    aria-label={`Requirement ${index + 1}`}
+                    value={row.requirement}
+                    onChange={(e) => set(index, { requirement: e.target.value })}
+                  />
                 </Table.Cell>
                 <Table.Cell>
                   <NativeSelect.Root size="sm" width="20">
-                    <NativeSelect.Field aria-label={`Requestor option ${index + 1}`} value={row.agree} onChange={(e) => set(index, { agree: e.currentTarget.value as Answer })}>
+                    <NativeSelect.Field
+                      aria-label={`Requestor option ${index + 1}`}
+                      value={row.agree}
+                      onChange={(e) => set(index, { agree: e.currentTarget.value as Answer })}
+                    >
                       <option value="yes">Yes</option>
                       <option value="no">No</option>
                     </NativeSelect.Field>
@@ -79,7 +98,12 @@ export function PolicyDialog({ policy, open, onClose }: { policy: Policy | null;
                   </NativeSelect.Root>
                 </Table.Cell>
                 <Table.Cell>
-                  <IconButton size="sm" variant="ghost" aria-label={`Remove row ${index + 1}`} onClick={() => setRows((current) => current.filter((_, i) => i !== index))}>
+                  <IconButton
+                    size="sm"
+                    variant="ghost"
+                    aria-label={`Remove row ${index + 1}`}
+                    onClick={() => setRows((current) => current.filter((_, i) => i !== index))}
+                  >
                     <DeleteIcon />
                   </IconButton>
                 </Table.Cell>

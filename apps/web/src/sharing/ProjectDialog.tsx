@@ -51,7 +51,13 @@ export function ProjectDialog({ recordId, recordName, onClose }: { recordId: str
       )}
       <Stack gap="2">
         {list.map((group) => (
-          <Checkbox.Root key={group.id} colorPalette="teal" checked={checked.has(group.id)} disabled={saving !== null} onCheckedChange={(d) => void toggle(group.id, d.checked === true)}>
+          <Checkbox.Root
+            key={group.id}
+            colorPalette="teal"
+            checked={checked.has(group.id)}
+            disabled={saving !== null}
+            onCheckedChange={(d) => void toggle(group.id, d.checked === true)}
+          >
             <Checkbox.HiddenInput />
             <Checkbox.Control />
             <Checkbox.Label>{group.name}</Checkbox.Label>

@@ -11,7 +11,16 @@ import { MessageThread } from './MessageThread';
 import { allAnswered, day, isEditable, requestActions, showsNote, shownStatus, stated, STATUS_COLOURS } from './request-rules';
 import { sharingApi } from './sharing-api';
 import {
-  APPROVAL_FAILED, CONFIRM_APPROVE, CONFIRM_CLOSE, REQUEST_APPROVED, REQUEST_CLOSE_FAILED, REQUEST_CLOSED, REQUEST_DENIED, REQUEST_FAILED, REQUEST_SUBMITTED, UPDATE_FAILED,
+  APPROVAL_FAILED,
+  CONFIRM_APPROVE,
+  CONFIRM_CLOSE,
+  REQUEST_APPROVED,
+  REQUEST_CLOSE_FAILED,
+  REQUEST_CLOSED,
+  REQUEST_DENIED,
+  REQUEST_FAILED,
+  REQUEST_SUBMITTED,
+  UPDATE_FAILED,
 } from './texts';
 import type { AccessRequest, Answer, RequestPolicy, RequestUpdate } from './types';
 
@@ -73,7 +82,9 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
   }, [actions.markReviewed, request.id, onChanged]);
 
   const setAnswer = (policyId: string, index: number, agree: Answer) =>
-    setPolicies((current) => current.map((p) => (p.id === policyId ? { ...p, json_content: p.json_content.map((item, i) => (i === index ? { ...item, agree } : item)) } : p)));
+    setPolicies((current) =>
+      current.map((p) => (p.id === policyId ? { ...p, json_content: p.json_content.map((item, i) => (i === index ? { ...item, agree } : item)) } : p)),
+    );
 
   async function change(kind: string, body: RequestUpdate, success: string, failure: string, level: 'info' | 'success' = 'info') {
     setBusy(kind);
@@ -93,7 +104,12 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
   }
 
   const send = () =>
-    change('send', { status: 'sent', purpose: purpose.trim(), note: note.trim(), access_policies: policies.map((p) => ({ id: p.id, json_content: p.json_content })) }, REQUEST_SUBMITTED, REQUEST_FAILED);
+    change(
+      'send',
+      { status: 'sent', purpose: purpose.trim(), note: note.trim(), access_policies: policies.map((p) => ({ id: p.id, json_content: p.json_content })) },
+      REQUEST_SUBMITTED,
+      REQUEST_FAILED,
+    );
   const answered = policies.every((p) => allAnswered(p.json_content));
   const term = grantTerm(request);
 
@@ -146,7 +162,11 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
           <ReadOnly label="Purpose" value={stated(request.purpose)} />
         )}
         {showsNote(request, basic) &&
-          (editable ? <TextField label="Note" name="note" multiline value={note} onChange={setNote} error={error?.fieldError('note')} /> : <ReadOnly label="Note" value={stated(request.note)} />)}
+          (editable ? (
+            <TextField label="Note" name="note" multiline value={note} onChange={setNote} error={error?.fieldError('note')} />
+          ) : (
+            <ReadOnly label="Note" value={stated(request.note)} />
+          ))}
         {policies.map((policy) => (
           <Stack key={policy.id} gap="2">
             <Text fontWeight="semibold">Access policy: {policy.name}</Text>
@@ -165,7 +185,12 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
                     <Table.Cell>{item.requirement}</Table.Cell>
                     <Table.Cell>
                       {editable ? (
-                        <RadioGroup.Root size="sm" value={item.agree || null} onValueChange={(d) => d.value && setAnswer(policy.id, index, d.value as Answer)} aria-label={`${item.object}: ${item.requirement}`}>
+                        <RadioGroup.Root
+                          size="sm"
+                          value={item.agree || null}
+                          onValueChange={(d) => d.value && setAnswer(policy.id, index, d.value as Answer)}
+                          aria-label={`${item.object}: ${item.requirement}`}
+                        >
                           <HStack gap="3">
                             {(['yes', 'no'] as const).map((value) => (
                               <RadioGroup.Item key={value} value={value}>
@@ -179,7 +204,9 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
                       ) : (
                         <Text data-testid="policy-answer" color={item.expected && item.agree && item.agree !== item.expected ? 'fg.error' : undefined}>
                           {item.agree === 'yes' ? 'Yes' : item.agree === 'no' ? 'No' : 'N/A'}
-                          {request.role === 'reviewer' && item.expected && item.agree && item.agree !== item.expected ? ' (the policy asks for ' + (item.expected === 'yes' ? 'Yes' : 'No') + ')' : ''}
+                          {request.role === 'reviewer' && item.expected && item.agree && item.agree !== item.expected
+                            ? ' (the policy asks for ' + (item.expected === 'yes' ? 'Yes' : 'No') + ')'
+                            : ''}
                         </Text>
                       )}
                     </Table.Cell>
@@ -195,7 +222,13 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
 
       <HStack gap="2" wrap="wrap">
         {actions.send && (
-          <Button colorPalette="teal" loading={busy === 'send'} disabled={!answered} onClick={send} title={answered ? undefined : 'Answer every requirement yes or no first.'}>
+          <Button
+            colorPalette="teal"
+            loading={busy === 'send'}
+            disabled={!answered}
+            onClick={send}
+            title={answered ? undefined : 'Answer every requirement yes or no first.'}
+          >
             Send Request
           </Button>
         )}
@@ -205,7 +238,12 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
           </Button>
         )}
         {actions.deny && (
-          <Button colorPalette="red" variant="outline" loading={busy === 'deny'} onClick={() => change('deny', { status: 'disapproved' }, REQUEST_DENIED, UPDATE_FAILED)}>
+          <Button
+            colorPalette="red"
+            variant="outline"
+            loading={busy === 'deny'}
+            onClick={() => change('deny', { status: 'disapproved' }, REQUEST_DENIED, UPDATE_FAILED)}
+          >
             Deny
           </Button>
         )}

@@ -27,7 +27,12 @@ describe('request screen rules', () => {
   });
 
   it('needs every requirement answered', () => {
-    expect(allAnswered([{ object: 'a', requirement: 'b', agree: 'yes' }, { object: 'c', requirement: 'd', agree: 'no' }])).toBe(true);
+    expect(
+      allAnswered([
+        { object: 'a', requirement: 'b', agree: 'yes' },
+        { object: 'c', requirement: 'd', agree: 'no' },
+      ]),
+    ).toBe(true);
     expect(allAnswered([{ object: 'a', requirement: 'b', agree: '' }])).toBe(false);
   });
 });

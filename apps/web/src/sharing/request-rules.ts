@@ -19,7 +19,8 @@ export const STATUS_COLOURS: Record<RequestStatus | 'expired', string> = {
 };
 
 /** The status shown: an approval past its expiry says expired. */
-export const shownStatus = (request: Pick<AccessRequest, 'status' | 'expired'>): RequestStatus | 'expired' => (request.status === 'approved' && request.expired ? 'expired' : request.status);
+export const shownStatus = (request: Pick<AccessRequest, 'status' | 'expired'>): RequestStatus | 'expired' =>
+  request.status === 'approved' && request.expired ? 'expired' : request.status;
 
 /** "< None stated >" for an empty purpose or note once the form is read-only. */
 export const stated = (text: string | null | undefined) => (text && text.trim() ? text : NONE_STATED);
@@ -50,7 +51,8 @@ export function requestActions(request: Pick<AccessRequest, 'status' | 'role'>) 
  * BASIC clients see the requestor's note only when a note exists or the record has access
  * policies (spec section 6).
  */
-export const showsNote = (request: Pick<AccessRequest, 'note' | 'access_policies'>, basic: boolean) => !basic || !!request.note?.trim() || request.access_policies.length > 0;
+export const showsNote = (request: Pick<AccessRequest, 'note' | 'access_policies'>, basic: boolean) =>
+  !basic || !!request.note?.trim() || request.access_policies.length > 0;
 
 /** YYYY-MM-DD of an ISO time, N/A when missing (spec section 9). */
 export const day = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : 'N/A');

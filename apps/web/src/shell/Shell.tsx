@@ -52,15 +52,7 @@ export function Shell() {
       <TopBar bare={bare} sidebarOpen={sidebarOpen} onToggleSidebar={() => setSidebarOpen((open) => !open)} />
       <Flex flex="1" align="stretch" minH="0">
         {overlay && (
-          <Box
-            position="fixed"
-            inset="0"
-            top={TOP_BAR_HEIGHT}
-            bg="blackAlpha.400"
-            zIndex="overlay"
-            onClick={() => setSidebarOpen(false)}
-            aria-hidden
-          />
+          <Box position="fixed" inset="0" top={TOP_BAR_HEIGHT} bg="blackAlpha.400" zIndex="overlay" onClick={() => setSidebarOpen(false)} aria-hidden />
         )}
         {showSidebar && (
           <Box

@@ -61,14 +61,7 @@ export function TopBar({ bare, sidebarOpen, onToggleSidebar }: TopBarProps) {
       borderBottomWidth="1px"
     >
       {!bare && (
-        <IconButton
-          aria-label="Toggle sidebar"
-          aria-expanded={sidebarOpen}
-          aria-controls="app-sidebar"
-          variant="ghost"
-          size="sm"
-          onClick={onToggleSidebar}
-        >
+        <IconButton aria-label="Toggle sidebar" aria-expanded={sidebarOpen} aria-controls="app-sidebar" variant="ghost" size="sm" onClick={onToggleSidebar}>
           <MenuIcon />
         </IconButton>
       )}

@@ -29,7 +29,20 @@ const FORMATS: Array<[string, ColumnChoice['format']]> = [
 const cut = (value: string | null) => (value === null ? '' : value.length > 20 ? `${value.slice(0, 20)}…` : value);
 
 /** Per column a Hash checkbox and Exclude / Mask / Plain, over sample rows with the total row count. */
-export function ColumnSelectionModal({ open, title, headers, rows, totalRows, variant, initial, busy, error, onClose, onSubmit, children }: ColumnSelectionModalProps) {
+export function ColumnSelectionModal({
+  open,
+  title,
+  headers,
+  rows,
+  totalRows,
+  variant,
+  initial,
+  busy,
+  error,
+  onClose,
+  onSubmit,
+  children,
+}: ColumnSelectionModalProps) {
   const [choices, setChoices] = useState<ColumnChoice[]>(initial ?? plainChoices(headers.length));
   useEffect(() => setChoices(initial ?? plainChoices(headers.length)), [headers, initial]);
   const set = (index: number, change: Partial<ColumnChoice>) => setChoices((current) => current.map((c, i) => (i === index ? { ...c, ...change } : c)));
@@ -46,7 +59,8 @@ export function ColumnSelectionModal({ open, title, headers, rows, totalRows, va
             <Dialog.Body>
               <Stack gap="4">
                 <Text fontSize="sm" color="fg.muted">
-                  For each column: Hash replaces its values by keyed hashes (linkable, not readable), and Fuzzy hashes a text column so that values with a typo still link (&ldquo;Jon Smith&rdquo; with &ldquo;John Smith&rdquo;); Mask shows only the shape of its values; Exclude leaves it out.
+                  For each column: Hash replaces its values by keyed hashes (linkable, not readable), and Fuzzy hashes a text column so that values with a typo
+                  still link (&ldquo;Jon Smith&rdquo; with &ldquo;John Smith&rdquo;); Mask shows only the shape of its values; Exclude leaves it out.
                 </Text>
                 <TableScrollArea label="Columns and sample rows" maxW="100%">
                   <Table.Root size="sm" aria-label="Columns and sample rows">
@@ -69,7 +83,13 @@ export function ColumnSelectionModal({ open, title, headers, rows, totalRows, va
                                   Hash<VisuallyHidden> {header}</VisuallyHidden>
                                 </Checkbox.Label>
                               </Checkbox.Root>
-                              <Checkbox.Root size="sm" colorPalette="teal" checked={choices[i]?.fuzzy ?? false} disabled={!choices[i]?.hash} onCheckedChange={(details) => set(i, { fuzzy: details.checked === true })}>
+                              <Checkbox.Root
+                                size="sm"
+                                colorPalette="teal"
+                                checked={choices[i]?.fuzzy ?? false}
+                                disabled={!choices[i]?.hash}
+                                onCheckedChange={(details) => set(i, { fuzzy: details.checked === true })}
+                              >
                                 <Checkbox.HiddenInput />
                                 <Checkbox.Control />
                                 <Checkbox.Label>

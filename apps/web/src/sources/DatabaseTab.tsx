@@ -164,7 +164,12 @@ export function DatabaseTab() {
     setIndexing(true);
     setIndexError(null);
     try {
-      const record = await connectionsApi.createMetadata(selected.id, preview.table, { encryptList: hashed, ...(fuzzy.length > 0 && { fuzzyList: fuzzy }), formatList, ...(hashed.length && linkage.key ? { linkageKey: linkage.key } : {}) });
+      const record = await connectionsApi.createMetadata(selected.id, preview.table, {
+        encryptList: hashed,
+        ...(fuzzy.length > 0 && { fuzzyList: fuzzy }),
+        formatList,
+        ...(hashed.length && linkage.key ? { linkageKey: linkage.key } : {}),
+      });
       setCreated((current) => [record, ...current]);
       setPreview(null);
     } catch {
@@ -181,7 +186,13 @@ export function DatabaseTab() {
           <Text fontWeight="semibold" fontSize="lg">
             New connection
           </Text>
-          <SelectField label="Database type" name="sqltype" value={form.sqltype} options={TYPES} onChange={(v) => set('sqltype', v as ConnectionForm['sqltype'])} />
+          <SelectField
+            label="Database type"
+            name="sqltype"
+            value={form.sqltype}
+            options={TYPES}
+            onChange={(v) => set('sqltype', v as ConnectionForm['sqltype'])}
+          />
           <HStack gap="4" align="start">
             <TextField label="Host" name="host" value={form.host} onChange={(v) => set('host', v)} placeholder="db.example.org" />
             <Box maxW="32">
@@ -191,10 +202,18 @@ export function DatabaseTab() {
           <TextField label="Database name" name="name" value={form.name} onChange={(v) => set('name', v)} />
           <HStack gap="4" align="start">
             <TextField label="Username" name="username" autoComplete="off" value={form.username} onChange={(v) => set('username', v)} />
-            <TextField label="Password" name="password" type="password" autoComplete="new-password" value={form.password} onChange={(v) => set('password', v)} />
+            <TextField
+              label="Password"
+              name="password"
+              type="password"
+              autoComplete="new-password"
+              value={form.password}
+              onChange={(v) => set('password', v)}
+            />
           </HStack>
           <Text fontSize="sm" color="fg.muted">
-            The catalogue reads the database with a read-only session. Give it a user that may only read. The password is stored encrypted and never shown again.
+            The catalogue reads the database with a read-only session. Give it a user that may only read. The password is stored encrypted and never shown
+            again.
           </Text>
           {message && <Message status={message.status} text={message.text} />}
           <HStack>

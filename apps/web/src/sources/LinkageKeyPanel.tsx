@@ -40,9 +40,18 @@ export function LinkageKeyPanel({ state }: { state: LinkageKeyState }) {
       <Stack gap="3">
         <Text fontWeight="semibold">Linkage key</Text>
         <Text fontSize="sm" color="fg.muted">
-          Hashed columns are keyed with your organisation's linkage key, so they link with data your partners hash under the same key. Keep it secret; the product does not store it.
+          Hashed columns are keyed with your organisation's linkage key, so they link with data your partners hash under the same key. Keep it secret; the
+          product does not store it.
         </Text>
-        <TextField label="Linkage key" name="linkageKey" type="password" autoComplete="off" value={state.text} onChange={state.setText} error={invalid ? 'A linkage key is 43 characters (32 bytes in base64url).' : undefined} />
+        <TextField
+          label="Linkage key"
+          name="linkageKey"
+          type="password"
+          autoComplete="off"
+          value={state.text}
+          onChange={state.setText}
+          error={invalid ? 'A linkage key is 43 characters (32 bytes in base64url).' : undefined}
+        />
         <HStack gap="4" wrap="wrap">
           <Button size="sm" variant="outline" onClick={state.generate}>
             Generate a new key

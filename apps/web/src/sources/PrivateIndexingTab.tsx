@@ -93,7 +93,9 @@ export function PrivateIndexingTab() {
       setChoices(null);
     } catch (caught) {
       if (caught instanceof DOMException && caught.name === 'AbortError') return;
-      setError(caught instanceof Error && !('status' in caught) ? caught.message : toApiError(caught).message || 'File could not be saved. Please contact support.');
+      setError(
+        caught instanceof Error && !('status' in caught) ? caught.message : toApiError(caught).message || 'File could not be saved. Please contact support.',
+      );
     } finally {
       setProgress(null);
       cancel.current = null;
@@ -103,12 +105,20 @@ export function PrivateIndexingTab() {
   return (
     <Stack gap="6" maxW="3xl">
       <Text color="fg.muted">
-        Index a CSV without sending its private values: it is read in this browser; hashed columns leave it only as keyed hashes, masked ones only as masks, and excluded ones not at all.
+        Index a CSV without sending its private values: it is read in this browser; hashed columns leave it only as keyed hashes, masked ones only as masks, and
+        excluded ones not at all.
       </Text>
       <LinkageKeyPanel state={linkage} />
       <Field.Root>
         <Field.Label>CSV file</Field.Label>
-        <Input type="file" accept=".csv,.tsv,text/csv" p="1" aria-label="CSV file" disabled={reading || progress !== null} onChange={(event) => void choose(event.currentTarget.files?.[0])} />
+        <Input
+          type="file"
+          accept=".csv,.tsv,text/csv"
+          p="1"
+          aria-label="CSV file"
+          disabled={reading || progress !== null}
+          onChange={(event) => void choose(event.currentTarget.files?.[0])}
+        />
       </Field.Root>
       {reading && <LoadingState label="Reading the file in this browser…" />}
 

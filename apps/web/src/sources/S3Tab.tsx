@@ -90,7 +90,10 @@ export function S3Tab() {
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void loadBuckets({ AwsAccessKeyId: keyId.trim(), AwsSecretAccessKey: secret, ...(endpoint.trim() && { endpoint: endpoint.trim() }), region: region.trim() || 'us-east-1' }, save);
+    void loadBuckets(
+      { AwsAccessKeyId: keyId.trim(), AwsSecretAccessKey: secret, ...(endpoint.trim() && { endpoint: endpoint.trim() }), region: region.trim() || 'us-east-1' },
+      save,
+    );
   };
 
   const listObjects = async () => {
@@ -146,7 +149,14 @@ export function S3Tab() {
             <TextField label="Secret access key" name="AwsSecretAccessKey" type="password" autoComplete="new-password" value={secret} onChange={setSecret} />
           </HStack>
           <HStack gap="4" align="start">
-            <TextField label="Endpoint" name="endpoint" value={endpoint} onChange={setEndpoint} placeholder="https://minio.example.org" helperText="Leave empty for AWS; give the address of any S3-compatible store (MinIO, Ceph)." />
+            <TextField
+              label="Endpoint"
+              name="endpoint"
+              value={endpoint}
+              onChange={setEndpoint}
+              placeholder="https://minio.example.org"
+              helperText="Leave empty for AWS; give the address of any S3-compatible store (MinIO, Ceph)."
+            />
             <Box maxW="48">
               <TextField label="Region" name="region" value={region} onChange={setRegion} />
             </Box>
@@ -174,7 +184,12 @@ export function S3Tab() {
                   <Text flex="1">
                     {account.AwsAccessKeyId} {account.endpoint ? `at ${account.endpoint}` : 'on AWS'} ({account.region})
                   </Text>
-                  <Button size="sm" variant="outline" aria-label={`Load ${account.AwsAccessKeyId}`} onClick={() => void loadBuckets({ accountId: account.id }, false)}>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    aria-label={`Load ${account.AwsAccessKeyId}`}
+                    onClick={() => void loadBuckets({ accountId: account.id }, false)}
+                  >
                     Load
                   </Button>
                   <CloseButton size="sm" aria-label={`Delete account ${account.AwsAccessKeyId}`} onClick={() => setDeleting(account)} />
@@ -194,7 +209,12 @@ export function S3Tab() {
           </Text>
           {buckets.length === 0 && <Text color="fg.muted">This account has no buckets.</Text>}
           {buckets.map((bucket) => (
-            <CheckboxRow key={bucket} label={bucket} checked={checked.includes(bucket)} onChange={(on) => setChecked((current) => toggle(current, bucket, on))} />
+            <CheckboxRow
+              key={bucket}
+              label={bucket}
+              checked={checked.includes(bucket)}
+              onChange={(on) => setChecked((current) => toggle(current, bucket, on))}
+            />
           ))}
           <Box maxW="56">
             <SelectField label="Sync" name="sync" value="once" options={SYNC} onChange={() => undefined} disabled helperText="Only once is available." />
@@ -203,7 +223,12 @@ export function S3Tab() {
             <Button variant="outline" disabled={checked.length !== 1} loading={busy === 'objects'} onClick={() => void listObjects()}>
               List Objects
             </Button>
-            <Button colorPalette="teal" disabled={checked.length === 0 || !credentials} loading={busy === 'index'} onClick={() => credentials && void index(() => cloudApi.indexBuckets(credentials, checked))}>
+            <Button
+              colorPalette="teal"
+              disabled={checked.length === 0 || !credentials}
+              loading={busy === 'index'}
+              onClick={() => credentials && void index(() => cloudApi.indexBuckets(credentials, checked))}
+            >
               Index Selected Buckets
             </Button>
           </HStack>
@@ -217,10 +242,20 @@ export function S3Tab() {
           </Text>
           {objects.items.length === 0 && <Text color="fg.muted">This bucket is empty.</Text>}
           {objects.items.map((item) => (
-            <CheckboxRow key={item.name} label={`${item.name} (${formatSize(item.size)})`} checked={chosenObjects.includes(item.name)} onChange={(on) => setChosenObjects((current) => toggle(current, item.name, on))} />
+            <CheckboxRow
+              key={item.name}
+              label={`${item.name} (${formatSize(item.size)})`}
+              checked={chosenObjects.includes(item.name)}
+              onChange={(on) => setChosenObjects((current) => toggle(current, item.name, on))}
+            />
           ))}
           <HStack>
-            <Button colorPalette="teal" disabled={chosenObjects.length === 0 || !credentials} loading={busy === 'index'} onClick={() => credentials && void index(() => cloudApi.indexObjects(credentials, objects.bucket, chosenObjects))}>
+            <Button
+              colorPalette="teal"
+              disabled={chosenObjects.length === 0 || !credentials}
+              loading={busy === 'index'}
+              onClick={() => credentials && void index(() => cloudApi.indexObjects(credentials, objects.bucket, chosenObjects))}
+            >
               Index Selected Objects
             </Button>
           </HStack>

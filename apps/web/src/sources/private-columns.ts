@@ -7,7 +7,10 @@ export interface ColumnChoice {
 }
 
 /** The choices as the API takes them (encryptList or hashedList, fuzzyList, formatList), by header name. */
-export function choicesToFields(headers: string[], choices: ColumnChoice[]): { hashed: string[]; fuzzy: string[]; formatList: Array<{ column: string; format: 'exclude' | 'mask' }> } {
+export function choicesToFields(
+  headers: string[],
+  choices: ColumnChoice[],
+): { hashed: string[]; fuzzy: string[]; formatList: Array<{ column: string; format: 'exclude' | 'mask' }> } {
   const hashed: string[] = [];
   const fuzzy: string[] = [];
   const formatList: Array<{ column: string; format: 'exclude' | 'mask' }> = [];

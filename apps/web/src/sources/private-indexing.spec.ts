@@ -18,7 +18,9 @@ describe('linkage key and keyed hashing in the browser', () => {
   });
 
   it('names the key as the server does, and reads only well-formed keys', () => {
-    expect(linkageKeyId(parseLinkageKey(KEY_TEXT)!)).toBe(createHash('sha256').update('data-catalogue linkage key id\n').update(KEY).digest('hex').slice(0, 16));
+    expect(linkageKeyId(parseLinkageKey(KEY_TEXT)!)).toBe(
+      createHash('sha256').update('data-catalogue linkage key id\n').update(KEY).digest('hex').slice(0, 16),
+    );
     expect(parseLinkageKey(`  ${KEY_TEXT} `)).toEqual(new Uint8Array(KEY));
     for (const bad of ['', 'short', `${KEY_TEXT}A`, KEY.toString('base64')]) expect(parseLinkageKey(bad)).toBeNull();
     const fresh = generateLinkageKey();
@@ -48,10 +50,23 @@ describe('the rows private indexing sends', () => {
   });
 
   it('gives the API the hashed columns and the formats by header name', () => {
-    expect(choicesToFields(['Code', 'Name', 'Secret', 'Value'], [{ hash: true, format: 'plain' }, { hash: false, format: 'mask' }, { hash: true, format: 'exclude' }, { hash: false, format: 'plain' }])).toEqual({
+    expect(
+      choicesToFields(
+        ['Code', 'Name', 'Secret', 'Value'],
+        [
+          { hash: true, format: 'plain' },
+          { hash: false, format: 'mask' },
+          { hash: true, format: 'exclude' },
+          { hash: false, format: 'plain' },
+        ],
+      ),
+    ).toEqual({
       hashed: ['Code'],
       fuzzy: [],
-      formatList: [{ column: 'Name', format: 'mask' }, { column: 'Secret', format: 'exclude' }],
+      formatList: [
+        { column: 'Name', format: 'mask' },
+        { column: 'Secret', format: 'exclude' },
+      ],
     });
   });
 
@@ -59,9 +74,25 @@ describe('the rows private indexing sends', () => {
     const clk = clkEncoder(new Uint8Array(KEY));
     const server = serverClk(new Uint8Array(KEY));
     for (const value of ['Jon Smith', 'John  SMITH', 'Zürich ü', 'x', '😀 emoji', 'Saint Paul, Minnesota']) expect(clk(value)).toBe(server(value));
-    const fuzzy = rowTransform([{ hash: true, fuzzy: true, format: 'plain' }, { hash: true, format: 'plain' }], hash, clk);
+    const fuzzy = rowTransform(
+      [
+        { hash: true, fuzzy: true, format: 'plain' },
+        { hash: true, format: 'plain' },
+      ],
+      hash,
+      clk,
+    );
     expect(fuzzy.row([' Jon Smith ', 'AFG'])).toEqual([server('Jon Smith'), hash('AFG')]);
     expect(fuzzy.row(['NA', ''])).toEqual(['NA', '']);
-    expect(choicesToFields(['Name', 'Code', 'Other'], [{ hash: true, fuzzy: true, format: 'plain' }, { hash: true, format: 'plain' }, { hash: false, fuzzy: true, format: 'plain' }])).toEqual({ hashed: ['Name', 'Code'], fuzzy: ['Name'], formatList: [] });
+    expect(
+      choicesToFields(
+        ['Name', 'Code', 'Other'],
+        [
+          { hash: true, fuzzy: true, format: 'plain' },
+          { hash: true, format: 'plain' },
+          { hash: false, fuzzy: true, format: 'plain' },
+        ],
+      ),
+    ).toEqual({ hashed: ['Name', 'Code'], fuzzy: ['Name'], formatList: [] });
   });
 });

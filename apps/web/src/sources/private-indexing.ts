@@ -10,7 +10,11 @@ const MISSING = new Set(['', 'na', 'n/a', 'null', 'none', 'nan', '?', '""', '#n/
 export const isMissing = (text: string): boolean => text.length <= 4 && MISSING.has(text.toLowerCase());
 
 /** Character mask of a value: X for upper-case letters, x for lower-case, 9 for digits (libs/extraction maskOf). */
-export const maskOf = (value: string): string => value.replace(/\p{Lu}/gu, 'X').replace(/\p{Ll}/gu, 'x').replace(/\p{N}/gu, '9');
+export const maskOf = (value: string): string =>
+  value
+    .replace(/\p{Lu}/gu, 'X')
+    .replace(/\p{Ll}/gu, 'x')
+    .replace(/\p{N}/gu, '9');
 
 export interface RowTransform {
   /** The header row to send: excluded columns left out. */

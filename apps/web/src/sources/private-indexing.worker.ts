@@ -10,8 +10,7 @@ import { rowTransform } from './private-indexing';
 // large file neither freezes the page nor is held whole; only the sendable rows are kept, as Blob parts.
 
 export type WorkerRequest =
-  | { type: 'scan'; file: File; sampleRows: number }
-  | { type: 'transform'; file: File; choices: ColumnChoice[]; linkageKey: string | null };
+  { type: 'scan'; file: File; sampleRows: number } | { type: 'transform'; file: File; choices: ColumnChoice[]; linkageKey: string | null };
 
 export type WorkerResponse =
   | { type: 'scanned'; headers: string[]; rows: string[][]; totalRows: number; delimiter: string }

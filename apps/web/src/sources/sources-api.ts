@@ -55,7 +55,8 @@ export const cloudApi = {
   buckets: (credentials: CloudCredentials, saveAccount: boolean) => typedApi.post('/api/connect-aws/get-buckets', { ...credentials, saveAccount }),
   // bucket is documented as a list (the server also takes one name and reads it as a list of one).
   objects: (credentials: CloudCredentials, bucket: string) => typedApi.post('/api/connect-aws/get-bucket-objects', { ...credentials, bucket: [bucket] }),
-  indexBuckets: (credentials: CloudCredentials, buckets: string[]) => typedApi.post('/api/connect-aws/index-bucket', { ...credentials, buckets, sync: 'once' }, { timeoutMs: 180_000 }),
+  indexBuckets: (credentials: CloudCredentials, buckets: string[]) =>
+    typedApi.post('/api/connect-aws/index-bucket', { ...credentials, buckets, sync: 'once' }, { timeoutMs: 180_000 }),
   indexObjects: (credentials: CloudCredentials, bucket: string, objects: string[]) =>
     typedApi.post('/api/connect-aws/index-object', { ...credentials, bucket: [bucket], objects, sync: 'once' }, { timeoutMs: 180_000 }),
 };

@@ -154,7 +154,9 @@ export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
           variant="ghost"
           aria-label="Link record"
           aria-disabled={!signedIn || undefined}
-          title={!signedIn ? LOGIN_TO_LINK : linkable ? `Link record (hashed columns: ${record.enc_headers!.join(', ')})` : 'Link record (it has no hashed columns)'}
+          title={
+            !signedIn ? LOGIN_TO_LINK : linkable ? `Link record (hashed columns: ${record.enc_headers!.join(', ')})` : 'Link record (it has no hashed columns)'
+          }
           colorPalette={linkable ? 'teal' : undefined}
           data-linkable={linkable ? 'true' : 'false'}
           opacity={signedIn ? 1 : 0.5}
@@ -200,7 +202,14 @@ export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
             <DeleteIcon />
           </IconButton>
         )}
-        <Button size="xs" variant="outline" onClick={process} disabled={inArea} aria-label={inArea ? `In work area: ${fullName}` : `Process ${fullName}`} title="Add to the work area">
+        <Button
+          size="xs"
+          variant="outline"
+          onClick={process}
+          disabled={inArea}
+          aria-label={inArea ? `In work area: ${fullName}` : `Process ${fullName}`}
+          title="Add to the work area"
+        >
           {inArea ? 'In work area' : 'Process'}
         </Button>
       </Card.Footer>

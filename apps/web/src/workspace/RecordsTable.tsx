@@ -109,10 +109,7 @@ export function RecordsTable({ records, signedIn, onDelete }: RecordsTableProps)
           </Table.Body>
         </Table.Root>
       </TableScrollArea>
-      <CompareDialog
-        records={matching ? [asAreaRecord(matching[0]), asAreaRecord(matching[1])] : null}
-        onClose={() => setMatching(null)}
-      />
+      <CompareDialog records={matching ? [asAreaRecord(matching[0]), asAreaRecord(matching[1])] : null} onClose={() => setMatching(null)} />
     </Stack>
   );
 }

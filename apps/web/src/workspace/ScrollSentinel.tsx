@@ -10,7 +10,9 @@ export function ScrollSentinel({ onVisible, disabled }: { onVisible(): void; dis
     const element = ref.current;
     if (!element || disabled) return;
     // Starts loading a little before the end is reached.
-    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && callback.current(), { rootMargin: '0px 0px 400px 0px' });
+    const observer = new IntersectionObserver((entries) => entries.some((entry) => entry.isIntersecting) && callback.current(), {
+      rootMargin: '0px 0px 400px 0px',
+    });
     observer.observe(element);
     return () => observer.disconnect();
   }, [disabled]);

@@ -162,7 +162,8 @@ function WorkspaceWithArea() {
       {scan && <MergeScanPanel result={scan} onCancel={() => setScan(null)} />}
 
       {/* While scan results are shown, the normal list is hidden (spec: Merge Scan Results panel). */}
-      {!scan && records.length > 0 &&
+      {!scan &&
+        records.length > 0 &&
         (layout === 'grid' ? (
           <Grid templateColumns="repeat(auto-fill, minmax(300px, 401px))" gap="4" data-testid="records-grid">
             {records.map((record) => (

@@ -15,7 +15,8 @@ describe('record card buttons (spec sections 2 and 6)', () => {
 
   it('offers the download to an approved requestor, as the details do, but not once the approval expired or was revoked', () => {
     expect(canDownload(record({ access: 'RE', request_status: 'approved' }))).toBe(true);
-    for (const status of ['expired', 'revoked', 'sent', 'review', 'disapproved']) expect(canDownload(record({ access: 'RE', request_status: status }))).toBe(false);
+    for (const status of ['expired', 'revoked', 'sent', 'review', 'disapproved'])
+      expect(canDownload(record({ access: 'RE', request_status: status }))).toBe(false);
     expect(canRequest(record({ access: 'RE', request_status: 'approved' }))).toBe(false);
     expect(canRequest(record({ access: 'RE', request_status: 'revoked' }))).toBe(true);
   });
@@ -50,7 +51,13 @@ describe('record card text', () => {
   });
 
   it('names visibility codes and falls back to N/A', () => {
-    expect([visibilityLabel('EV'), visibilityLabel('PR'), visibilityLabel('CU'), visibilityLabel(undefined), visibilityLabel('XX')]).toEqual(['Everyone', 'Private', 'Custom', 'N/A', 'XX']);
+    expect([visibilityLabel('EV'), visibilityLabel('PR'), visibilityLabel('CU'), visibilityLabel(undefined), visibilityLabel('XX')]).toEqual([
+      'Everyone',
+      'Private',
+      'Custom',
+      'N/A',
+      'XX',
+    ]);
   });
 
   it('counts records, with a plus when the server stopped counting at its limit', () => {

@@ -26,14 +26,16 @@ export function useRecordsList(search: RecordsSearch) {
 export function useDeleteRecords() {
   const queryClient = useQueryClient();
   const dropFromLists = (id: string) =>
-    queryClient.setQueriesData<InfiniteData<RecordsPage, number>>({ queryKey: WORKSPACE_RECORDS_KEY }, (data) =>
-      data && {
-        ...data,
-        pages: data.pages.map((page) => {
-          const results = page.results.filter((record) => record.id !== id);
-          return { ...page, results, count: page.count - (page.results.length - results.length) };
-        }),
-      },
+    queryClient.setQueriesData<InfiniteData<RecordsPage, number>>(
+      { queryKey: WORKSPACE_RECORDS_KEY },
+      (data) =>
+        data && {
+          ...data,
+          pages: data.pages.map((page) => {
+            const results = page.results.filter((record) => record.id !== id);
+            return { ...page, results, count: page.count - (page.results.length - results.length) };
+          }),
+        },
     );
   return useMutation({
     mutationFn: async (ids: string[]) => {

@@ -49,17 +49,27 @@ export const recordSnapshotSchema = z.object({
   ownerUsername: z.string(),
   organisationId: id,
   organisationName: z.string().default('').describe('Empty when the catalogue has not yet heard of the organisation.'),
-  visibility: z.enum(RECORD_VISIBILITY_CODES).describe('PR: owner and their organisation; EV: everyone, anonymous included; CU: PR plus the listed users and organisations.'),
+  visibility: z
+    .enum(RECORD_VISIBILITY_CODES)
+    .describe('PR: owner and their organisation; EV: everyone, anonymous included; CU: PR plus the listed users and organisations.'),
   sharedWithUserIds: z.array(id).default([]).describe('CU only: users who may see the record.'),
   sharedWithOrganisationIds: z.array(id).default([]).describe('CU only: organisations whose members may see the record.'),
   groupIds: z.array(id).default([]).describe('Projects (groups) the record belongs to.'),
   projects: z
     .array(z.object({ id, organisationId: id }))
     .default([])
-    .describe("The same projects with the organisation each belongs to (a member may file another organisation's visible record into their project): only that organisation may list a project."),
+    .describe(
+      "The same projects with the organisation each belongs to (a member may file another organisation's visible record into their project): only that organisation may list a project.",
+    ),
   access: z.enum(RECORD_ACCESS_CODES).describe('RE: data needs an approved request; OP: whoever may see it may download.'),
-  derivedFrom: z.array(derivationLinkSchema).default([]).describe('Lineage: the sources under someone else\'s terms this record\'s data depends on (empty for ordinary records).'),
-  ownerOnly: z.boolean().default(false).describe('Seen and downloaded by its owner alone, whatever visibility says: a record derived from data shared with its maker only (lineage).'),
+  derivedFrom: z
+    .array(derivationLinkSchema)
+    .default([])
+    .describe("Lineage: the sources under someone else's terms this record's data depends on (empty for ordinary records)."),
+  ownerOnly: z
+    .boolean()
+    .default(false)
+    .describe('Seen and downloaded by its owner alone, whatever visibility says: a record derived from data shared with its maker only (lineage).'),
   accessFee: z.number().nonnegative().nullable().describe('A term shown to requestors; no payment is taken.'),
   currency: z.string(),
   policyId: id.nullable(),
@@ -79,23 +89,38 @@ export type RecordSnapshot = z.output<typeof recordSnapshotSchema>;
 
 export const RecordCreated = defineEvent('record.created', 1, 'A record was indexed (uploaded files or metadata only)', recordSnapshotSchema);
 
-export const RecordUpdated = defineEvent('record.updated', 1, 'A record changed: metadata, access terms, visibility, files or extracted metadata', recordSnapshotSchema);
+export const RecordUpdated = defineEvent(
+  'record.updated',
+  1,
+  'A record changed: metadata, access terms, visibility, files or extracted metadata',
+  recordSnapshotSchema,
+);
 
-export const RecordDeleted = defineEvent('record.deleted', 1, 'A record and its files were deleted', z.object({
-  recordId: id,
-  ownerId: id,
-  organisationId: id,
-}));
+export const RecordDeleted = defineEvent(
+  'record.deleted',
+  1,
+  'A record and its files were deleted',
+  z.object({
+    recordId: id,
+    ownerId: id,
+    organisationId: id,
+  }),
+);
 
-export const FileMetadataExtracted = defineEvent('file.metadata-extracted', 1, 'Metadata extraction of a file ended (done, failed or skipped)', z.object({
-  recordId: id,
-  fileId: id,
-  fileName: z.string(),
-  contentType: z.string(),
-  status: z.enum(['done', 'failed', 'skipped']),
-  extractOption: z.enum(EXTRACT_OPTIONS),
-  headers: z.array(z.string()).default([]),
-  totalRows: z.number().int().nonnegative().nullable().default(null),
-  errors: z.array(z.string()).default([]),
-  encryptedHeaders: z.array(z.string()).default([]).describe('Headers of hashed private columns.'),
-}));
+export const FileMetadataExtracted = defineEvent(
+  'file.metadata-extracted',
+  1,
+  'Metadata extraction of a file ended (done, failed or skipped)',
+  z.object({
+    recordId: id,
+    fileId: id,
+    fileName: z.string(),
+    contentType: z.string(),
+    status: z.enum(['done', 'failed', 'skipped']),
+    extractOption: z.enum(EXTRACT_OPTIONS),
+    headers: z.array(z.string()).default([]),
+    totalRows: z.number().int().nonnegative().nullable().default(null),
+    errors: z.array(z.string()).default([]),
+    encryptedHeaders: z.array(z.string()).default([]).describe('Headers of hashed private columns.'),
+  }),
+);

@@ -33,7 +33,13 @@ export type JobOwner = z.output<typeof jobOwnerSchema>;
  */
 function sourceTermsShape() {
   return {
-    terms: z.enum(SOURCE_TERMS).nullable().default(null).describe('own: the owner\'s or their organisation\'s (as Data Admin); public: Everyone and Open; open: Open but not to everyone; grant: only through the approved request requestId.'),
+    terms: z
+      .enum(SOURCE_TERMS)
+      .nullable()
+      .default(null)
+      .describe(
+        "own: the owner's or their organisation's (as Data Admin); public: Everyone and Open; open: Open but not to everyone; grant: only through the approved request requestId.",
+      ),
     requestId: id.nullable().default(null).describe('grant only: the approved request the owner reads the source under.'),
     grantExpiresAt: z
       .string()
@@ -57,28 +63,40 @@ export type JobSource = z.output<typeof jobSourceSchema>;
 
 const fieldPairSchema = z.object({ left: z.string(), right: z.string() });
 
-export const JobRequested = defineEvent('job.requested', 1, 'A user started a background job (MERGE or LINK); job workers take it, the jobs service registers it', z.object({
-  jobId: id,
-  type: z.enum(JOB_TYPES),
-  owner: jobOwnerSchema,
-  info: z.string().describe('What the Jobs page shows about the job.'),
-  left: jobSourceSchema,
-  right: jobSourceSchema,
-  merge: z
-    .object({
-      mergeType: z.enum(MERGE_TYPES).describe('horizontal: inner join on the pairs, keeping every other column; vertical: the paired columns stacked, only those.'),
-      pairs: z.array(fieldPairSchema).min(1).describe('Headers paired across the two sides (left header, right header).'),
-    })
-    .optional()
-    .describe('MERGE jobs only.'),
-}));
+export const JobRequested = defineEvent(
+  'job.requested',
+  1,
+  'A user started a background job (MERGE or LINK); job workers take it, the jobs service registers it',
+  z.object({
+    jobId: id,
+    type: z.enum(JOB_TYPES),
+    owner: jobOwnerSchema,
+    info: z.string().describe('What the Jobs page shows about the job.'),
+    left: jobSourceSchema,
+    right: jobSourceSchema,
+    merge: z
+      .object({
+        mergeType: z
+          .enum(MERGE_TYPES)
+          .describe('horizontal: inner join on the pairs, keeping every other column; vertical: the paired columns stacked, only those.'),
+        pairs: z.array(fieldPairSchema).min(1).describe('Headers paired across the two sides (left header, right header).'),
+      })
+      .optional()
+      .describe('MERGE jobs only.'),
+  }),
+);
 export type JobRequestedPayload = z.output<typeof JobRequested.payload>;
 
-export const JobProgressed = defineEvent('job.progressed', 1, 'A job worker moved a job on (progress current of total steps)', z.object({
-  jobId: id,
-  current: z.number().int().nonnegative(),
-  total: z.number().int().positive(),
-}));
+export const JobProgressed = defineEvent(
+  'job.progressed',
+  1,
+  'A job worker moved a job on (progress current of total steps)',
+  z.object({
+    jobId: id,
+    current: z.number().int().nonnegative(),
+    total: z.number().int().positive(),
+  }),
+);
 
 /** A LINK job's result (spec: Link match), bounded: the best pairs first. */
 export const linkMatchSchema = z.object({
@@ -89,26 +107,39 @@ export const linkMatchSchema = z.object({
   rows_match_prob: z.number().min(0).max(1),
 });
 
-export const JobCompleted = defineEvent('job.completed', 1, 'A job ended: done (with its result) or failed (info says why, in the spec\'s words)', z.object({
-  jobId: id,
-  status: z.enum(['done', 'failed']),
-  info: z.string(),
-  resultRecordId: id.nullable().default(null).describe('MERGE: the new record holding the merged file.'),
-  matches: z.array(linkMatchSchema).max(10_000).default([]).describe('LINK: matched row pairs, best first.'),
-  totRows: z.object({ left: z.number().int().nonnegative(), right: z.number().int().nonnegative() }).nullable().default(null),
-}));
+export const JobCompleted = defineEvent(
+  'job.completed',
+  1,
+  "A job ended: done (with its result) or failed (info says why, in the spec's words)",
+  z.object({
+    jobId: id,
+    status: z.enum(['done', 'failed']),
+    info: z.string(),
+    resultRecordId: id.nullable().default(null).describe('MERGE: the new record holding the merged file.'),
+    matches: z.array(linkMatchSchema).max(10_000).default([]).describe('LINK: matched row pairs, best first.'),
+    totRows: z.object({ left: z.number().int().nonnegative(), right: z.number().int().nonnegative() }).nullable().default(null),
+  }),
+);
 
-export const MergeCompleted = defineEvent('merge.completed', 1, 'A merge job stored its merged CSV: the catalogue indexes it as a new private record of the job\'s owner', z.object({
-  jobId: id,
-  recordId: id.describe('Derived from the job id: a job re-run after a crash names the same record.'),
-  owner: jobOwnerSchema,
-  name: z.string().min(1),
-  description: z.string(),
-  provenance: z.string(),
-  fileName: z.string().min(1),
-  storageKey: z.string().min(1),
-  size: z.number().int().nonnegative(),
-  checksum: z.string(),
-  rows: z.number().int().nonnegative(),
-  sources: z.array(z.object({ recordId: id, name: z.string(), ...sourceTermsShape() })).min(1).describe('The records merged, with the terms the owner read each under: the result keeps them (lineage).'),
-}));
+export const MergeCompleted = defineEvent(
+  'merge.completed',
+  1,
+  "A merge job stored its merged CSV: the catalogue indexes it as a new private record of the job's owner",
+  z.object({
+    jobId: id,
+    recordId: id.describe('Derived from the job id: a job re-run after a crash names the same record.'),
+    owner: jobOwnerSchema,
+    name: z.string().min(1),
+    description: z.string(),
+    provenance: z.string(),
+    fileName: z.string().min(1),
+    storageKey: z.string().min(1),
+    size: z.number().int().nonnegative(),
+    checksum: z.string(),
+    rows: z.number().int().nonnegative(),
+    sources: z
+      .array(z.object({ recordId: id, name: z.string(), ...sourceTermsShape() }))
+      .min(1)
+      .describe('The records merged, with the terms the owner read each under: the result keeps them (lineage).'),
+  }),
+);

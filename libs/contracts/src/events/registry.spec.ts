@@ -9,7 +9,16 @@ describe('event contracts', () => {
 
   it('rejects a payload that breaks the schema, and unknown event types', () => {
     expect(() => createEvent(OrganisationUpdated, 'org-1', { organisationId: 'org-1' } as never)).toThrow(InvalidEventError);
-    expect(() => validateEnvelope({ id: globalThis.crypto.randomUUID(), type: 'organisation.vanished', version: 1, occurredAt: new Date().toISOString(), key: 'k', payload: {} })).toThrow('Unknown event');
+    expect(() =>
+      validateEnvelope({
+        id: globalThis.crypto.randomUUID(),
+        type: 'organisation.vanished',
+        version: 1,
+        occurredAt: new Date().toISOString(),
+        key: 'k',
+        payload: {},
+      }),
+    ).toThrow('Unknown event');
   });
 
   it('routes each event type to its aggregate topic', () => {

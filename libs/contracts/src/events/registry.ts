@@ -25,7 +25,10 @@ export function allEventContracts(): EventContract[] {
 }
 
 export class InvalidEventError extends Error {
-  constructor(message: string, readonly issues: unknown) {
+  constructor(
+    message: string,
+    readonly issues: unknown,
+  ) {
     super(message);
     this.name = 'InvalidEventError';
   }

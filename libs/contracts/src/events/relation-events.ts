@@ -15,14 +15,19 @@ export const TOP_RELATED_KEPT = 20;
 
 export const relatedRecordSchema = z.object({
   recordId: id,
-  semScore: score.describe('Semantic relation: WordNet similarity of the two records\' headers and word sets.'),
+  semScore: score.describe("Semantic relation: WordNet similarity of the two records' headers and word sets."),
   structScore: score.describe('Structural relation: share of columns with a data type in common.'),
   statsScore: score.describe('Statistical relation: 1 / (1 + the smallest NRMSD of two numeric columns).'),
   linkScore: score.describe('How well the records join on some column (value overlap and header similarity).'),
 });
 export type RelatedRecordPayload = z.output<typeof relatedRecordSchema>;
 
-export const RelationTopRelated = defineEvent('relation.top-related', 1, 'The best related records of a record (at most 20, best first), scored again when sketches or headers change', z.object({
-  recordId: id,
-  related: z.array(relatedRecordSchema).max(TOP_RELATED_KEPT),
-}));
+export const RelationTopRelated = defineEvent(
+  'relation.top-related',
+  1,
+  'The best related records of a record (at most 20, best first), scored again when sketches or headers change',
+  z.object({
+    recordId: id,
+    related: z.array(relatedRecordSchema).max(TOP_RELATED_KEPT),
+  }),
+);

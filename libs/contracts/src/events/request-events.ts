@@ -17,7 +17,9 @@ const requestSnapshot = z.object({
   requestorOrganisationId: id,
   ownerId: id.describe('The record owner.'),
   organisationId: id.describe("The record owner's organisation."),
-  status: z.enum(REQUEST_STATUSES).describe('new, sent, review, approved, disapproved, closed (by the requestor), revoked (an approval withdrawn by the owner side).'),
+  status: z
+    .enum(REQUEST_STATUSES)
+    .describe('new, sent, review, approved, disapproved, closed (by the requestor), revoked (an approval withdrawn by the owner side).'),
   expiresAt: timestamp.nullable().describe('approved only: when the grant ends (null: until revoked or closed).'),
   createdAt: timestamp,
   changedAt: timestamp,
@@ -34,13 +36,18 @@ export const RequestUpdated = defineEvent(
   requestSnapshot,
 );
 
-export const RequestMessagePosted = defineEvent('request.message-posted', 1, 'A party of an access request wrote in its message thread', z.object({
-  requestId: id,
-  messageId: id,
-  recordId: id,
-  authorId: id,
-  createdAt: timestamp,
-}));
+export const RequestMessagePosted = defineEvent(
+  'request.message-posted',
+  1,
+  'A party of an access request wrote in its message thread',
+  z.object({
+    requestId: id,
+    messageId: id,
+    recordId: id,
+    authorId: id,
+    createdAt: timestamp,
+  }),
+);
 
 const policyRequirement = z.object({
   topic: z.string(),
@@ -48,21 +55,31 @@ const policyRequirement = z.object({
   agree: z.enum(['yes', 'no']).describe('The answer the requestor is asked to give.'),
 });
 
-export const PolicyUpdated = defineEvent('policy.updated', 1, 'An access policy was created or changed (the requests service shows its requirements on the request form)', z.object({
-  policyId: id,
-  organisationId: id,
-  ownerId: id,
-  name: z.string(),
-  fields: z.array(policyRequirement),
-  createdAt: timestamp,
-  changedAt: timestamp,
-  version: z.number().int().positive(),
-}));
+export const PolicyUpdated = defineEvent(
+  'policy.updated',
+  1,
+  'An access policy was created or changed (the requests service shows its requirements on the request form)',
+  z.object({
+    policyId: id,
+    organisationId: id,
+    ownerId: id,
+    name: z.string(),
+    fields: z.array(policyRequirement),
+    createdAt: timestamp,
+    changedAt: timestamp,
+    version: z.number().int().positive(),
+  }),
+);
 
-export const PolicyDeleted = defineEvent('policy.deleted', 1, 'An access policy was deleted', z.object({
-  policyId: id,
-  organisationId: id,
-}));
+export const PolicyDeleted = defineEvent(
+  'policy.deleted',
+  1,
+  'An access policy was deleted',
+  z.object({
+    policyId: id,
+    organisationId: id,
+  }),
+);
 
 export const FileDownloadGranted = defineEvent(
   'file.download-granted',

@@ -34,5 +34,15 @@ export interface TokenClaims {
 export const TOKEN_LIFETIME_SECONDS = 24 * 60 * 60;
 
 export function claimsToUser(claims: TokenClaims): AuthUser {
-  return { id: claims.sub, username: claims.username, organisationId: claims.org, clientType: claims.ct, permissions: claims.perms ?? [], groups: claims.groups ?? [], passwordVersion: claims.pv ?? 0, tokenId: claims.jti, expiresAt: claims.exp };
+  return {
+    id: claims.sub,
+    username: claims.username,
+    organisationId: claims.org,
+    clientType: claims.ct,
+    permissions: claims.perms ?? [],
+    groups: claims.groups ?? [],
+    passwordVersion: claims.pv ?? 0,
+    tokenId: claims.jti,
+    expiresAt: claims.exp,
+  };
 }

@@ -6,12 +6,25 @@ import { ConfigError, loadConfig, withEmbeddedSecrets } from '../index';
 describe('configuration', () => {
   it('defaults to the embedded mode with nothing set', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ RUN_MODE: 'embedded', PORT: 8080, DATA_DIR: './.data', BUS_DRIVER: 'in-process', STORAGE_DRIVER: 'fs', SEARCH_DRIVER: 'in-process', MAIL_DRIVER: 'file' });
+    expect(config).toMatchObject({
+      RUN_MODE: 'embedded',
+      PORT: 8080,
+      DATA_DIR: './.data',
+      BUS_DRIVER: 'in-process',
+      STORAGE_DRIVER: 'fs',
+      SEARCH_DRIVER: 'in-process',
+      MAIL_DRIVER: 'file',
+    });
     expect(config.EMBEDDED_PG_PORT).not.toBe(5432);
   });
 
   it('searches with the in-process index in embedded mode and PostgreSQL in distributed mode, unless told otherwise', () => {
-    const distributed = { RUN_MODE: 'distributed', JWT_SECRET: 'x'.repeat(32), ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'), PUBLIC_URL: 'https://catalogue.example.com' };
+    const distributed = {
+      RUN_MODE: 'distributed',
+      JWT_SECRET: 'x'.repeat(32),
+      ENCRYPTION_KEY: Buffer.alloc(32).toString('base64'),
+      PUBLIC_URL: 'https://catalogue.example.com',
+    };
     expect(loadConfig({}).SEARCH_DRIVER).toBe('in-process');
     expect(loadConfig(distributed).SEARCH_DRIVER).toBe('postgres');
     expect(loadConfig({ SEARCH_DRIVER: 'postgres' }).SEARCH_DRIVER).toBe('postgres');
@@ -34,8 +47,16 @@ describe('configuration', () => {
   });
 
   it('bounds merge results and merged records by default, and refuses limits that are not positive whole numbers', () => {
-    expect(loadConfig({})).toMatchObject({ MERGE_MAX_ROWS: 2_000_000, MERGE_MAX_BYTES: 256 * 1024 * 1024, DERIVED_STORAGE_QUOTA_BYTES: 2 * 1024 * 1024 * 1024 });
-    expect(loadConfig({ MERGE_MAX_ROWS: '5000', MERGE_MAX_BYTES: '1048576', DERIVED_STORAGE_QUOTA_BYTES: '4194304' })).toMatchObject({ MERGE_MAX_ROWS: 5000, MERGE_MAX_BYTES: 1048576, DERIVED_STORAGE_QUOTA_BYTES: 4194304 });
+    expect(loadConfig({})).toMatchObject({
+      MERGE_MAX_ROWS: 2_000_000,
+      MERGE_MAX_BYTES: 256 * 1024 * 1024,
+      DERIVED_STORAGE_QUOTA_BYTES: 2 * 1024 * 1024 * 1024,
+    });
+    expect(loadConfig({ MERGE_MAX_ROWS: '5000', MERGE_MAX_BYTES: '1048576', DERIVED_STORAGE_QUOTA_BYTES: '4194304' })).toMatchObject({
+      MERGE_MAX_ROWS: 5000,
+      MERGE_MAX_BYTES: 1048576,
+      DERIVED_STORAGE_QUOTA_BYTES: 4194304,
+    });
     expect(() => loadConfig({ MERGE_MAX_ROWS: '0' })).toThrow(/MERGE_MAX_ROWS/);
     expect(() => loadConfig({ MERGE_MAX_ROWS: '1e21' })).toThrow(/MERGE_MAX_ROWS/);
     expect(() => loadConfig({ MERGE_MAX_BYTES: 'lots' })).toThrow(/MERGE_MAX_BYTES/);
@@ -58,12 +79,20 @@ describe('configuration', () => {
 
   it('trusts X-Forwarded-For from loopback only unless TRUST_PROXY names other proxies', () => {
     expect(loadConfig({}).TRUST_PROXY).toBe('loopback');
-    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, 192.0.2.7, fd00::/8, uniquelocal' }).TRUST_PROXY).toBe('loopback, 10.0.0.0/8, 192.0.2.7, fd00::/8, uniquelocal');
-    for (const bad of ['everyone', '10.0.0.0/33', '10.0.0/8', 'loopback,,', 'true']) expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY: must be a comma-separated list/);
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8, 192.0.2.7, fd00::/8, uniquelocal' }).TRUST_PROXY).toBe(
+      'loopback, 10.0.0.0/8, 192.0.2.7, fd00::/8, uniquelocal',
+    );
+    for (const bad of ['everyone', '10.0.0.0/33', '10.0.0/8', 'loopback,,', 'true'])
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY: must be a comma-separated list/);
   });
 
   it('switches mail to SMTP when SMTP_URL is set, and reads service URLs', () => {
-    const config = loadConfig({ SMTP_URL: 'smtp://mail:25', SERVICE_URLS_IDENTITY: 'http://identity:3001', BUS_DRIVER: 'kafka', KAFKA_BROKERS: 'a:9092, b:9092' });
+    const config = loadConfig({
+      SMTP_URL: 'smtp://mail:25',
+      SERVICE_URLS_IDENTITY: 'http://identity:3001',
+      BUS_DRIVER: 'kafka',
+      KAFKA_BROKERS: 'a:9092, b:9092',
+    });
     expect(config.MAIL_DRIVER).toBe('smtp');
     expect(config.SERVICE_URLS.identity).toBe('http://identity:3001');
     expect(config.SERVICE_URLS.catalogue).toBe('http://127.0.0.1:3002');

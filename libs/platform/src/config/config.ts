@@ -33,7 +33,10 @@ export function isTrustedProxyList(value: string): boolean {
 
 /** `10.0.0.0/8, 127.0.0.1, minio.internal`: IP addresses, CIDR ranges and host names (empty allows none). */
 export function isEndpointAllowList(value: string): boolean {
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   return entries.every((entry) => {
     const [address, bits, ...rest] = entry.split('/');
     const version = isIP(address);
@@ -54,8 +57,17 @@ const rawSchema = z.object({
   DATA_DIR: z.string().min(1).default('./.data'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional(),
-  EMBEDDED_PG_PORT: z.coerce.number().int().min(1024).max(65535).refine((p) => p !== 5432, 'must not be 5432').default(54329),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+    .optional(),
+  EMBEDDED_PG_PORT: z.coerce
+    .number()
+    .int()
+    .min(1024)
+    .max(65535)
+    .refine((p) => p !== 5432, 'must not be 5432')
+    .default(54329),
 
   BUS_DRIVER: z.enum(['in-process', 'kafka']).default('in-process'),
   KAFKA_BROKERS: z.string().optional(),
@@ -73,18 +85,32 @@ const rawSchema = z.object({
   ELASTICSEARCH_URL: optionalUrl,
 
   MAIL_DRIVER: z.enum(['file', 'smtp']).optional(),
-  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+    .optional(),
   MAIL_FROM: z.string().default('Data Catalogue <no-reply@localhost>'),
 
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
-  ENCRYPTION_KEY: z.string().refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded').optional(),
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes, base64-encoded')
+    .optional(),
   TRUST_PROXY: z
     .string()
     .default('loopback')
     .refine(isTrustedProxyList, `must be a comma-separated list of IP addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join(', ')}`),
-  MAX_UPLOAD_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024 * 1024),
+  MAX_UPLOAD_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(2 * 1024 * 1024 * 1024),
   /** Files of at least this many bytes are profiled in a worker thread, so the API of the same process keeps answering. */
-  EXTRACTION_THREAD_MIN_BYTES: z.coerce.number().int().nonnegative().default(8 * 1024 * 1024),
+  EXTRACTION_THREAD_MIN_BYTES: z.coerce
+    .number()
+    .int()
+    .nonnegative()
+    .default(8 * 1024 * 1024),
   /** How much nicer than the process that worker thread runs (Linux), so the API's thread comes first for the CPU; 0 keeps its priority. */
   EXTRACTION_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(5),
   /**
@@ -96,16 +122,21 @@ const rawSchema = z.object({
    * User-supplied endpoints (database hosts of connections, S3 endpoints of cloud accounts) may not
    * be loopback, private or link-local addresses, except those listed here by the operator.
    */
-  ALLOWED_PRIVATE_ENDPOINTS: z
-    .string()
-    .default('')
-    .refine(isEndpointAllowList, 'must be a comma-separated list of IP addresses, CIDR ranges or host names'),
+  ALLOWED_PRIVATE_ENDPOINTS: z.string().default('').refine(isEndpointAllowList, 'must be a comma-separated list of IP addresses, CIDR ranges or host names'),
   SERVE_WEB: boolFromEnv.default(true),
   /** Origins allowed to call the API from a browser (comma-separated); none by default. */
   CORS_ORIGINS: z
     .string()
     .default('')
-    .refine((v) => v.split(',').map((o) => o.trim()).filter(Boolean).every((o) => /^https?:\/\/[^/\s]+\/?$/i.test(o)), 'must be a comma-separated list of origins such as https://app.example.com'),
+    .refine(
+      (v) =>
+        v
+          .split(',')
+          .map((o) => o.trim())
+          .filter(Boolean)
+          .every((o) => /^https?:\/\/[^/\s]+\/?$/i.test(o)),
+      'must be a comma-separated list of origins such as https://app.example.com',
+    ),
   /** Slow clients (libs/platform security/http-security.ts). */
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1000).default(10_000),
   BODY_IDLE_TIMEOUT_MS: z.coerce.number().int().min(1000).default(15_000),
@@ -120,10 +151,25 @@ const rawSchema = z.object({
    * A merge's result stops at this many rows or bytes (a key repeated on both sides multiplies
    * rows); defaults argued in docs/jobs.md, "Limits".
    */
-  MERGE_MAX_ROWS: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER - 1).default(2_000_000),
-  MERGE_MAX_BYTES: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(256 * 1024 * 1024),
+  MERGE_MAX_ROWS: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER - 1)
+    .default(2_000_000),
+  MERGE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(256 * 1024 * 1024),
   /** Bytes of merged records each account may keep; its remainder also bounds a merge's bytes. */
-  DERIVED_STORAGE_QUOTA_BYTES: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER).default(2 * 1024 * 1024 * 1024),
+  DERIVED_STORAGE_QUOTA_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .max(Number.MAX_SAFE_INTEGER)
+    .default(2 * 1024 * 1024 * 1024),
 });
 
 export type RawConfig = z.infer<typeof rawSchema>;
@@ -148,11 +194,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const parsed = rawSchema.safeParse(env);
   const problems: string[] = [];
   if (!parsed.success) {
-    for (const issue of parsed.error.issues) problems.push(`${issue.path.join('.')}: ${issue.message}${env[String(issue.path[0])] !== undefined ? ` (got "${env[String(issue.path[0])]}")` : ''}`);
+    for (const issue of parsed.error.issues)
+      problems.push(`${issue.path.join('.')}: ${issue.message}${env[String(issue.path[0])] !== undefined ? ` (got "${env[String(issue.path[0])]}")` : ''}`);
     throw new ConfigError(problems);
   }
   const raw = parsed.data;
-  const brokers = (raw.KAFKA_BROKERS ?? '').split(',').map((b) => b.trim()).filter(Boolean);
+  const brokers = (raw.KAFKA_BROKERS ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
   if (raw.BUS_DRIVER === 'kafka' && brokers.length === 0) problems.push('KAFKA_BROKERS: required when BUS_DRIVER=kafka (comma-separated host:port list)');
   if (raw.STORAGE_DRIVER === 's3') {
     for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY'] as const) {
@@ -169,7 +219,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     if (!raw.JWT_SECRET) problems.push('JWT_SECRET: required when RUN_MODE=distributed (at least 32 characters)');
     if (!raw.ENCRYPTION_KEY) problems.push('ENCRYPTION_KEY: required when RUN_MODE=distributed (32 bytes, base64)');
     // Each process has its own port; links in mail must point at the gateway users reach.
-    if (!raw.PUBLIC_URL) problems.push('PUBLIC_URL: required when RUN_MODE=distributed (the address users reach the gateway at, e.g. https://catalogue.example.com)');
+    if (!raw.PUBLIC_URL)
+      problems.push('PUBLIC_URL: required when RUN_MODE=distributed (the address users reach the gateway at, e.g. https://catalogue.example.com)');
   }
   const serviceUrls = {} as Record<ServiceName, string>;
   for (const name of SERVICE_NAMES) {

@@ -24,7 +24,11 @@ function isApiShape(body: unknown): body is ApiErrorBody {
 /** body-parser's JSON errors, raw or wrapped by Nest, must not echo parser internals. */
 function isBodyParseError(exception: unknown): boolean {
   const typed = exception as { type?: string; cause?: { type?: string } } | undefined;
-  return typed?.type === 'entity.parse.failed' || typed?.cause?.type === 'entity.parse.failed' || (exception instanceof HttpException && exception.getStatus() === 400 && exception.cause instanceof SyntaxError);
+  return (
+    typed?.type === 'entity.parse.failed' ||
+    typed?.cause?.type === 'entity.parse.failed' ||
+    (exception instanceof HttpException && exception.getStatus() === 400 && exception.cause instanceof SyntaxError)
+  );
 }
 
 /** Turns every error into the spec's JSON shapes; unexpected errors are logged, never leaked. */

@@ -55,7 +55,9 @@ describe('platform: every route refuses text PostgreSQL cannot store', () => {
 
   beforeAll(async () => {
     const config = { ...loadConfig({}), JWT_SECRET: 'x'.repeat(40) };
-    const moduleRef = await Test.createTestingModule({ imports: [PlatformModule.forRoot({ service: 'test', config, logger: createLogger({ service: 'test', level: 'silent' }) }), EchoModule] }).compile();
+    const moduleRef = await Test.createTestingModule({
+      imports: [PlatformModule.forRoot({ service: 'test', config, logger: createLogger({ service: 'test', level: 'silent' }) }), EchoModule],
+    }).compile();
     app = moduleRef.createNestApplication<NestExpressApplication>({ logger: false });
     await app.init();
   });
@@ -63,7 +65,11 @@ describe('platform: every route refuses text PostgreSQL cannot store', () => {
 
   it.each([
     ['a JSON field', (r: request.Agent) => r.post('/api/echo/1').send({ name: 'a\u0000' }), { name: ['Null characters are not allowed.'] }],
-    ['a JSON lone surrogate', (r: request.Agent) => r.post('/api/echo/1').set('content-type', 'application/json').send('{"note": "x\\ud800"}'), { note: ['Surrogate characters are not allowed: U+D800.'] }],
+    [
+      'a JSON lone surrogate',
+      (r: request.Agent) => r.post('/api/echo/1').set('content-type', 'application/json').send('{"note": "x\\ud800"}'),
+      { note: ['Surrogate characters are not allowed: U+D800.'] },
+    ],
     ['a form field', (r: request.Agent) => r.post('/api/echo/1').type('form').send('description=%00'), { description: ['Null characters are not allowed.'] }],
     ['a query parameter', (r: request.Agent) => r.get('/api/echo?query=%00'), { query: ['Null characters are not allowed.'] }],
     ['a repeated query parameter', (r: request.Agent) => r.get('/api/echo?page=1&page=%00'), { page: ['Null characters are not allowed.'] }],
@@ -75,7 +81,9 @@ describe('platform: every route refuses text PostgreSQL cannot store', () => {
   });
 
   it('lets well-formed text through untouched', async () => {
-    const response = await request(app.getHttpServer()).post('/api/echo/7?q=%F0%9F%98%80').send({ name: '😀 日本語', list: ['a', { b: 'c' }] });
+    const response = await request(app.getHttpServer())
+      .post('/api/echo/7?q=%F0%9F%98%80')
+      .send({ name: '😀 日本語', list: ['a', { b: 'c' }] });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ id: '7', query: { q: '😀' }, body: { name: '😀 日本語', list: ['a', { b: 'c' }] } });
   });
@@ -84,7 +92,12 @@ describe('platform: every route refuses text PostgreSQL cannot store', () => {
 describe('storableJson: extracted metadata made storable', () => {
   it('replaces NUL and lone surrogates with U+FFFD in values and keys, keeping pairs and everything else', () => {
     const meta = { NAME: 'a\u0000b', STATS: { '0': { VALS: ['x\ud800', '😀', 7, null, true] } }, SEGMENTS: { ['P\u0000D']: 1 }, OK: 'plain' };
-    expect(storableJson(meta)).toEqual({ NAME: 'a\ufffdb', STATS: { '0': { VALS: ['x\ufffd', '😀', 7, null, true] } }, SEGMENTS: { ['P\ufffdD']: 1 }, OK: 'plain' });
+    expect(storableJson(meta)).toEqual({
+      NAME: 'a\ufffdb',
+      STATS: { '0': { VALS: ['x\ufffd', '😀', 7, null, true] } },
+      SEGMENTS: { ['P\ufffdD']: 1 },
+      OK: 'plain',
+    });
     expect(unstorableTextIn(storableJson(meta))).toBeNull();
   });
 });

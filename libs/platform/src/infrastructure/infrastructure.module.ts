@@ -24,14 +24,28 @@ export function createEventBus(config: AppConfig, logger: Logger): EventBus {
 export function createObjectStorage(config: AppConfig): ObjectStorage {
   const publicBaseUrl = config.PUBLIC_URL ?? `http://localhost:${config.PORT}`;
   return config.STORAGE_DRIVER === 's3'
-    ? new S3ObjectStorage({ endpoint: config.S3_ENDPOINT!, region: config.S3_REGION, accessKeyId: config.S3_ACCESS_KEY_ID!, secretAccessKey: config.S3_SECRET_ACCESS_KEY!, bucket: config.S3_BUCKET })
-    : new FsObjectStorage({ rootDir: path.resolve(config.DATA_DIR, 'files'), publicBaseUrl, signer: new SignedLinkSigner(downloadLinkKey(config.JWT_SECRET!)) });
+    ? new S3ObjectStorage({
+        endpoint: config.S3_ENDPOINT!,
+        region: config.S3_REGION,
+        accessKeyId: config.S3_ACCESS_KEY_ID!,
+        secretAccessKey: config.S3_SECRET_ACCESS_KEY!,
+        bucket: config.S3_BUCKET,
+      })
+    : new FsObjectStorage({
+        rootDir: path.resolve(config.DATA_DIR, 'files'),
+        publicBaseUrl,
+        signer: new SignedLinkSigner(downloadLinkKey(config.JWT_SECRET!)),
+      });
 }
 
 export function createMailer(config: AppConfig, logger: Logger): Mailer {
   return config.MAIL_DRIVER === 'smtp'
     ? new SmtpMailer({ url: config.SMTP_URL!, defaultFrom: config.MAIL_FROM })
-    : new FileMailer({ directory: path.resolve(config.DATA_DIR, 'mail'), defaultFrom: config.MAIL_FROM, logger: { log: (line: string) => logger.info({ component: 'mail' }, line) } });
+    : new FileMailer({
+        directory: path.resolve(config.DATA_DIR, 'mail'),
+        defaultFrom: config.MAIL_FROM,
+        logger: { log: (line: string) => logger.info({ component: 'mail' }, line) },
+      });
 }
 
 @Injectable()

@@ -36,7 +36,13 @@ export function requestLogMiddleware(logger: { info(obj: object, msg: string): v
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       // 'finish' fires outside the request's async context, so the id is added explicitly.
-      const entry = { correlationId: req.header(CORRELATION_HEADER), method: req.method, path: req.originalUrl.split('?')[0], status: res.statusCode, ms: Number((process.hrtime.bigint() - started) / 1_000_000n) };
+      const entry = {
+        correlationId: req.header(CORRELATION_HEADER),
+        method: req.method,
+        path: req.originalUrl.split('?')[0],
+        status: res.statusCode,
+        ms: Number((process.hrtime.bigint() - started) / 1_000_000n),
+      };
       if (entry.path.startsWith('/health/')) logger.debug(entry, 'request');
       else logger.info(entry, 'request');
     });

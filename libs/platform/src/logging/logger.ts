@@ -12,7 +12,22 @@ export function createLogger(options: { service: string; level?: string; destina
         const correlationId = currentCorrelationId();
         return correlationId ? { correlationId } : {};
       },
-      redact: { paths: ['password', '*.password', 'headers.authorization', '*.api_secret', 'api_secret', 'AwsSecretAccessKey', '*.AwsSecretAccessKey', 'secretAccessKey', '*.secretAccessKey', 'linkageKey', '*.linkageKey'], censor: '[redacted]' },
+      redact: {
+        paths: [
+          'password',
+          '*.password',
+          'headers.authorization',
+          '*.api_secret',
+          'api_secret',
+          'AwsSecretAccessKey',
+          '*.AwsSecretAccessKey',
+          'secretAccessKey',
+          '*.secretAccessKey',
+          'linkageKey',
+          '*.linkageKey',
+        ],
+        censor: '[redacted]',
+      },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
     options.destination,

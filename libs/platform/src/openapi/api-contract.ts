@@ -73,7 +73,9 @@ export function ApiContract(spec: ApiContractSpec): MethodDecorator {
     const code = Number(status);
     if (schema === null) decorators.push(ApiResponse({ status: code, description: 'No content.' }));
     else {
-      decorators.push(ApiResponse({ status: code, description: 'Success.', schema: withExample(toOpenApiSchema(schema, 'output'), first ? spec.example : undefined) }));
+      decorators.push(
+        ApiResponse({ status: code, description: 'Success.', schema: withExample(toOpenApiSchema(schema, 'output'), first ? spec.example : undefined) }),
+      );
       first = false;
     }
   }

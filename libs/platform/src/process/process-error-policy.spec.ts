@@ -12,11 +12,14 @@ describe('process error policy (a real process)', () => {
     server = undefined;
   });
 
-  it('after start, logs an unheard error with the call\'s correlation id and goes on serving', async () => {
+  it("after start, logs an unheard error with the call's correlation id and goes on serving", async () => {
     port = await freePort();
     server = startTypeScript('fixture', FIXTURE, { PORT: String(port) });
     await waitForLine(server, (line) => line.includes('"listening"'));
-    for (const [route, id] of [['/emitter', 'corr-emitter'], ['/rejection', 'corr-rejection']]) {
+    for (const [route, id] of [
+      ['/emitter', 'corr-emitter'],
+      ['/rejection', 'corr-rejection'],
+    ]) {
       expect((await fetch(`http://127.0.0.1:${port}${route}`, { headers: { 'x-correlation-id': id } })).status).toBe(202);
       const line = JSON.parse(await waitForLine(server, (l) => l.includes('uncaught error contained') && l.includes(id)));
       expect(line).toMatchObject({ level: 50, correlationId: id, err: { message: expect.stringMatching(/nobody (listened|awaited)/) } });

@@ -54,7 +54,12 @@ describe('limitSlowClients: the whole header section within HEADERS_TIMEOUT_MS',
 
   beforeAll(async () => {
     server = createServer((_req, res) => res.end('ok'));
-    limitSlowClients(server, { headersTimeoutMs: HEADERS_TIMEOUT_MS, bodyIdleTimeoutMs: 15_000, maxConnectionsPerAddress: 0, keepAliveTimeoutMs: 65_000 }, () => false, pino({ level: 'silent' }));
+    limitSlowClients(
+      server,
+      { headersTimeoutMs: HEADERS_TIMEOUT_MS, bodyIdleTimeoutMs: 15_000, maxConnectionsPerAddress: 0, keepAliveTimeoutMs: 65_000 },
+      () => false,
+      pino({ level: 'silent' }),
+    );
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as { port: number }).port;
   });

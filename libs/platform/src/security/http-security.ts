@@ -55,7 +55,12 @@ export function applySecurityHeaders(app: NestExpressApplication, config: Pick<A
   });
   const origins = corsOrigins(config.CORS_ORIGINS);
   if (origins.length) {
-    app.enableCors({ origin: origins, allowedHeaders: ['Authorization', 'Content-Type', 'X-Correlation-Id'], exposedHeaders: ['X-Correlation-Id', 'Retry-After'], maxAge: 600 });
+    app.enableCors({
+      origin: origins,
+      allowedHeaders: ['Authorization', 'Content-Type', 'X-Correlation-Id'],
+      exposedHeaders: ['X-Correlation-Id', 'Retry-After'],
+      maxAge: 600,
+    });
   }
 }
 

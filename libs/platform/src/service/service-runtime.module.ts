@@ -150,7 +150,8 @@ export class ServiceRuntimeModule {
         {
           provide: ServiceDatabase,
           inject: [DATA_SOURCE, OUTBOX_RELAY],
-          useFactory: (dataSource: DataSource, relay: OutboxRelay) => new TypeormServiceDatabase(options.name, dataSource, new Outbox(options.name), () => relay.nudge()),
+          useFactory: (dataSource: DataSource, relay: OutboxRelay) =>
+            new TypeormServiceDatabase(options.name, dataSource, new Outbox(options.name), () => relay.nudge()),
         },
         ServiceRuntime,
         { provide: ServiceEvents, useClass: RuntimeServiceEvents },

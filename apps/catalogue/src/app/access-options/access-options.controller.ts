@@ -6,7 +6,10 @@ import { accessOptionsSchema } from '../records/record-view';
 @Controller('api/accessoptions')
 export class AccessOptionsController {
   /** Lists of [label, code] pairs; a BASIC caller is offered EV only. */
-  @ApiContract({ summary: 'Visibility, access and currency options as [label, code] pairs (a BASIC caller is offered EV only)', responses: { 200: accessOptionsSchema } })
+  @ApiContract({
+    summary: 'Visibility, access and currency options as [label, code] pairs (a BASIC caller is offered EV only)',
+    responses: { 200: accessOptionsSchema },
+  })
   @Public()
   @Get()
   options(@CurrentUser() user: AuthUser | null) {

@@ -59,7 +59,8 @@ export class AwsCloudObjectStores extends CloudObjectStores {
       let token: string | undefined;
       do {
         const page = await client.send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken: token, MaxKeys: Math.min(1000, limit - objects.length) }));
-        for (const item of page.Contents ?? []) if (item.Key) objects.push({ name: item.Key, size: item.Size ?? 0, last_modified: item.LastModified?.toISOString() ?? null });
+        for (const item of page.Contents ?? [])
+          if (item.Key) objects.push({ name: item.Key, size: item.Size ?? 0, last_modified: item.LastModified?.toISOString() ?? null });
         token = page.IsTruncated ? page.NextContinuationToken : undefined;
       } while (token && objects.length < limit);
       return objects;

@@ -15,8 +15,20 @@ export interface CloudAccount {
 }
 
 /** What the API shows of an account: never the secret. */
-export const cloudAccountViewSchema = z.object({ id: z.string(), AwsAccessKeyId: z.string(), endpoint: z.string().describe("'' for AWS itself"), region: z.string(), date_created: isoDateTime });
+export const cloudAccountViewSchema = z.object({
+  id: z.string(),
+  AwsAccessKeyId: z.string(),
+  endpoint: z.string().describe("'' for AWS itself"),
+  region: z.string(),
+  date_created: isoDateTime,
+});
 
 export function cloudAccountView(account: CloudAccount): z.output<typeof cloudAccountViewSchema> {
-  return { id: account.id, AwsAccessKeyId: account.accessKeyId, endpoint: account.endpoint, region: account.region, date_created: account.createdAt.toISOString() };
+  return {
+    id: account.id,
+    AwsAccessKeyId: account.accessKeyId,
+    endpoint: account.endpoint,
+    region: account.region,
+    date_created: account.createdAt.toISOString(),
+  };
 }

@@ -32,7 +32,10 @@ export class CloudAccountsRepository {
   /** Saves the account, or replaces the secret and region of the owner's account with the same key id and endpoint. */
   async save(account: CloudAccount, seal: (id: string) => string): Promise<CloudAccount> {
     return this.db.transaction(async ({ manager }) => {
-      const existing: AccountRow[] = await manager.query('SELECT * FROM catalogue.cloud_accounts WHERE owner_id = $1 AND access_key_id = $2 AND endpoint = $3 FOR UPDATE', [account.ownerId, account.accessKeyId, account.endpoint]);
+      const existing: AccountRow[] = await manager.query(
+        'SELECT * FROM catalogue.cloud_accounts WHERE owner_id = $1 AND access_key_id = $2 AND endpoint = $3 FOR UPDATE',
+        [account.ownerId, account.accessKeyId, account.endpoint],
+      );
       const id = existing[0]?.id ?? account.id;
       const rows: AccountRow[] = await manager.query(
         `INSERT INTO catalogue.cloud_accounts (id, owner_id, organisation_id, access_key_id, sealed_secret, endpoint, region, created_at)
@@ -46,7 +49,9 @@ export class CloudAccountsRepository {
   }
 
   async listOwned(ownerId: string): Promise<CloudAccount[]> {
-    const rows: AccountRow[] = await this.db.dataSource.query('SELECT * FROM catalogue.cloud_accounts WHERE owner_id = $1 ORDER BY created_at, id LIMIT 1000', [ownerId]);
+    const rows: AccountRow[] = await this.db.dataSource.query('SELECT * FROM catalogue.cloud_accounts WHERE owner_id = $1 ORDER BY created_at, id LIMIT 1000', [
+      ownerId,
+    ]);
     return rows.map(toAccount);
   }
 
@@ -56,7 +61,10 @@ export class CloudAccountsRepository {
   }
 
   async deleteOwned(id: string, ownerId: string): Promise<boolean> {
-    const [, affected]: [unknown[], number] = await this.db.dataSource.query('DELETE FROM catalogue.cloud_accounts WHERE id = $1 AND owner_id = $2', [id, ownerId]);
+    const [, affected]: [unknown[], number] = await this.db.dataSource.query('DELETE FROM catalogue.cloud_accounts WHERE id = $1 AND owner_id = $2', [
+      id,
+      ownerId,
+    ]);
     return affected > 0;
   }
 }

@@ -6,10 +6,20 @@ import { z } from 'zod';
 import { cloudAccountViewSchema } from './cloud-account';
 
 const accountIdSchema = z.object({ accountId: z.string().optional(), id: z.string().optional().describe('the same as accountId') });
-const bucketsSchema = z.object({ buckets: z.array(z.object({ name: z.string(), creation_date: z.string().nullable() })), account: cloudAccountViewSchema.nullable() });
-const objectsSchema = z.object({ bucket: z.string(), objects: z.array(z.object({ name: z.string(), size: z.number(), last_modified: z.string().nullable() })) });
+const bucketsSchema = z.object({
+  buckets: z.array(z.object({ name: z.string(), creation_date: z.string().nullable() })),
+  account: cloudAccountViewSchema.nullable(),
+});
+const objectsSchema = z.object({
+  bucket: z.string(),
+  objects: z.array(z.object({ name: z.string(), size: z.number(), last_modified: z.string().nullable() })),
+});
 /** One row per object: the record made, or the error that replaced it. */
-const indexedSchema = z.object({ results: z.array(z.object({ id: z.string().nullable(), name: z.string(), bucket: z.string(), size: z.number(), type: z.string(), error: z.string().nullable() })) });
+const indexedSchema = z.object({
+  results: z.array(
+    z.object({ id: z.string().nullable(), name: z.string(), bucket: z.string(), size: z.number(), type: z.string(), error: z.string().nullable() }),
+  ),
+});
 
 /**
  * Spec section 7 "Cloud", all under /api/connect-aws/. The spec's calls are GETs with query

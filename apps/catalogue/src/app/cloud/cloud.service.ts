@@ -101,7 +101,8 @@ export class CloudService {
     const targets: Array<{ bucket: string; key: string }> = [];
     for (const bucket of dto.buckets) {
       try {
-        for (const object of await this.stores.listObjects(credentials, bucket, MAX_INDEXED_OBJECTS - targets.length)) targets.push({ bucket, key: object.name });
+        for (const object of await this.stores.listObjects(credentials, bucket, MAX_INDEXED_OBJECTS - targets.length))
+          targets.push({ bucket, key: object.name });
       } catch (error) {
         if (error instanceof CloudStoreError) throw new DetailError(OBJECTS_FAILED, 400);
         throw error;
@@ -116,11 +117,23 @@ export class CloudService {
     if (dto.buckets.length !== 1) throw new FieldValidationError({ bucket: ['Choose exactly one bucket.'] });
     if (dto.objects.length === 0) throw new FieldValidationError({ object: ['Choose at least one object.'] });
     const credentials = await this.credentials(user, dto);
-    return { results: await this.indexAll(user, credentials, dto, dto.objects.map((key) => ({ bucket: dto.buckets[0], key }))) };
+    return {
+      results: await this.indexAll(
+        user,
+        credentials,
+        dto,
+        dto.objects.map((key) => ({ bucket: dto.buckets[0], key })),
+      ),
+    };
   }
 
   /** One object after the other: one connection to the store at a time. */
-  private async indexAll(user: AuthUser, credentials: CloudCredentials, dto: CloudDto, targets: Array<{ bucket: string; key: string }>): Promise<IndexedObject[]> {
+  private async indexAll(
+    user: AuthUser,
+    credentials: CloudCredentials,
+    dto: CloudDto,
+    targets: Array<{ bucket: string; key: string }>,
+  ): Promise<IndexedObject[]> {
     const results: IndexedObject[] = [];
     for (const target of targets) results.push(await this.indexOne(user, credentials, dto, target.bucket, target.key));
     return results;
@@ -150,9 +163,14 @@ export class CloudService {
       pipeline(opened.stream, tap, () => undefined);
       const contentType = contentTypeOf(fileName, opened.contentType);
       const choices = privateColumnsOf(dto, linkageKeyId);
-      const privateColumns = choices ? { hash: choices.hash, fuzzy: choices.fuzzy, formats: choices.formats, summary: choices.summary, linkageKey: dto.linkageKey ?? undefined } : undefined;
+      const privateColumns = choices
+        ? { hash: choices.hash, fuzzy: choices.fuzzy, formats: choices.formats, summary: choices.summary, linkageKey: dto.linkageKey ?? undefined }
+        : undefined;
       const sketches = new SketchCollector();
-      const meta = await this.extractor.extract({ stream: tap, fileName, contentType, size }, { extractOption: dto.extractOption, privateColumns, signal: AbortSignal.timeout(OBJECT_TIMEOUT_MS), sketches });
+      const meta = await this.extractor.extract(
+        { stream: tap, fileName, contentType, size },
+        { extractOption: dto.extractOption, privateColumns, signal: AbortSignal.timeout(OBJECT_TIMEOUT_MS), sketches },
+      );
       const checksum = bytes === size ? digest.digest('hex') : createHash('sha256').update(`s3:${credentials.endpoint}/${bucket}/${key}:${size}`).digest('hex');
       const id = await this.indexed.create(user, {
         name: fileName,
@@ -175,13 +193,27 @@ export class CloudService {
     if (dto.accountId) {
       const account = await this.accounts.findOwned(dto.accountId, user.id);
       if (!account) throw notFound();
-      return { accessKeyId: account.accessKeyId, secretAccessKey: this.cipher.decrypt(account.sealedSecret, secretContext(account.id)), endpoint: account.endpoint, region: account.region };
+      return {
+        accessKeyId: account.accessKeyId,
+        secretAccessKey: this.cipher.decrypt(account.sealedSecret, secretContext(account.id)),
+        endpoint: account.endpoint,
+        region: account.region,
+      };
     }
     return { accessKeyId: dto.AwsAccessKeyId!, secretAccessKey: dto.AwsSecretAccessKey!, endpoint: dto.endpoint, region: dto.region };
   }
 
   private save(user: AuthUser, credentials: CloudCredentials): Promise<CloudAccount> {
-    const account: CloudAccount = { id: randomUUID(), ownerId: user.id, organisationId: user.organisationId, accessKeyId: credentials.accessKeyId, sealedSecret: '', endpoint: credentials.endpoint, region: credentials.region, createdAt: new Date() };
+    const account: CloudAccount = {
+      id: randomUUID(),
+      ownerId: user.id,
+      organisationId: user.organisationId,
+      accessKeyId: credentials.accessKeyId,
+      sealedSecret: '',
+      endpoint: credentials.endpoint,
+      region: credentials.region,
+      createdAt: new Date(),
+    };
     return this.accounts.save(account, (id) => this.cipher.encrypt(credentials.secretAccessKey, secretContext(id)));
   }
 }

@@ -36,7 +36,9 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
     await loadCsvIntoMysql(customerMaria.connection, 'gdp', 'csv/gdp.csv');
     await loadCsvIntoMysql(customerMaria.connection, 'sp500', 'csv/sp500-constituents.csv');
     // A user of its own with a password, who may only read this database.
-    await customerMaria.connection.query(`CREATE USER '${mariaUser}'@'%' IDENTIFIED BY '${MARIADB_PASSWORD}'; GRANT SELECT ON \`${customerMaria.name}\`.* TO '${mariaUser}'@'%'`);
+    await customerMaria.connection.query(
+      `CREATE USER '${mariaUser}'@'%' IDENTIFIED BY '${MARIADB_PASSWORD}'; GRANT SELECT ON \`${customerMaria.name}\`.* TO '${mariaUser}'@'%'`,
+    );
     customerPg = await createTestDatabase('dc_customer');
     const client = new Client({ connectionString: customerPg.url });
     await client.connect();
@@ -57,7 +59,10 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
 
   it('tests a connection: pass for real MariaDB and PostgreSQL, and the same bare "false" for every failure', async () => {
     for (const body of [maria, postgres]) {
-      const response = await http().post('/api/connections/test-connection/').set(await as(owner)).send(body);
+      const response = await http()
+        .post('/api/connections/test-connection/')
+        .set(await as(owner))
+        .send(body);
       expect([response.status, response.body]).toEqual([200, { pass: true }]);
     }
     const failures = [
@@ -70,13 +75,19 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
       { ...postgres, user: 'nobody' },
     ];
     for (const body of failures) {
-      const response = await http().post('/api/connections/test-connection').set(await as(owner)).send(body);
+      const response = await http()
+        .post('/api/connections/test-connection')
+        .set(await as(owner))
+        .send(body);
       expect([body, response.status, response.body]).toEqual([body, 200, { pass: false }]);
     }
   });
 
   it('refuses incomplete or bad forms with field errors', async () => {
-    const response = await http().post('/api/connections/test-connection/').set(await as(owner)).send({ sqltype: 'oracle', host: 'a b', port: 70000 });
+    const response = await http()
+      .post('/api/connections/test-connection/')
+      .set(await as(owner))
+      .send({ sqltype: 'oracle', host: 'a b', port: 70000 });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
       sqltype: ['Select mysql or postgresql.'],
@@ -89,31 +100,66 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
   });
 
   it('refuses bidi controls (U+202E and the like) in the database name and in the name of the record a table becomes', async () => {
-    const saved = await http().post('/api/connections/create-connection/').set(await as(owner)).send({ ...maria, name: 'sales\u202elx' });
+    const saved = await http()
+      .post('/api/connections/create-connection/')
+      .set(await as(owner))
+      .send({ ...maria, name: 'sales\u202elx' });
     expect([saved.status, saved.body]).toEqual([400, { name: [bidiControlMessage('\u202e')] }]);
-    const record = await http().post('/api/connections/create-metadata/').set(await as(owner)).send({ connectionId: randomUUID(), objectName: 'gdp', recordName: 'GDP\u2066 by country' });
+    const record = await http()
+      .post('/api/connections/create-metadata/')
+      .set(await as(owner))
+      .send({ connectionId: randomUUID(), objectName: 'gdp', recordName: 'GDP\u2066 by country' });
     expect([record.status, record.body]).toEqual([400, { recordName: [bidiControlMessage('\u2066')] }]);
   });
 
   it('saves a connection after a passed test; lists, reads and uses it; never answers or stores the password in clear', async () => {
-    const refused = await http().post('/api/connections/create-connection/').set(await as(owner)).send({ ...maria, password: 'wrong' });
+    const refused = await http()
+      .post('/api/connections/create-connection/')
+      .set(await as(owner))
+      .send({ ...maria, password: 'wrong' });
     expect([refused.status, refused.body]).toEqual([400, FAILED]);
 
-    const created = await http().post('/api/connections/create-connection/').set(await as(owner)).send(maria);
+    const created = await http()
+      .post('/api/connections/create-connection/')
+      .set(await as(owner))
+      .send(maria);
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ id: expect.any(String), type: 'sql', name: customerMaria.name, sqltype: 'mysql', host: '127.0.0.1', port: 3306, username: mariaUser, user: mariaUser, date_created: expect.any(String) });
-    const pg = await http().post('/api/connections/create-connection').set(await as(owner)).send(postgres);
+    expect(created.body).toEqual({
+      id: expect.any(String),
+      type: 'sql',
+      name: customerMaria.name,
+      sqltype: 'mysql',
+      host: '127.0.0.1',
+      port: 3306,
+      username: mariaUser,
+      user: mariaUser,
+      date_created: expect.any(String),
+    });
+    const pg = await http()
+      .post('/api/connections/create-connection')
+      .set(await as(owner))
+      .send(postgres);
     expect(pg.status).toBe(201);
     expect(pg.body.port).toBe(5432); // the spec's default port
 
-    const list = await http().get('/api/connections/list-connections').set(await as(owner));
+    const list = await http()
+      .get('/api/connections/list-connections')
+      .set(await as(owner));
     expect(list.body).toMatchObject({ count: 2, next: null, previous: null, results: [created.body, pg.body] });
-    expect((await http().get(`/api/connections/${created.body.id}/get-connection/`).set(await as(owner))).body).toEqual(created.body);
+    expect(
+      (
+        await http()
+          .get(`/api/connections/${created.body.id}/get-connection/`)
+          .set(await as(owner))
+      ).body,
+    ).toEqual(created.body);
     const stored = await catalogue.sql<Record<string, string>>('SELECT * FROM catalogue.connections');
     expect(JSON.stringify(stored)).not.toContain(MARIADB_PASSWORD);
     expect(stored[0].sealed_password).toMatch(/^v1\./);
 
-    const objects = await http().get(`/api/connections/${created.body.id}/list-objects/`).set(await as(owner));
+    const objects = await http()
+      .get(`/api/connections/${created.body.id}/list-objects/`)
+      .set(await as(owner));
     expect(objects.status).toBe(200);
     expect(objects.body.results.map((t: { name: string }) => t.name)).toEqual(['gdp', 'sp500']);
     expect(objects.body.results[0].columns).toEqual([
@@ -124,10 +170,16 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
     ]);
 
     const gdp = readDatasetCsv('csv/gdp.csv');
-    const object = await http().post('/api/connections/get-object/').set(await as(owner)).send({ connectionId: created.body.id, objectName: 'gdp', rowsPerPage: 10 });
+    const object = await http()
+      .post('/api/connections/get-object/')
+      .set(await as(owner))
+      .send({ connectionId: created.body.id, objectName: 'gdp', rowsPerPage: 10 });
     expect(object.status).toBe(200);
     expect(object.body).toEqual({ HEADERS: gdp.header, RAW: gdp.rows.slice(0, 10), TOTAL_ROWS: gdp.rows.length });
-    const missing = await http().post('/api/connections/get-object/').set(await as(owner)).send({ connectionId: created.body.id, objectName: 'gdp; DROP TABLE sp500' });
+    const missing = await http()
+      .post('/api/connections/get-object/')
+      .set(await as(owner))
+      .send({ connectionId: created.body.id, objectName: 'gdp; DROP TABLE sp500' });
     expect([missing.status, missing.body]).toEqual([404, { detail: 'This database has no such table.' }]);
     for (const response of [created, pg, list, object, objects]) expect(JSON.stringify(response.body)).not.toContain(MARIADB_PASSWORD);
   });
@@ -145,49 +197,93 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
   });
 
   it('indexes a table: META computed by the database equals the upload of the same CSV, with a hashed, a fuzzy hashed and a masked column', async () => {
-    const [connection] = (await http().get('/api/connections/list-connections/').set(await as(owner))).body.results;
-    const response = await http().post('/api/connections/create-metadata/').set(await as(owner)).send({
-      connectionId: connection.id,
-      objectName: 'sp500',
-      encryptList: ['Symbol', 'Headquarters Location'],
-      fuzzyList: ['Headquarters Location'],
-      formatList: [{ column: 'Security', format: 'mask' }],
-      linkageKey: LINKAGE_KEY,
-    });
+    const [connection] = (
+      await http()
+        .get('/api/connections/list-connections/')
+        .set(await as(owner))
+    ).body.results;
+    const response = await http()
+      .post('/api/connections/create-metadata/')
+      .set(await as(owner))
+      .send({
+        connectionId: connection.id,
+        objectName: 'sp500',
+        encryptList: ['Symbol', 'Headquarters Location'],
+        fuzzyList: ['Headquarters Location'],
+        formatList: [{ column: 'Security', format: 'mask' }],
+        linkageKey: LINKAGE_KEY,
+      });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ name: 'sp500', origin: 'database', type: 'mysql table', is_owner: true, enc_headers: ['Symbol', 'Headquarters Location'], download_url: null, extraction_status: 'done' });
+    expect(response.body).toMatchObject({
+      name: 'sp500',
+      origin: 'database',
+      type: 'mysql table',
+      is_owner: true,
+      enc_headers: ['Symbol', 'Headquarters Location'],
+      download_url: null,
+      extraction_status: 'done',
+    });
     expect(response.body.source).toBe(`mysql://127.0.0.1:3306/${customerMaria.name}/sp500`);
     const tableMeta = response.body.FILES[0].META;
 
-    const upload = await http().post('/api/records/').set(await as(owner)).attach('file', path.join(DATASETS, 'csv/sp500-constituents.csv')).field('encryptList', '["Symbol", "Headquarters Location"]').field('fuzzyList', '["Headquarters Location"]').field('formatList', '[{"column": "Security", "format": "mask"}]').field('linkageKey', LINKAGE_KEY);
+    const upload = await http()
+      .post('/api/records/')
+      .set(await as(owner))
+      .attach('file', path.join(DATASETS, 'csv/sp500-constituents.csv'))
+      .field('encryptList', '["Symbol", "Headquarters Location"]')
+      .field('fuzzyList', '["Headquarters Location"]')
+      .field('formatList', '[{"column": "Security", "format": "mask"}]')
+      .field('linkageKey', LINKAGE_KEY);
     expect(upload.status).toBe(201);
     const fileMeta = await eventually(async () => {
-      const details = await http().get(`/api/records/${upload.body.id}`).set(await as(owner));
+      const details = await http()
+        .get(`/api/records/${upload.body.id}`)
+        .set(await as(owner));
       expect(details.body.extraction_status).toBe('done');
       return details.body.FILES[0].META;
     });
-    const shape = (meta: Record<string, unknown>) => Object.keys(meta).filter((k) => k !== 'CSV').sort();
+    const shape = (meta: Record<string, unknown>) =>
+      Object.keys(meta)
+        .filter((k) => k !== 'CSV')
+        .sort();
     expect(shape(tableMeta)).toEqual(shape(fileMeta));
     // Sums in another order: means and deviations agree to 12 significant digits.
     const rounded = (meta: { FILE: { STATS: Record<string, Record<string, unknown>> } }) => ({
       ...meta.FILE,
-      STATS: Object.fromEntries(Object.entries(meta.FILE.STATS).map(([i, s]) => [i, { ...s, MEAN: s.MEAN === null ? null : Number((s.MEAN as number).toPrecision(12)), STD: s.STD === null ? null : Number((s.STD as number).toPrecision(12)) }])),
+      STATS: Object.fromEntries(
+        Object.entries(meta.FILE.STATS).map(([i, s]) => [
+          i,
+          {
+            ...s,
+            MEAN: s.MEAN === null ? null : Number((s.MEAN as number).toPrecision(12)),
+            STD: s.STD === null ? null : Number((s.STD as number).toPrecision(12)),
+          },
+        ]),
+      ),
     });
     expect(rounded(tableMeta)).toEqual(rounded(fileMeta));
     expect(tableMeta.CLK_COLS).toEqual(['Headquarters Location']);
-    for (const key of ['KEYWORDS', 'SHARE_FORMATS', 'ENCRYPTED_COLS', 'CLK_COLS', 'LINKAGE_KEY_ID', 'ERRORS', 'SAMPLES', 'STATUS', 'EXTRACT_OPTION']) expect([key, tableMeta[key]]).toEqual([key, fileMeta[key]]);
+    for (const key of ['KEYWORDS', 'SHARE_FORMATS', 'ENCRYPTED_COLS', 'CLK_COLS', 'LINKAGE_KEY_ID', 'ERRORS', 'SAMPLES', 'STATUS', 'EXTRACT_OPTION'])
+      expect([key, tableMeta[key]]).toEqual([key, fileMeta[key]]);
     expect(JSON.stringify(response.body)).not.toMatch(/"MMM"|3M Company|Saint Paul, Minnesota/);
     expect(JSON.stringify(await catalogue.sql('SELECT * FROM catalogue.records'))).not.toContain(LINKAGE_KEY);
     // record.created and file.metadata-extracted went out through the outbox.
     expect((await catalogue.events(response.body.id)).map((e) => e.type)).toEqual(['record.created']);
     expect((await catalogue.events(response.body.FILES[0].id)).map((e) => e.type)).toEqual(['file.metadata-extracted']);
 
-    const noKey = await http().post('/api/connections/create-metadata/').set(await as(owner)).send({ connectionId: connection.id, objectName: 'sp500', encryptList: ['Symbol'] });
+    const noKey = await http()
+      .post('/api/connections/create-metadata/')
+      .set(await as(owner))
+      .send({ connectionId: connection.id, objectName: 'sp500', encryptList: ['Symbol'] });
     expect([noKey.status, noKey.body]).toEqual([400, { linkageKey: ['Give your linkage key to hash columns.'] }]);
   });
 
   it('keeps connections to their owner: colleagues and strangers neither list, read, use nor delete them (404)', async () => {
-    const [connection] = (await http().get('/api/connections/list-connections/').set(await as(owner))).body.results;
+    const [connection] = (
+      await http()
+        .get('/api/connections/list-connections/')
+        .set(await as(owner))
+    ).body.results;
     for (const who of [colleague, stranger]) {
       const headers = await as(who);
       expect((await http().get('/api/connections/list-connections/').set(headers)).body).toMatchObject({ count: 0, results: [] });
@@ -200,10 +296,30 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
       ];
       for (const response of await Promise.all(calls)) expect([response.status, response.body]).toEqual([404, { detail: 'Not found.' }]);
     }
-    const deleted = await http().post(`/api/connections/${connection.id}/delete-connection/`).set(await as(owner));
+    const deleted = await http()
+      .post(`/api/connections/${connection.id}/delete-connection/`)
+      .set(await as(owner));
     expect(deleted.status).toBe(204);
-    expect((await http().get(`/api/connections/${connection.id}/get-connection/`).set(await as(owner))).status).toBe(404);
-    expect((await http().post(`/api/connections/${connection.id}/delete-connection/`).set(await as(owner))).status).toBe(404);
-    expect((await http().get('/api/connections/not-a-uuid/get-connection/').set(await as(owner))).status).toBe(404);
+    expect(
+      (
+        await http()
+          .get(`/api/connections/${connection.id}/get-connection/`)
+          .set(await as(owner))
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await http()
+          .post(`/api/connections/${connection.id}/delete-connection/`)
+          .set(await as(owner))
+      ).status,
+    ).toBe(404);
+    expect(
+      (
+        await http()
+          .get('/api/connections/not-a-uuid/get-connection/')
+          .set(await as(owner))
+      ).status,
+    ).toBe(404);
   });
 });

@@ -12,34 +12,54 @@ import { connectionViewSchema } from './connection';
 export class ConnectionsController {
   constructor(private readonly connections: ConnectionsService) {}
 
-  @ApiContract({ summary: "The caller's SQL connections, paged", query: z.object({ page: z.number().int().min(1).optional() }), responses: { 200: pagedSchema(connectionViewSchema) } })
+  @ApiContract({
+    summary: "The caller's SQL connections, paged",
+    query: z.object({ page: z.number().int().min(1).optional() }),
+    responses: { 200: pagedSchema(connectionViewSchema) },
+  })
   @Get('list-connections')
   list(@CurrentUser() user: AuthUser, @Query() query: { page?: string }, @Req() req: Request) {
     return this.connections.list(user, query, req.originalUrl);
   }
 
-  @ApiContract({ summary: 'Try a connection without saving it (`pass`: whether a read-only session opened)', body: connectionSchema, responses: { 200: z.object({ pass: z.boolean() }) } })
+  @ApiContract({
+    summary: 'Try a connection without saving it (`pass`: whether a read-only session opened)',
+    body: connectionSchema,
+    responses: { 200: z.object({ pass: z.boolean() }) },
+  })
   @Post('test-connection')
   @HttpCode(200)
   test(@Body(new SchemaPipe(connectionSchema)) dto: ConnectionDto) {
     return this.connections.test(dto);
   }
 
-  @ApiContract({ summary: 'Save a connection once it connects (the password is stored encrypted)', body: connectionSchema, responses: { 201: connectionViewSchema } })
+  @ApiContract({
+    summary: 'Save a connection once it connects (the password is stored encrypted)',
+    body: connectionSchema,
+    responses: { 201: connectionViewSchema },
+  })
   @Post('create-connection')
   @HttpCode(201)
   create(@CurrentUser() user: AuthUser, @Body(new SchemaPipe(connectionSchema)) dto: ConnectionDto) {
     return this.connections.create(user, dto);
   }
 
-  @ApiContract({ summary: 'The first rows of a table, as text', body: getObjectSchema, responses: { 200: z.object({ HEADERS: z.array(z.string()), RAW: z.array(z.array(z.string().nullable())), TOTAL_ROWS: z.number().int() }) } })
+  @ApiContract({
+    summary: 'The first rows of a table, as text',
+    body: getObjectSchema,
+    responses: { 200: z.object({ HEADERS: z.array(z.string()), RAW: z.array(z.array(z.string().nullable())), TOTAL_ROWS: z.number().int() }) },
+  })
   @Post('get-object')
   @HttpCode(200)
   getObject(@CurrentUser() user: AuthUser, @Body(new SchemaPipe(getObjectSchema)) dto: GetObjectDto) {
     return this.connections.getObject(user, dto);
   }
 
-  @ApiContract({ summary: 'Index a table: a record whose META the database computes with aggregate queries', body: createMetadataSchema, responses: { 201: recordViewSchema } })
+  @ApiContract({
+    summary: 'Index a table: a record whose META the database computes with aggregate queries',
+    body: createMetadataSchema,
+    responses: { 201: recordViewSchema },
+  })
   @Post('create-metadata')
   @HttpCode(201)
   createMetadata(@CurrentUser() user: AuthUser, @Body(new SchemaPipe(createMetadataSchema)) dto: CreateMetadataDto) {
@@ -52,7 +72,10 @@ export class ConnectionsController {
     return this.connections.get(user, id);
   }
 
-  @ApiContract({ summary: 'The tables and views of the database, with their columns', responses: { 200: pagedSchema(z.object({ name: z.string(), columns: z.array(z.object({ name: z.string(), type: z.string() })) })) } })
+  @ApiContract({
+    summary: 'The tables and views of the database, with their columns',
+    responses: { 200: pagedSchema(z.object({ name: z.string(), columns: z.array(z.object({ name: z.string(), type: z.string() })) })) },
+  })
   @Get(':id/list-objects')
   listObjects(@CurrentUser() user: AuthUser, @Param('id') id: string) {
     return this.connections.listObjects(user, id);

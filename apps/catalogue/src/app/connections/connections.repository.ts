@@ -37,13 +37,27 @@ export class ConnectionsRepository {
     await this.db.dataSource.query(
       `INSERT INTO catalogue.connections (id, owner_id, organisation_id, name, sqltype, host, port, username, sealed_password, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-      [connection.id, connection.ownerId, connection.organisationId, connection.name, connection.sqltype, connection.host, connection.port, connection.username, connection.sealedPassword, connection.createdAt],
+      [
+        connection.id,
+        connection.ownerId,
+        connection.organisationId,
+        connection.name,
+        connection.sqltype,
+        connection.host,
+        connection.port,
+        connection.username,
+        connection.sealedPassword,
+        connection.createdAt,
+      ],
     );
   }
 
   async listOwned(ownerId: string, page: { offset: number; limit: number }): Promise<{ count: number; connections: Connection[] }> {
     const [{ count }]: Array<{ count: string }> = await this.db.dataSource.query('SELECT count(*) FROM catalogue.connections WHERE owner_id = $1', [ownerId]);
-    const rows: ConnectionRow[] = await this.db.dataSource.query('SELECT * FROM catalogue.connections WHERE owner_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3', [ownerId, page.limit, page.offset]);
+    const rows: ConnectionRow[] = await this.db.dataSource.query(
+      'SELECT * FROM catalogue.connections WHERE owner_id = $1 ORDER BY created_at, id LIMIT $2 OFFSET $3',
+      [ownerId, page.limit, page.offset],
+    );
     return { count: Number(count), connections: rows.map(toConnection) };
   }
 
@@ -54,7 +68,10 @@ export class ConnectionsRepository {
 
   /** True when it was there (and the caller's). */
   async deleteOwned(id: string, ownerId: string): Promise<boolean> {
-    const [, affected]: [unknown[], number] = await this.db.dataSource.query('DELETE FROM catalogue.connections WHERE id = $1 AND owner_id = $2', [id, ownerId]);
+    const [, affected]: [unknown[], number] = await this.db.dataSource.query('DELETE FROM catalogue.connections WHERE id = $1 AND owner_id = $2', [
+      id,
+      ownerId,
+    ]);
     return affected > 0;
   }
 }

@@ -107,7 +107,9 @@ export class ConnectionsService {
     const meta = await this.withSession(this.paramsOf(connection), async (session) => {
       const source = await session.tableSource(dto.objectName);
       if (!source) return null;
-      const privateColumns = choices ? { hash: choices.hash, fuzzy: choices.fuzzy, formats: choices.formats, summary: choices.summary, linkageKey: dto.linkageKey ?? undefined } : undefined;
+      const privateColumns = choices
+        ? { hash: choices.hash, fuzzy: choices.fuzzy, formats: choices.formats, summary: choices.summary, linkageKey: dto.linkageKey ?? undefined }
+        : undefined;
       return describeAggregatedTable({ name: dto.objectName, source }, { extractOption: dto.extractOption, privateColumns });
     });
     if (!meta) throw new DetailError(NO_SUCH_TABLE, 404);
@@ -146,7 +148,14 @@ export class ConnectionsService {
     let session: SqlSession;
     try {
       const { address } = await this.guard.resolve(params.host);
-      session = await this.databases.open({ sqltype: params.sqltype, address, port: params.port, database: params.name, username: params.username, password: params.password });
+      session = await this.databases.open({
+        sqltype: params.sqltype,
+        address,
+        port: params.port,
+        database: params.name,
+        username: params.username,
+        password: params.password,
+      });
     } catch (error) {
       if (error instanceof EndpointRefusedError || error instanceof SqlConnectionError) throw connectionFailed();
       throw error;

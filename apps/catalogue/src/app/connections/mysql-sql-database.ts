@@ -106,7 +106,12 @@ class MysqlSession implements SqlSession {
   async tableSource(name: string) {
     const table = await this.find(name);
     if (!table) return null;
-    return new SqlTableSource(dialect, dialect.quote(table.name), table.columns.map((c) => c.name), (sql) => this.run(sql));
+    return new SqlTableSource(
+      dialect,
+      dialect.quote(table.name),
+      table.columns.map((c) => c.name),
+      (sql) => this.run(sql),
+    );
   }
 
   async close(): Promise<void> {

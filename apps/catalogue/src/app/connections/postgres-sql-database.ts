@@ -88,7 +88,12 @@ class PostgresSession implements SqlSession {
   async tableSource(name: string) {
     const table = await this.find(name);
     if (!table) return null;
-    return new SqlTableSource(dialect, `${quote(table.schema)}.${quote(table.table)}`, table.columns.map((c) => c.name), (sql) => this.run(sql));
+    return new SqlTableSource(
+      dialect,
+      `${quote(table.schema)}.${quote(table.table)}`,
+      table.columns.map((c) => c.name),
+      (sql) => this.run(sql),
+    );
   }
 
   async close(): Promise<void> {

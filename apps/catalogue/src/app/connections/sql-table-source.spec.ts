@@ -21,14 +21,28 @@ const LINKAGE_KEY = new Uint8Array(32).fill(5);
 
 /** The catalogue's own extraction of the same data uploaded as a CSV: the reference. */
 function extractCsv(relative: string, privateColumns?: PrivateColumns): Promise<ExtractionResult> {
-  return extractMetadata({ stream: Readable.from([readFileSync(path.join(DATASETS, relative))]), fileName: path.basename(relative) }, { extractOption: 'metadata', privateColumns });
+  return extractMetadata(
+    { stream: Readable.from([readFileSync(path.join(DATASETS, relative))]), fileName: path.basename(relative) },
+    { extractOption: 'metadata', privateColumns },
+  );
 }
 
 /** META without what differs by nature between a file and a table (name, type, date, CSV facts), floats rounded. */
 function comparable(meta: ExtractionResult) {
   const round = (x: number | null) => (x === null ? null : Number(x.toPrecision(10)));
-  const stats = Object.fromEntries(Object.entries(meta.FILE!.STATS).map(([i, s]) => [i, { ...s, MIN: round(s.MIN), MAX: round(s.MAX), MEAN: round(s.MEAN), STD: round(s.STD) }]));
-  return { HEADERS: meta.FILE!.HEADERS, TOTAL_ROWS: meta.FILE!.TOTAL_ROWS, STATS: stats, KEYWORDS: meta.KEYWORDS, SHARE_FORMATS: meta.SHARE_FORMATS, ENCRYPTED_COLS: meta.ENCRYPTED_COLS, LINKAGE_KEY_ID: meta.LINKAGE_KEY_ID, ERRORS: meta.ERRORS };
+  const stats = Object.fromEntries(
+    Object.entries(meta.FILE!.STATS).map(([i, s]) => [i, { ...s, MIN: round(s.MIN), MAX: round(s.MAX), MEAN: round(s.MEAN), STD: round(s.STD) }]),
+  );
+  return {
+    HEADERS: meta.FILE!.HEADERS,
+    TOTAL_ROWS: meta.FILE!.TOTAL_ROWS,
+    STATS: stats,
+    KEYWORDS: meta.KEYWORDS,
+    SHARE_FORMATS: meta.SHARE_FORMATS,
+    ENCRYPTED_COLS: meta.ENCRYPTED_COLS,
+    LINKAGE_KEY_ID: meta.LINKAGE_KEY_ID,
+    ERRORS: meta.ERRORS,
+  };
 }
 
 function describeTables(label: string, open: () => Promise<SqlSession>) {
@@ -48,7 +62,14 @@ function describeTables(label: string, open: () => Promise<SqlSession>) {
   });
 
   it(`${label}: hashed, masked and excluded columns as an upload's, keyed with the linkage key`, async () => {
-    const privateColumns: PrivateColumns = { hash: ['Symbol'], formats: [{ column: 'Security', format: 'mask' }, { column: 'CIK', format: 'exclude' }], linkageKey: LINKAGE_KEY };
+    const privateColumns: PrivateColumns = {
+      hash: ['Symbol'],
+      formats: [
+        { column: 'Security', format: 'mask' },
+        { column: 'CIK', format: 'exclude' },
+      ],
+      linkageKey: LINKAGE_KEY,
+    };
     const source = (await session.tableSource('sp500'))!;
     const fromTable = await describeAggregatedTable({ name: 'sp500', source }, { extractOption: 'metadata', privateColumns });
     expect(comparable(fromTable)).toEqual(comparable(await extractCsv(TABLES.sp500, privateColumns)));
@@ -58,13 +79,27 @@ function describeTables(label: string, open: () => Promise<SqlSession>) {
 
   it(`${label}: real samples with extractOption samples, hashed for a hashed column`, async () => {
     const source = (await session.tableSource('co2'))!;
-    const meta = await describeAggregatedTable({ name: 'co2', source }, { extractOption: 'samples', privateColumns: { hash: ['Year'], linkageKey: LINKAGE_KEY } });
+    const meta = await describeAggregatedTable(
+      { name: 'co2', source },
+      { extractOption: 'samples', privateColumns: { hash: ['Year'], linkageKey: LINKAGE_KEY } },
+    );
     const csv = await extractCsv(TABLES.co2, { hash: ['Year'], linkageKey: LINKAGE_KEY });
-    const years = new Set((await extractMetadata({ stream: Readable.from([readFileSync(path.join(DATASETS, TABLES.co2))]), fileName: 'co2.csv' }, { extractOption: 'samples', limits: { maxSamples: 1000 }, privateColumns: { hash: ['Year'], linkageKey: LINKAGE_KEY } })).FILE!.STATS['0'].SAMPLE_VALS);
+    const years = new Set(
+      (
+        await extractMetadata(
+          { stream: Readable.from([readFileSync(path.join(DATASETS, TABLES.co2))]), fileName: 'co2.csv' },
+          { extractOption: 'samples', limits: { maxSamples: 1000 }, privateColumns: { hash: ['Year'], linkageKey: LINKAGE_KEY } },
+        )
+      ).FILE!.STATS['0'].SAMPLE_VALS,
+    );
     expect(meta.FILE!.STATS['0'].SAMPLE_VALS).toHaveLength(10);
     for (const hash of meta.FILE!.STATS['0'].SAMPLE_VALS) expect(years.has(hash)).toBe(true);
     expect(meta.FILE!.STATS['0'].FORMATTED_VALS).toEqual(csv.FILE!.STATS['0'].FORMATTED_VALS);
-    const means = readFileSync(path.join(DATASETS, TABLES.co2), 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')[1]);
+    const means = readFileSync(path.join(DATASETS, TABLES.co2), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',')[1]);
     for (const sample of meta.FILE!.STATS['1'].SAMPLE_VALS) expect(means).toContain(sample);
   });
 
@@ -103,11 +138,22 @@ describeInfra('SQL tables described by aggregate queries (real MariaDB and Postg
       db = await createTestMysqlDatabase('dc_sql_source');
       for (const [table, relative] of Object.entries(TABLES)) await loadCsvIntoMysql(db.connection, table, relative);
       for (const name of ['x"; drop table y; --', 'x`; drop table y; --']) {
-        await db.connection.query(`CREATE TABLE \`${name.replace(/`/g, '``')}\` (\`a"b\`\`c\` TEXT); INSERT INTO \`${name.replace(/`/g, '``')}\` VALUES ('one'), ('two')`);
+        await db.connection.query(
+          `CREATE TABLE \`${name.replace(/`/g, '``')}\` (\`a"b\`\`c\` TEXT); INSERT INTO \`${name.replace(/`/g, '``')}\` VALUES ('one'), ('two')`,
+        );
       }
     });
     afterAll(() => db?.drop());
-    describeTables('MariaDB', () => new MysqlSqlDatabases().open({ sqltype: 'mysql', address: TEST_MYSQL.host, port: TEST_MYSQL.port, database: db.name, username: TEST_MYSQL.user, password: TEST_MYSQL.password }));
+    describeTables('MariaDB', () =>
+      new MysqlSqlDatabases().open({
+        sqltype: 'mysql',
+        address: TEST_MYSQL.host,
+        port: TEST_MYSQL.port,
+        database: db.name,
+        username: TEST_MYSQL.user,
+        password: TEST_MYSQL.password,
+      }),
+    );
   });
 
   describe('PostgreSQL', () => {
@@ -126,7 +172,14 @@ describeInfra('SQL tables described by aggregate queries (real MariaDB and Postg
     afterAll(() => db?.drop());
     describeTables('PostgreSQL', () => {
       const url = new URL(db.url);
-      return new PostgresSqlDatabases().open({ sqltype: 'postgresql', address: url.hostname, port: Number(url.port), database: db.name, username: url.username, password: '' });
+      return new PostgresSqlDatabases().open({
+        sqltype: 'postgresql',
+        address: url.hostname,
+        port: Number(url.port),
+        database: db.name,
+        username: url.username,
+        password: '',
+      });
     });
   });
 });

@@ -113,7 +113,9 @@ export class SqlTableSource implements AggregatedTableSource {
 
   async frequentValues(column: number, limit: number): Promise<Array<[string, number]>> {
     const t = this.text(column);
-    const rows = await this.query(`SELECT ${t}, COUNT(*) FROM ${this.from} WHERE NOT ${this.missing(t)} GROUP BY ${t} ORDER BY COUNT(*) DESC LIMIT ${Math.floor(limit)}`);
+    const rows = await this.query(
+      `SELECT ${t}, COUNT(*) FROM ${this.from} WHERE NOT ${this.missing(t)} GROUP BY ${t} ORDER BY COUNT(*) DESC LIMIT ${Math.floor(limit)}`,
+    );
     return rows.map((row) => [String(row[0]), Number(row[1])]);
   }
 

@@ -17,7 +17,10 @@ export class DirectoryConsumer implements OnModuleInit {
       await this.directory.upsertOrganisation(manager, { id: payload.organisationId, name: payload.name, description: payload.description });
     });
     this.events.on([UserRegistered.type, UserUpdated.type], async (event, manager) => {
-      const payload = event.type === UserUpdated.type ? UserUpdated.payload.parse(event.payload) : { ...UserRegistered.payload.parse(event.payload), active: false, deleted: false };
+      const payload =
+        event.type === UserUpdated.type
+          ? UserUpdated.payload.parse(event.payload)
+          : { ...UserRegistered.payload.parse(event.payload), active: false, deleted: false };
       await this.directory.upsertUser(manager, {
         id: payload.userId,
         username: payload.username,

@@ -50,7 +50,10 @@ export class DirectoryRepository {
    * Records the caller as the signed token describes them when no event has told us of them yet
    * (the projection can lag behind a fresh registration); identity's events overwrite it.
    */
-  async rememberCaller(manager: EntityManager, user: { id: string; username: string; organisationId: string; clientType: ClientType; groups: number[] }): Promise<void> {
+  async rememberCaller(
+    manager: EntityManager,
+    user: { id: string; username: string; organisationId: string; clientType: ClientType; groups: number[] },
+  ): Promise<void> {
     await manager.query(
       `INSERT INTO catalogue.users (id, username, organisation_id, client_type, active, groups) VALUES ($1, $2, $3, $4, true, $5)
        ON CONFLICT (id) DO NOTHING`,
@@ -60,12 +63,29 @@ export class DirectoryRepository {
 
   /** A user as identity last told of them, with when the catalogue learnt it; null when unknown. */
   async user(manager: EntityManager, id: string): Promise<(Required<DirectoryUser> & { updatedAt: Date }) | null> {
-    const rows: Array<{ id: string; username: string; organisation_id: string; client_type: ClientType; active: boolean; deleted: boolean; groups: number[]; updated_at: Date }> = await manager.query(
-      'SELECT id, username, organisation_id, client_type, active, deleted, groups, updated_at FROM catalogue.users WHERE id = $1',
-      [id],
-    );
+    const rows: Array<{
+      id: string;
+      username: string;
+      organisation_id: string;
+      client_type: ClientType;
+      active: boolean;
+      deleted: boolean;
+      groups: number[];
+      updated_at: Date;
+    }> = await manager.query('SELECT id, username, organisation_id, client_type, active, deleted, groups, updated_at FROM catalogue.users WHERE id = $1', [id]);
     const row = rows[0];
-    return row ? { id: row.id, username: row.username, organisationId: row.organisation_id, clientType: row.client_type, active: row.active, deleted: row.deleted, groups: row.groups, updatedAt: row.updated_at } : null;
+    return row
+      ? {
+          id: row.id,
+          username: row.username,
+          organisationId: row.organisation_id,
+          clientType: row.client_type,
+          active: row.active,
+          deleted: row.deleted,
+          groups: row.groups,
+          updatedAt: row.updated_at,
+        }
+      : null;
   }
 
   async clientTypeOf(manager: EntityManager, userId: string): Promise<ClientType | null> {

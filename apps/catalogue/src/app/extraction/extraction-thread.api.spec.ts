@@ -27,7 +27,13 @@ describeInfra('extraction in a worker thread (real PostgreSQL, fs storage)', tru
   it('stores META with hashed columns and publishes the sketches of an uploaded file', async () => {
     const auth = await catalogue.auth(owner);
     const linkageKey = Buffer.alloc(32, 11).toString('base64url');
-    const response = await catalogue.http().post('/api/records/').set(auth).field('encryptList', '["Symbol"]').field('linkageKey', linkageKey).attach('file', SP500);
+    const response = await catalogue
+      .http()
+      .post('/api/records/')
+      .set(auth)
+      .field('encryptList', '["Symbol"]')
+      .field('linkageKey', linkageKey)
+      .attach('file', SP500);
     expect(response.status).toBe(201);
     const file = await eventually(async () => {
       const details = await catalogue.http().get(`/api/records/${response.body.id}`).set(auth);

@@ -59,7 +59,11 @@ function ownBytes(chunk: unknown): Uint8Array {
  * Describes the file in a worker thread. Aborting `signal` ends the worker at once (and rejects
  * with the signal's reason); the caller destroys the stream.
  */
-export function extractInThread(input: MetadataExtractionInput, data: Omit<ExtractionThreadData, 'fileName' | 'contentType' | 'size'>, signal?: AbortSignal): Promise<ThreadExtraction> {
+export function extractInThread(
+  input: MetadataExtractionInput,
+  data: Omit<ExtractionThreadData, 'fileName' | 'contentType' | 'size'>,
+  signal?: AbortSignal,
+): Promise<ThreadExtraction> {
   return new Promise<ThreadExtraction>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const worker = startWorker({ fileName: input.fileName, contentType: input.contentType, size: input.size, ...data });

@@ -29,7 +29,10 @@ port.on('message', (message: ToExtractionThread) => {
 });
 
 const sketches = data.sketches ? new SketchCollector() : undefined;
-extractMetadata({ stream, fileName: data.fileName, contentType: data.contentType, size: data.size }, { extractOption: data.extractOption, privateColumns: data.privateColumns, sketches, threads: data.threads })
+extractMetadata(
+  { stream, fileName: data.fileName, contentType: data.contentType, size: data.size },
+  { extractOption: data.extractOption, privateColumns: data.privateColumns, sketches, threads: data.threads },
+)
   .then((meta) => send({ type: 'done', meta: meta as unknown as Record<string, unknown>, sketches: sketches?.tables ?? null }))
   .catch((error: Error) => send({ type: 'failed', error: { name: error.name, message: error.message, stack: error.stack } }))
   // The main thread ends this worker once it has the answer; until then the port keeps it alive.

@@ -41,8 +41,9 @@ export class ExtractionRepository {
    */
   async claimNext(claimToken: string, leaseSeconds: number): Promise<ClaimedFile | null> {
     // UPDATE answers [rows, affected count].
-    const [rows]: [Array<FileRow & { extract_option: ExtractOption; delete_file: boolean; private_columns: PrivateColumnChoices | null }>, number] = await this.db.dataSource.query(
-      `UPDATE catalogue.files f
+    const [rows]: [Array<FileRow & { extract_option: ExtractOption; delete_file: boolean; private_columns: PrivateColumnChoices | null }>, number] =
+      await this.db.dataSource.query(
+        `UPDATE catalogue.files f
           SET extraction_status = 'running', attempts = f.attempts + 1, claim_token = $1, claimed_by = $3, heartbeat_at = now(), changed_at = now()
          FROM catalogue.records r
         WHERE r.id = f.record_id
@@ -55,8 +56,8 @@ export class ExtractionRepository {
                        LIMIT 1
                        FOR UPDATE SKIP LOCKED)
         RETURNING f.*, r.extract_option, r.delete_file, r.private_columns`,
-      [claimToken, leaseSeconds, this.instance.id],
-    );
+        [claimToken, leaseSeconds, this.instance.id],
+      );
     const row = rows[0];
     if (!row) return null;
     return { file: toFile(row), claimToken, extractOption: row.extract_option, deleteAfterExtraction: row.delete_file, privateColumns: row.private_columns };
@@ -64,7 +65,10 @@ export class ExtractionRepository {
 
   /** Keeps the claim alive; false when it was lost (another worker reclaimed the file, or it was deleted). */
   async heartbeat(fileId: string, claimToken: string): Promise<boolean> {
-    const result: [unknown[], number] = await this.db.dataSource.query('UPDATE catalogue.files SET heartbeat_at = now() WHERE id = $1 AND claim_token = $2', [fileId, claimToken]);
+    const result: [unknown[], number] = await this.db.dataSource.query('UPDATE catalogue.files SET heartbeat_at = now() WHERE id = $1 AND claim_token = $2', [
+      fileId,
+      claimToken,
+    ]);
     return result[1] > 0;
   }
 
@@ -100,7 +104,10 @@ export class ExtractionRepository {
     return this.records.transaction(async (store) => {
       // The record first, then the file: the order deletes and edits lock them in, so none deadlocks with this.
       await store.manager.query('SELECT 1 FROM catalogue.records r JOIN catalogue.files f ON f.record_id = r.id WHERE f.id = $1 FOR UPDATE OF r', [fileId]);
-      const previous: Array<{ storage_key: string | null }> = await store.manager.query('SELECT storage_key FROM catalogue.files WHERE id = $1 AND claim_token = $2 FOR UPDATE', [fileId, claimToken]);
+      const previous: Array<{ storage_key: string | null }> = await store.manager.query(
+        'SELECT storage_key FROM catalogue.files WHERE id = $1 AND claim_token = $2 FOR UPDATE',
+        [fileId, claimToken],
+      );
       if (previous.length === 0) return null;
       await store.manager.query(
         `UPDATE catalogue.files SET extraction_status = $3, meta = $4::jsonb, error = $5, claim_token = NULL, claimed_by = NULL, heartbeat_at = NULL,

@@ -65,7 +65,11 @@ describeInfra('extraction worker (real PostgreSQL, fs storage)', true, () => {
   let dataDir: string;
 
   const upload = async (file: string, fields: Record<string, string> = {}) => {
-    let call = catalogue.http().post('/api/records/').set(await catalogue.auth(owner)).attach('file', file);
+    let call = catalogue
+      .http()
+      .post('/api/records/')
+      .set(await catalogue.auth(owner))
+      .attach('file', file);
     for (const [name, value] of Object.entries(fields)) call = call.field(name, value);
     const response = await call;
     expect(response.status).toBe(201);
@@ -82,7 +86,15 @@ describeInfra('extraction worker (real PostgreSQL, fs storage)', true, () => {
     };
   /** A worker of our own over the app's queue and storage, with a test extractor. */
   const runWorker = async (extractor: MetadataExtractor, settings: Partial<ExtractionWorkerSettings> = {}) => {
-    const worker = new ExtractionWorker(catalogue.app.get(ExtractionRepository), extractor, catalogue.app.get(ObjectStorage), catalogue.app.get(SecretCipher), catalogue.app.get(PendingObjects), createLogger({ service: 'test', level: 'silent' }), { pollIntervalMs: 60_000, ...settings });
+    const worker = new ExtractionWorker(
+      catalogue.app.get(ExtractionRepository),
+      extractor,
+      catalogue.app.get(ObjectStorage),
+      catalogue.app.get(SecretCipher),
+      catalogue.app.get(PendingObjects),
+      createLogger({ service: 'test', level: 'silent' }),
+      { pollIntervalMs: 60_000, ...settings },
+    );
     worker.onApplicationBootstrap();
     return worker;
   };
@@ -106,7 +118,8 @@ describeInfra('extraction worker (real PostgreSQL, fs storage)', true, () => {
     const interrupted = await upload(CO2);
     const tooOften = await upload(CO2_MLO);
     const live = await upload(UNEMPLOYMENT);
-    for (const record of [interrupted, tooOften, live]) await eventually(async () => expect((await fileRow(record.FILES[0].id)).extraction_status).toBe('done'));
+    for (const record of [interrupted, tooOften, live])
+      await eventually(async () => expect((await fileRow(record.FILES[0].id)).extraction_status).toBe('done'));
     await catalogue.close({ keepData: true });
 
     // What a process killed mid-extraction leaves behind: running, a claim, a heartbeat that stopped.
@@ -114,7 +127,10 @@ describeInfra('extraction worker (real PostgreSQL, fs storage)', true, () => {
     await sql.query(`UPDATE catalogue.files SET ${crashed}, attempts = 1 WHERE id = $1`, [interrupted.FILES[0].id]);
     await sql.query(`UPDATE catalogue.files SET ${crashed}, attempts = 3 WHERE id = $1`, [tooOften.FILES[0].id]);
     // Another worker still busy with this one (fresh heartbeat): not ours to take.
-    await sql.query(`UPDATE catalogue.files SET extraction_status = 'running', meta = NULL, claim_token = gen_random_uuid(), heartbeat_at = now(), attempts = 1 WHERE id = $1`, [live.FILES[0].id]);
+    await sql.query(
+      `UPDATE catalogue.files SET extraction_status = 'running', meta = NULL, claim_token = gen_random_uuid(), heartbeat_at = now(), attempts = 1 WHERE id = $1`,
+      [live.FILES[0].id],
+    );
 
     catalogue = await CatalogueTestApp.start(db.url, { dataDir });
     const resumed = await eventually(async () => {
@@ -129,22 +145,36 @@ describeInfra('extraction worker (real PostgreSQL, fs storage)', true, () => {
       return row;
     });
     expect(gaveUp.meta!.ERRORS).toEqual(['Metadata extraction was interrupted 3 times; it was not tried again.']);
-    const details = await catalogue.http().get(`/api/records/${tooOften.id}`).set(await catalogue.auth(owner));
-    expect(details.body).toMatchObject({ extraction_status: 'done', FILES: [{ extraction_status: 'failed', META: { ERRORS: [expect.stringContaining('interrupted')] } }] });
+    const details = await catalogue
+      .http()
+      .get(`/api/records/${tooOften.id}`)
+      .set(await catalogue.auth(owner));
+    expect(details.body).toMatchObject({
+      extraction_status: 'done',
+      FILES: [{ extraction_status: 'failed', META: { ERRORS: [expect.stringContaining('interrupted')] } }],
+    });
     expect((await fileRow(live.FILES[0].id)).extraction_status).toBe('running');
 
     const events = await catalogue.events(interrupted.FILES[0].id);
-    expect(events.filter((e) => e.type === 'file.metadata-extracted').map((e) => [e.type, (e.payload as { status: string }).status])).toEqual([['file.metadata-extracted', 'done'], ['file.metadata-extracted', 'done']]);
+    expect(events.filter((e) => e.type === 'file.metadata-extracted').map((e) => [e.type, (e.payload as { status: string }).status])).toEqual([
+      ['file.metadata-extracted', 'done'],
+      ['file.metadata-extracted', 'done'],
+    ]);
     // Each finished extraction also hands the column sketches to the relations service.
-    const sketched = events.filter((e) => e.type === 'file.sketched').map((e) => e.payload as { recordId: string; storageKey: string | null; tables: Array<{ columns: unknown[] }> });
+    const sketched = events
+      .filter((e) => e.type === 'file.sketched')
+      .map((e) => e.payload as { recordId: string; storageKey: string | null; tables: Array<{ columns: unknown[] }> });
     expect(sketched).toHaveLength(2);
     expect(sketched[0]).toMatchObject({ recordId: interrupted.id, storageKey: expect.any(String) });
     expect(sketched[0].tables[0].columns.length).toBeGreaterThan(0);
-    expect((await catalogue.events(tooOften.FILES[0].id)).at(-1)!.payload).toMatchObject({ status: 'failed', errors: ['Metadata extraction was interrupted 3 times; it was not tried again.'] });
+    expect((await catalogue.events(tooOften.FILES[0].id)).at(-1)!.payload).toMatchObject({
+      status: 'failed',
+      errors: ['Metadata extraction was interrupted 3 times; it was not tried again.'],
+    });
     await sql.query(`UPDATE catalogue.files SET extraction_status = 'done', claim_token = NULL WHERE id = $1`, [live.FILES[0].id]);
   });
 
-  it('takes at once, fresh heartbeat or not, a file whose instance died (its lock is gone); leaves a living instance\'s alone', async () => {
+  it("takes at once, fresh heartbeat or not, a file whose instance died (its lock is gone); leaves a living instance's alone", async () => {
     const orphaned = await upload(CO2, { allowDuplicate: 'true' });
     const held = await upload(CO2_MLO, { allowDuplicate: 'true' });
     for (const record of [orphaned, held]) await eventually(async () => expect((await fileRow(record.FILES[0].id)).extraction_status).toBe('done'));
@@ -170,7 +200,7 @@ describeInfra('extraction worker (real PostgreSQL, fs storage)', true, () => {
     await eventually(async () => expect(await fileRow(held.FILES[0].id)).toMatchObject({ extraction_status: 'done', attempts: 2 }));
   });
 
-  describe('with a worker of our own (the app\'s is stopped)', () => {
+  describe("with a worker of our own (the app's is stopped)", () => {
     beforeAll(async () => {
       await catalogue.app.get(ExtractionWorker).onModuleDestroy();
     });
@@ -183,12 +213,23 @@ describeInfra('extraction worker (real PostgreSQL, fs storage)', true, () => {
       const row = await fileRow(record.FILES[0].id);
       expect(row).toMatchObject({ extraction_status: 'done', attempts: 1, storage_key: null, meta: { FILE: { TOTAL_ROWS: expect.any(Number) } } });
       expect(await catalogue.app.get(ObjectStorage).exists(`catalogue/files/${record.FILES[0].id}`)).toBe(false);
-      const download = await catalogue.http().get(`/api/records/${record.id}/download/`).set(await catalogue.auth(owner));
+      const download = await catalogue
+        .http()
+        .get(`/api/records/${record.id}/download/`)
+        .set(await catalogue.auth(owner));
       expect(download.status).toBe(404);
       const updated = (await catalogue.events(record.id)).at(-1)!;
       // Under metadata the words of cells (WORDSET "carbon", keyword "dioxide") are not published: a table's words are its headers'.
-      expect(updated).toMatchObject({ type: 'record.updated', payload: { headers: ['Year', 'Mean', 'Uncertainty'], words: ['year', 'mean', 'uncertainty'], files: [{ extractionStatus: 'done' }] } });
-      expect((await catalogue.events(record.FILES[0].id))[0].payload).toMatchObject({ status: 'done', headers: ['Year', 'Mean', 'Uncertainty'], totalRows: 47, extractOption: 'metadata' });
+      expect(updated).toMatchObject({
+        type: 'record.updated',
+        payload: { headers: ['Year', 'Mean', 'Uncertainty'], words: ['year', 'mean', 'uncertainty'], files: [{ extractionStatus: 'done' }] },
+      });
+      expect((await catalogue.events(record.FILES[0].id))[0].payload).toMatchObject({
+        status: 'done',
+        headers: ['Year', 'Mean', 'Uncertainty'],
+        totalRows: 47,
+        extractOption: 'metadata',
+      });
     });
 
     it('retries a failing extraction later, then fails for good with a message that reveals nothing', async () => {

@@ -131,7 +131,13 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
       log.warn('extraction interrupted too often; giving up');
       return this.finish(claimed, this.failure(claimed, `Metadata extraction was interrupted ${this.settings.maxAttempts} times; it was not tried again.`));
     }
-    if (!file.storageKey) return this.finish(claimed, { status: 'skipped', meta: this.baseMeta(claimed, 'skipped', ['The file is no longer stored.']), error: null, dropObject: false });
+    if (!file.storageKey)
+      return this.finish(claimed, {
+        status: 'skipped',
+        meta: this.baseMeta(claimed, 'skipped', ['The file is no longer stored.']),
+        error: null,
+        dropObject: false,
+      });
 
     const abort = new AbortController();
     this.current = abort;
@@ -149,7 +155,10 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
       );
       aborted.catch(() => undefined);
       const sketches = new SketchCollector();
-      const extraction = this.extractor.extract({ stream: opened, fileName: file.name, contentType: file.contentType, size: file.size }, { extractOption: claimed.extractOption, privateColumns: this.privateColumnsOf(claimed), signal: abort.signal, sketches });
+      const extraction = this.extractor.extract(
+        { stream: opened, fileName: file.name, contentType: file.contentType, size: file.size },
+        { extractOption: claimed.extractOption, privateColumns: this.privateColumnsOf(claimed), signal: abort.signal, sketches },
+      );
       // A file's cells may hold NUL or broken UTF-16 past what extraction sniffs: stored as U+FFFD.
       const meta = storableJson(await withTimeout(Promise.race([extraction, aborted]), this.settings.timeoutMs, () => abort.abort()));
       const status = statusFromMeta(meta);
@@ -182,13 +191,26 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
     if (!choices) return undefined;
     const { sealedKey, linkageKeyId, ...columns } = choices;
     // Without its key (erased after an earlier extraction of the record) a hashed column is left out rather than shown.
-    if (columns.hash.length && !sealedKey) return { ...columns, hash: [], formats: [...columns.formats, ...columns.hash.map((column) => ({ column, format: 'exclude' as const }))] };
-    return { ...columns, linkageKeyId: linkageKeyId ?? undefined, linkageKey: sealedKey ? unsealLinkageKey(this.cipher, claimed.file.recordId, sealedKey) : undefined };
+    if (columns.hash.length && !sealedKey)
+      return { ...columns, hash: [], formats: [...columns.formats, ...columns.hash.map((column) => ({ column, format: 'exclude' as const }))] };
+    return {
+      ...columns,
+      linkageKeyId: linkageKeyId ?? undefined,
+      linkageKey: sealedKey ? unsealLinkageKey(this.cipher, claimed.file.recordId, sealedKey) : undefined,
+    };
   }
 
   private baseMeta(claimed: ClaimedFile, status: 'failed' | 'skipped', errors: string[]): Record<string, unknown> {
     const { file } = claimed;
-    return { NAME: file.name, CONTENT_TYPE: file.contentType, SIZE: file.size, DATE: new Date().toISOString(), EXTRACT_OPTION: claimed.extractOption, STATUS: status, ERRORS: errors };
+    return {
+      NAME: file.name,
+      CONTENT_TYPE: file.contentType,
+      SIZE: file.size,
+      DATE: new Date().toISOString(),
+      EXTRACT_OPTION: claimed.extractOption,
+      STATUS: status,
+      ERRORS: errors,
+    };
   }
 
   /** A failed extraction still gets META (with ERRORS), so the record never stays in the Working state. */

@@ -14,7 +14,8 @@ jest.mock('./extraction-thread', () => {
 });
 
 /** The extractor with the product's defaults, files of `threadMinBytes` and more in the worker thread. */
-const extractor = (threadMinBytes = 8 * 1024 * 1024) => new LibraryMetadataExtractor({ EXTRACTION_THREADS: 2, EXTRACTION_THREAD_MIN_BYTES: threadMinBytes, EXTRACTION_THREAD_NICE: 5 });
+const extractor = (threadMinBytes = 8 * 1024 * 1024) =>
+  new LibraryMetadataExtractor({ EXTRACTION_THREADS: 2, EXTRACTION_THREAD_MIN_BYTES: threadMinBytes, EXTRACTION_THREAD_NICE: 5 });
 
 describeMetadataExtractorContract('LibraryMetadataExtractor', () => extractor(), DATASETS);
 // Every file, however small, through the worker thread.
@@ -24,7 +25,10 @@ describe('LibraryMetadataExtractor on a real CSV', () => {
   it('gives headers, row count and statistics', async () => {
     const file = path.join(DATASETS, 'csv/co2-annmean-gl.csv');
     const lines = readFileSync(file, 'utf8').trim().split(/\r?\n/);
-    const meta = (await extractor().extract({ stream: createReadStream(file), fileName: 'co2.csv', contentType: 'text/csv', size: statSync(file).size }, { extractOption: 'metadata' })) as {
+    const meta = (await extractor().extract(
+      { stream: createReadStream(file), fileName: 'co2.csv', contentType: 'text/csv', size: statSync(file).size },
+      { extractOption: 'metadata' },
+    )) as {
       FILE: { HEADERS: string[]; TOTAL_ROWS: number; STATS: Record<string, { MAX: number | null }> };
     };
     expect(meta.FILE.HEADERS).toEqual(lines[0].split(','));
@@ -37,7 +41,14 @@ describe('LibraryMetadataExtractor on a real CSV', () => {
 
 describe('LibraryMetadataExtractor in a worker thread', () => {
   const file = path.join(DATASETS, 'csv/sp500-constituents.csv');
-  const privateColumns: PrivateColumns = { hash: ['Symbol'], formats: [{ column: 'Security', format: 'mask' }, { column: 'CIK', format: 'exclude' }], linkageKey: new Uint8Array(32).fill(5) };
+  const privateColumns: PrivateColumns = {
+    hash: ['Symbol'],
+    formats: [
+      { column: 'Security', format: 'mask' },
+      { column: 'CIK', format: 'exclude' },
+    ],
+    linkageKey: new Uint8Array(32).fill(5),
+  };
   // Small chunks, so the file crosses to the thread in many messages.
   const describeWith = async (chosen: LibraryMetadataExtractor) => {
     const sketches = new SketchCollector();
@@ -65,7 +76,11 @@ describe('LibraryMetadataExtractor in a worker thread', () => {
     const describeBook = async (chosen: LibraryMetadataExtractor) => {
       const sketches = new SketchCollector();
       const input = { stream: createReadStream(workbook, { highWaterMark: 4096 }), fileName: 'turnout.xlsx', size: statSync(workbook).size };
-      const { DATE: _date, ...meta } = await chosen.extract(input, { extractOption: 'samples', privateColumns: { hash: ['NAME'], linkageKey: new Uint8Array(32).fill(5) }, sketches });
+      const { DATE: _date, ...meta } = await chosen.extract(input, {
+        extractOption: 'samples',
+        privateColumns: { hash: ['NAME'], linkageKey: new Uint8Array(32).fill(5) },
+        sketches,
+      });
       return { meta, sketches: sketches.tables };
     };
     const here = await describeBook(extractor(Infinity));
@@ -82,7 +97,11 @@ describe('LibraryMetadataExtractor in a worker thread', () => {
     const describeBook = async (chosen: LibraryMetadataExtractor) => {
       const sketches = new SketchCollector();
       const input = { stream: createReadStream(workbook, { highWaterMark: 4096 }), fileName: 'titanic3.xls', size: statSync(workbook).size };
-      const { DATE: _date, ...meta } = await chosen.extract(input, { extractOption: 'samples', privateColumns: { hash: ['name'], linkageKey: new Uint8Array(32).fill(5) }, sketches });
+      const { DATE: _date, ...meta } = await chosen.extract(input, {
+        extractOption: 'samples',
+        privateColumns: { hash: ['name'], linkageKey: new Uint8Array(32).fill(5) },
+        sketches,
+      });
       return { meta, sketches: sketches.tables };
     };
     const here = await describeBook(extractor(Infinity));

@@ -23,14 +23,27 @@ export class LibraryMetadataExtractor extends MetadataExtractor {
     const threads = { workers: this.config.EXTRACTION_THREADS };
     try {
       // Sketches other than a SketchCollector's watch rows as they come: those stay in this thread.
-      const threaded = input.size !== undefined && input.size >= this.config.EXTRACTION_THREAD_MIN_BYTES && (!options.sketches || options.sketches instanceof SketchCollector);
+      const threaded =
+        input.size !== undefined && input.size >= this.config.EXTRACTION_THREAD_MIN_BYTES && (!options.sketches || options.sketches instanceof SketchCollector);
       if (threaded) {
-        const data = { extractOption: options.extractOption, privateColumns: options.privateColumns, sketches: options.sketches !== undefined, nice: this.config.EXTRACTION_THREAD_NICE, threads };
+        const data = {
+          extractOption: options.extractOption,
+          privateColumns: options.privateColumns,
+          sketches: options.sketches !== undefined,
+          nice: this.config.EXTRACTION_THREAD_NICE,
+          threads,
+        };
         const { meta, sketches } = await extractInThread(input, data, options.signal);
         if (sketches && options.sketches instanceof SketchCollector) options.sketches.tables.push(...sketches);
         return meta;
       }
-      const meta = await extractMetadata(input, { extractOption: options.extractOption, signal: options.signal, privateColumns: options.privateColumns, sketches: options.sketches, threads });
+      const meta = await extractMetadata(input, {
+        extractOption: options.extractOption,
+        signal: options.signal,
+        privateColumns: options.privateColumns,
+        sketches: options.sketches,
+        threads,
+      });
       return meta as unknown as Record<string, unknown>;
     } finally {
       // 'minimal' does not read the file, and an early stop leaves the rest unread: release it either way.

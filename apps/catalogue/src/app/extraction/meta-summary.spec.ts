@@ -1,6 +1,18 @@
 import { statusFromMeta, summariseMeta } from './meta-summary';
 
-const column = (words: string[]) => ({ MIN: null, MAX: null, MEAN: null, STD: null, FORMATTED_VALS: [], SAMPLE_VALS: [], DUPLICATE_VALS: 0, MISSING_VALS: 0, WORDSET: words, ERRORS: [], DICT: {} });
+const column = (words: string[]) => ({
+  MIN: null,
+  MAX: null,
+  MEAN: null,
+  STD: null,
+  FORMATTED_VALS: [],
+  SAMPLE_VALS: [],
+  DUPLICATE_VALS: 0,
+  MISSING_VALS: 0,
+  WORDSET: words,
+  ERRORS: [],
+  DICT: {},
+});
 
 describe('summariseMeta', () => {
   it('collects headers, words and rows of a table, its sheets and archive members', () => {
@@ -28,7 +40,13 @@ describe('summariseMeta', () => {
   });
 
   it('copes with META without tables (documents, minimal, failures) and with missing META', () => {
-    expect(summariseMeta({ NAME: 'a.pdf', WORDSET: ['form'], ERRORS: [] })).toEqual({ headers: [], words: ['form'], totalRows: null, errors: [], encryptedColumns: [] });
+    expect(summariseMeta({ NAME: 'a.pdf', WORDSET: ['form'], ERRORS: [] })).toEqual({
+      headers: [],
+      words: ['form'],
+      totalRows: null,
+      errors: [],
+      encryptedColumns: [],
+    });
     expect(summariseMeta(null)).toEqual({ headers: [], words: [], totalRows: null, errors: [], encryptedColumns: [] });
     expect(statusFromMeta({ STATUS: 'failed' })).toBe('failed');
     expect(statusFromMeta({ STATUS: 'skipped' })).toBe('skipped');

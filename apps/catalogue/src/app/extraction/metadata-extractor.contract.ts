@@ -25,14 +25,20 @@ export function describeMetadataExtractorContract(name: string, create: () => Me
     });
 
     it('keeps to name, date, content type and size with extractOption minimal', async () => {
-      const meta = await create().extract({ stream: createReadStream(csv), fileName: 'co2.csv', contentType: 'text/csv', size: 821 }, { extractOption: 'minimal' });
+      const meta = await create().extract(
+        { stream: createReadStream(csv), fileName: 'co2.csv', contentType: 'text/csv', size: 821 },
+        { extractOption: 'minimal' },
+      );
       expect(meta).toMatchObject({ NAME: 'co2.csv', CONTENT_TYPE: 'text/csv', SIZE: 821 });
       expect(typeof meta.DATE).toBe('string');
       expect(meta.FILE).toBeUndefined();
     });
 
     it('reports an empty file in META instead of throwing', async () => {
-      const meta = await create().extract({ stream: Readable.from([]), fileName: 'empty.csv', contentType: 'text/csv', size: 0 }, { extractOption: 'metadata' });
+      const meta = await create().extract(
+        { stream: Readable.from([]), fileName: 'empty.csv', contentType: 'text/csv', size: 0 },
+        { extractOption: 'metadata' },
+      );
       expect(meta.NAME).toBe('empty.csv');
       expect(STATUSES).toContain(meta.STATUS);
     });

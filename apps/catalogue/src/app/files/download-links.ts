@@ -64,7 +64,13 @@ export class DownloadLinks {
     } catch {
       throw new InvalidSignedLinkError('malformed');
     }
-    if (typeof payload?.r !== 'string' || typeof payload.f !== 'string' || (payload.u !== null && typeof payload.u !== 'string') || typeof payload.i !== 'number' || typeof payload.e !== 'number') {
+    if (
+      typeof payload?.r !== 'string' ||
+      typeof payload.f !== 'string' ||
+      (payload.u !== null && typeof payload.u !== 'string') ||
+      typeof payload.i !== 'number' ||
+      typeof payload.e !== 'number'
+    ) {
       throw new InvalidSignedLinkError('malformed');
     }
     if (now >= payload.e) throw new InvalidSignedLinkError('expired');

@@ -44,9 +44,15 @@ describe.each(['fs', 's3'] as const)('signed download links follow access as it 
     const as = (who: Caller) => headers.get(who)!;
     /** A fresh record with one stored file, with these terms. */
     const recordWith = async (terms: { access: 'OP' | 'RE'; visibility: 'PR' | 'EV' }) => {
-      const created = await http().post('/api/records/').set(as(owner)).field('access', terms.access).field('allowDuplicate', 'true').attach('file', CONTENT, 'rain.csv');
+      const created = await http()
+        .post('/api/records/')
+        .set(as(owner))
+        .field('access', terms.access)
+        .field('allowDuplicate', 'true')
+        .attach('file', CONTENT, 'rain.csv');
       expect(created.status).toBe(201);
-      if (terms.visibility !== 'PR') expect((await http().put(`/api/records/${created.body.id}/`).set(as(owner)).send({ visibility: terms.visibility })).status).toBe(200);
+      if (terms.visibility !== 'PR')
+        expect((await http().put(`/api/records/${created.body.id}/`).set(as(owner)).send({ visibility: terms.visibility })).status).toBe(200);
       return created.body as { id: string; FILES: Array<{ id: string }> };
     };
     /** The link the record's download_url answers to this caller (anonymous with null). */
@@ -77,7 +83,10 @@ describe.each(['fs', 's3'] as const)('signed download links follow access as it 
     };
     const expectRefused = async (url: string, status: number) => {
       const response = await follow(url);
-      expect({ status: response.status, json: JSON.parse((response.body as Buffer).toString('utf8')) }).toEqual({ status, json: { detail: expect.any(String) } });
+      expect({ status: response.status, json: JSON.parse((response.body as Buffer).toString('utf8')) }).toEqual({
+        status,
+        json: { detail: expect.any(String) },
+      });
     };
 
     it('serves the file through the API while access holds', async () => {
@@ -86,7 +95,7 @@ describe.each(['fs', 's3'] as const)('signed download links follow access as it 
       await expectServed(await linkFor(record.id, owner));
     });
 
-    it('visibility narrowed: an anonymous visitor\'s link of an EV record stops working when it becomes PR', async () => {
+    it("visibility narrowed: an anonymous visitor's link of an EV record stops working when it becomes PR", async () => {
       const record = await recordWith({ access: 'OP', visibility: 'EV' });
       const url = await linkFor(record.id, null);
       const outsiders = await linkFor(record.id, outsider);
@@ -95,7 +104,7 @@ describe.each(['fs', 's3'] as const)('signed download links follow access as it 
       await expectRefused(outsiders, 404);
     });
 
-    it('access narrowed: a member\'s link of an open record stops working when it needs a request', async () => {
+    it("access narrowed: a member's link of an open record stops working when it needs a request", async () => {
       const record = await recordWith({ access: 'OP', visibility: 'PR' });
       const url = await linkFor(record.id, member);
       await expectServed(url);
@@ -105,18 +114,27 @@ describe.each(['fs', 's3'] as const)('signed download links follow access as it 
       await expectServed(await linkFor(record.id, owner));
     });
 
-    it('record deleted: its links stop working, the owner\'s too', async () => {
+    it("record deleted: its links stop working, the owner's too", async () => {
       const record = await recordWith({ access: 'OP', visibility: 'EV' });
       const urls = [await linkFor(record.id, owner), await linkFor(record.id, null)];
       expect((await http().delete(`/api/records/${record.id}/`).set(as(owner))).status).toBe(204);
       for (const url of urls) await expectRefused(url, 404);
     });
 
-    it('grant revoked or expired: an approved requestor\'s link stops working when the grant goes (the projection of request.* events)', async () => {
+    it("grant revoked or expired: an approved requestor's link stops working when the grant goes (the projection of request.* events)", async () => {
       const record = await recordWith({ access: 'RE', visibility: 'EV' });
       const request = (requestId: string, status: RequestSnapshot['status'], version: number, expiresAt: string | null = null): RequestSnapshot => ({
-        requestId, recordId: record.id, requestorId: outsider.id, requestorOrganisationId: orgB, ownerId: owner.id, organisationId: orgA,
-        status, expiresAt, createdAt: new Date().toISOString(), changedAt: new Date().toISOString(), version,
+        requestId,
+        recordId: record.id,
+        requestorId: outsider.id,
+        requestorOrganisationId: orgB,
+        ownerId: owner.id,
+        organisationId: orgA,
+        status,
+        expiresAt,
+        createdAt: new Date().toISOString(),
+        changedAt: new Date().toISOString(),
+        version,
       });
       const first = randomUUID();
       await catalogue.applyRequests(request(first, 'approved', 4));
@@ -124,7 +142,9 @@ describe.each(['fs', 's3'] as const)('signed download links follow access as it 
       await expectServed(url);
       // Each download the grant alone allows reaches the requests service's audit trail.
       const granted = (await catalogue.events(first)).filter((e) => e.type === 'file.download-granted');
-      expect(granted.map((e) => e.payload)).toEqual([expect.objectContaining({ recordId: record.id, userId: outsider.id, requestId: first, fileName: 'rain.csv' })]);
+      expect(granted.map((e) => e.payload)).toEqual([
+        expect.objectContaining({ recordId: record.id, userId: outsider.id, requestId: first, fileName: 'rain.csv' }),
+      ]);
       await catalogue.applyRequests(request(first, 'revoked', 5));
       await expectRefused(url, 403);
       // A new approval makes the same link good again (the link itself was never the permission), until it expires.
@@ -136,26 +156,51 @@ describe.each(['fs', 's3'] as const)('signed download links follow access as it 
       await expectRefused(url, 403);
     });
 
-    it('account moved to another organisation, or deleted: the holder\'s link stops working', async () => {
+    it("account moved to another organisation, or deleted: the holder's link stops working", async () => {
       const record = await recordWith({ access: 'OP', visibility: 'PR' });
       const url = await linkFor(record.id, member);
       await expectServed(url);
       // Identity tells the catalogue that the member now belongs to another organisation.
-      await catalogue.app.get(EventBus).publish([createEvent(UserUpdated, member.id, { userId: member.id, username: member.username, organisationId: orgB, clientType: 'STANDARD', active: true, groups: [3] })]);
-      await eventually(async () => expect((await catalogue.sql<{ organisation_id: string }>('SELECT organisation_id FROM catalogue.users WHERE id = $1', [member.id]))[0].organisation_id).toBe(orgB));
+      await catalogue.app.get(EventBus).publish([
+        createEvent(UserUpdated, member.id, {
+          userId: member.id,
+          username: member.username,
+          organisationId: orgB,
+          clientType: 'STANDARD',
+          active: true,
+          groups: [3],
+        }),
+      ]);
+      await eventually(async () =>
+        expect(
+          (await catalogue.sql<{ organisation_id: string }>('SELECT organisation_id FROM catalogue.users WHERE id = $1', [member.id]))[0].organisation_id,
+        ).toBe(orgB),
+      );
       await expectRefused(url, 404);
 
       const open = await recordWith({ access: 'OP', visibility: 'EV' });
       const outsiders = await linkFor(open.id, outsider);
       await expectServed(outsiders);
-      await catalogue.app.get(EventBus).publish([createEvent(UserUpdated, outsider.id, { userId: outsider.id, username: outsider.username, organisationId: orgB, clientType: 'STANDARD', active: false, deleted: true, groups: [3] })]);
-      await eventually(async () => expect((await catalogue.sql<{ deleted: boolean }>('SELECT deleted FROM catalogue.users WHERE id = $1', [outsider.id]))[0].deleted).toBe(true));
+      await catalogue.app.get(EventBus).publish([
+        createEvent(UserUpdated, outsider.id, {
+          userId: outsider.id,
+          username: outsider.username,
+          organisationId: orgB,
+          clientType: 'STANDARD',
+          active: false,
+          deleted: true,
+          groups: [3],
+        }),
+      ]);
+      await eventually(async () =>
+        expect((await catalogue.sql<{ deleted: boolean }>('SELECT deleted FROM catalogue.users WHERE id = $1', [outsider.id]))[0].deleted).toBe(true),
+      );
       await expectRefused(outsiders, 403);
       // Anonymous visitors may still download the open record: only the deleted account's link went.
       await expectServed(await linkFor(open.id, null));
     });
 
-    it('a link names one file of one record: another record\'s file cannot be fetched with it', async () => {
+    it("a link names one file of one record: another record's file cannot be fetched with it", async () => {
       const first = await recordWith({ access: 'OP', visibility: 'EV' });
       const url = await linkFor(first.id, owner);
       const token = new URL(url).searchParams.get('token')!;

@@ -98,7 +98,9 @@ describeInfra('catalogue grants: request events decide request_status and downlo
   });
 
   it('an expired, revoked or closed approval stops the download; a new request after closing starts again', async () => {
-    const [{ request_id: requestId }] = await catalogue.sql<{ request_id: string }>('SELECT request_id FROM catalogue.request_grants WHERE requestor_id = $1', [requestor.id]);
+    const [{ request_id: requestId }] = await catalogue.sql<{ request_id: string }>('SELECT request_id FROM catalogue.request_grants WHERE requestor_id = $1', [
+      requestor.id,
+    ]);
     await catalogue.applyRequests(snapshot(requestId, 'approved', 5, { expiresAt: new Date(Date.now() - 1000).toISOString() }));
     expect(await details(requestor)).toMatchObject({ request_status: 'expired', download_url: null });
     expect((await link(requestor)).status).toBe(403);

@@ -21,7 +21,8 @@ describeInfra('catalogue projects API: /api/groups/ (real PostgreSQL)', true, ()
     if (visibility !== 'PR') await http().put(`/api/records/${body.id}/`).set(as(who)).send({ visibility }).expect(200);
     return body.id as string;
   };
-  const groupIdsOf = async (recordId: string) => (await catalogue.sql<{ group_ids: string[] }>('SELECT group_ids FROM catalogue.records WHERE id = $1', [recordId]))[0].group_ids;
+  const groupIdsOf = async (recordId: string) =>
+    (await catalogue.sql<{ group_ids: string[] }>('SELECT group_ids FROM catalogue.records WHERE id = $1', [recordId]))[0].group_ids;
 
   beforeAll(async () => {
     db = await createTestDatabase('dc_catalogue_groups');
@@ -36,7 +37,17 @@ describeInfra('catalogue projects API: /api/groups/ (real PostgreSQL)', true, ()
 
   it('lists nothing at first; any member creates a project with the spec payload; the organisation sees it, others do not', async () => {
     expect((await http().get('/api/groups/').set(as(creator))).body).toEqual({ status: 'success', groups: [], checked: [] });
-    const created = await http().post('/api/groups/').set(as(creator)).send({ groupName: 'Rivers', groupDescription: 'Hydrology work', groupFields: [{ label: 'Lead', text: 'Ada' }, { label: 'Budget', text: '12k' }] });
+    const created = await http()
+      .post('/api/groups/')
+      .set(as(creator))
+      .send({
+        groupName: 'Rivers',
+        groupDescription: 'Hydrology work',
+        groupFields: [
+          { label: 'Lead', text: 'Ada' },
+          { label: 'Budget', text: '12k' },
+        ],
+      });
     expect(created.status).toBe(201);
     expect(created.body).toEqual({
       id: expect.any(String),
@@ -56,7 +67,11 @@ describeInfra('catalogue projects API: /api/groups/ (real PostgreSQL)', true, ()
     }
     expect((await http().get(`/api/groups/${created.body.id}`).set(as(dataAdmin))).body).toMatchObject({ name: 'Rivers', can_edit: true });
     expect((await http().get('/api/groups/').set(as(stranger))).body.groups).toEqual([]);
-    for (const call of [http().get(`/api/groups/${created.body.id}/`), http().put(`/api/groups/${created.body.id}/`).send({ groupName: 'Mine' }), http().delete(`/api/groups/${created.body.id}/`)]) {
+    for (const call of [
+      http().get(`/api/groups/${created.body.id}/`),
+      http().put(`/api/groups/${created.body.id}/`).send({ groupName: 'Mine' }),
+      http().delete(`/api/groups/${created.body.id}/`),
+    ]) {
       const response = await call.set(as(stranger));
       expect(response.status).toBe(404);
       expect(response.body).toEqual({ detail: 'Not found.' });
@@ -68,11 +83,23 @@ describeInfra('catalogue projects API: /api/groups/ (real PostgreSQL)', true, ()
     const cases: Array<[unknown, Record<string, string[]>]> = [
       [{}, { groupName: ['This field is required.'] }],
       [{ groupName: 'X', groupFields: [{ label: '', text: 'y' }] }, { groupFields: ['A label may not be blank.'] }],
-      [{ groupName: 'X', groupFields: [{ label: 'A', text: '1' }, { label: 'a', text: '2' }] }, { groupFields: ['Each label may appear once.'] }],
+      [
+        {
+          groupName: 'X',
+          groupFields: [
+            { label: 'A', text: '1' },
+            { label: 'a', text: '2' },
+          ],
+        },
+        { groupFields: ['Each label may appear once.'] },
+      ],
     ];
     const [{ before }] = await catalogue.sql<{ before: number }>('SELECT count(*)::int AS before FROM catalogue.groups');
     for (const [body, errors] of cases) {
-      const response = await http().post('/api/groups/').set(as(creator)).send(body as object);
+      const response = await http()
+        .post('/api/groups/')
+        .set(as(creator))
+        .send(body as object);
       expect(response.status).toBe(400);
       expect(response.body).toEqual(errors);
     }
@@ -80,11 +107,14 @@ describeInfra('catalogue projects API: /api/groups/ (real PostgreSQL)', true, ()
     expect(after).toBe(before);
   });
 
-  it('refuses bidi controls (U+202E and the like) in a project\'s name and in a record\'s, naming the character', async () => {
+  it("refuses bidi controls (U+202E and the like) in a project's name and in a record's, naming the character", async () => {
     const refused = (control: string) => [bidiControlMessage(control)];
     const [{ before }] = await catalogue.sql<{ before: number }>('SELECT count(*)::int AS before FROM catalogue.groups');
     for (const control of ['\u202e', '\u2066', '\u200f', '\u061c']) {
-      const project = await http().post('/api/groups/').set(as(creator)).send({ groupName: `Budget${control}slx.exe` });
+      const project = await http()
+        .post('/api/groups/')
+        .set(as(creator))
+        .send({ groupName: `Budget${control}slx.exe` });
       expect([project.status, project.body]).toEqual([400, { groupName: refused(control) }]);
     }
     const [{ after }] = await catalogue.sql<{ after: number }>('SELECT count(*)::int AS after FROM catalogue.groups');
@@ -106,12 +136,18 @@ describeInfra('catalogue projects API: /api/groups/ (real PostgreSQL)', true, ()
     const own = await newRecord(creator, 'Own PR record');
     const theirsOpen = await newRecord(stranger, 'Their EV record', 'EV');
     const theirsPrivate = await newRecord(stranger, 'Their PR record');
-    const refused = await http().put(`/api/groups/${group.id}/`).set(as(colleague)).send({ addRecordIds: [own, theirsPrivate] });
+    const refused = await http()
+      .put(`/api/groups/${group.id}/`)
+      .set(as(colleague))
+      .send({ addRecordIds: [own, theirsPrivate] });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ addRecordIds: [`Invalid pk "${theirsPrivate}" - object does not exist.`] });
     expect(await groupIdsOf(own)).toEqual([]);
 
-    const added = await http().put(`/api/groups/${group.id}`).set(as(colleague)).send({ addRecordIds: [own, theirsOpen] });
+    const added = await http()
+      .put(`/api/groups/${group.id}`)
+      .set(as(colleague))
+      .send({ addRecordIds: [own, theirsOpen] });
     expect(added.status).toBe(200);
     expect(added.body.record_count).toBe(2);
     expect(await groupIdsOf(theirsOpen)).toEqual([group.id]);
@@ -119,7 +155,11 @@ describeInfra('catalogue projects API: /api/groups/ (real PostgreSQL)', true, ()
     expect(event.payload).toMatchObject({ groupIds: [group.id], version: 1 });
     // A foreign record filed into the project names the project's organisation, not its own: only that organisation may list the project (search).
     const filed = (await catalogue.events(theirsOpen)).filter((e) => e.type === 'record.updated').at(-1)!;
-    expect(filed.payload).toMatchObject({ groupIds: [group.id], projects: [{ id: group.id, organisationId: creator.organisationId }], organisationId: stranger.organisationId });
+    expect(filed.payload).toMatchObject({
+      groupIds: [group.id],
+      projects: [{ id: group.id, organisationId: creator.organisationId }],
+      organisationId: stranger.organisationId,
+    });
     expect((await http().get('/api/groups/').query({ record: own }).set(as(creator))).body.checked).toEqual([group.id]);
 
     // The record shows its projects by name to the organisation, and none of them to the owner of a filed foreign record.
@@ -128,14 +168,22 @@ describeInfra('catalogue projects API: /api/groups/ (real PostgreSQL)', true, ()
     // Membership never widens sight: the stranger's private record stays hidden from the project's organisation.
     expect((await http().get('/api/groups/').query({ record: theirsPrivate }).set(as(creator))).status).toBe(404);
 
-    await http().put(`/api/groups/${group.id}/`).set(as(colleague)).send({ removeRecordIds: [theirsOpen] }).expect(200);
+    await http()
+      .put(`/api/groups/${group.id}/`)
+      .set(as(colleague))
+      .send({ removeRecordIds: [theirsOpen] })
+      .expect(200);
     expect(await groupIdsOf(theirsOpen)).toEqual([]);
   });
 
   it('the creator and Data Admins rename and delete; other members 403; deleting empties every record of it', async () => {
     const { body: group } = await http().post('/api/groups/').set(as(creator)).send({ groupName: 'Temporary' });
     const record = await newRecord(creator, 'Filed record');
-    await http().put(`/api/groups/${group.id}/`).set(as(creator)).send({ addRecordIds: [record] }).expect(200);
+    await http()
+      .put(`/api/groups/${group.id}/`)
+      .set(as(creator))
+      .send({ addRecordIds: [record] })
+      .expect(200);
     const rename = { groupName: 'Renamed', groupDescription: 'New text', groupFields: { Phase: '2' } };
     const denied = await http().put(`/api/groups/${group.id}/`).set(as(colleague)).send(rename);
     expect(denied.status).toBe(403);
@@ -147,16 +195,26 @@ describeInfra('catalogue projects API: /api/groups/ (real PostgreSQL)', true, ()
     expect((await http().get(`/api/groups/${group.id}/`).set(as(creator))).status).toBe(404);
   });
 
-  it('Record edit sets the record\'s projects among its organisation\'s, keeping other organisations\' memberships; unknown ids are refused', async () => {
+  it("Record edit sets the record's projects among its organisation's, keeping other organisations' memberships; unknown ids are refused", async () => {
     const { body: ours } = await http().post('/api/groups/').set(as(dataAdmin)).send({ groupName: 'Ours' });
     const { body: theirs } = await http().post('/api/groups/').set(as(stranger)).send({ groupName: 'Theirs' });
     const record = await newRecord(creator, 'Edited record', 'EV');
-    await http().put(`/api/groups/${theirs.id}/`).set(as(stranger)).send({ addRecordIds: [record] }).expect(200);
-    const set = await http().put(`/api/records/${record}/`).set(as(creator)).send({ groups: [ours.id] });
+    await http()
+      .put(`/api/groups/${theirs.id}/`)
+      .set(as(stranger))
+      .send({ addRecordIds: [record] })
+      .expect(200);
+    const set = await http()
+      .put(`/api/records/${record}/`)
+      .set(as(creator))
+      .send({ groups: [ours.id] });
     expect(set.status).toBe(200);
     expect(set.body.groups).toEqual([{ id: ours.id, name: 'Ours' }]);
     expect((await groupIdsOf(record)).sort()).toEqual([ours.id, theirs.id].sort());
-    const refused = await http().put(`/api/records/${record}/`).set(as(creator)).send({ groups: [theirs.id] });
+    const refused = await http()
+      .put(`/api/records/${record}/`)
+      .set(as(creator))
+      .send({ groups: [theirs.id] });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ groups: [`Invalid pk "${theirs.id}" - object does not exist.`] });
     await http().put(`/api/records/${record}/`).set(as(creator)).send({ groups: [] }).expect(200);

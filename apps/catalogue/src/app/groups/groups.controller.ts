@@ -10,7 +10,11 @@ export class GroupsController {
   constructor(private readonly groups: GroupsService) {}
 
   /** `{status, groups, checked}`: the organisation's projects; with `record`, the ids of those holding it. */
-  @ApiContract({ summary: "The organisation's projects; with `record`, also the ids of those holding it", query: z.object({ record: z.string().optional() }), responses: { 200: groupListSchema } })
+  @ApiContract({
+    summary: "The organisation's projects; with `record`, also the ids of those holding it",
+    query: z.object({ record: z.string().optional() }),
+    responses: { 200: groupListSchema },
+  })
   @Get()
   list(@CurrentUser() user: AuthUser, @Query('record') record: string | undefined) {
     return this.groups.list(user, typeof record === 'string' && record !== '' ? record : undefined);
@@ -22,7 +26,12 @@ export class GroupsController {
     return this.groups.get(id, user);
   }
 
-  @ApiContract({ summary: 'Start a project', body: createGroupSchema, requestExample: { groupName: 'Air quality', groupDescription: 'Sensors 2025', groupFields: [{ label: 'Lead', text: 'Ada' }] }, responses: { 201: groupViewSchema } })
+  @ApiContract({
+    summary: 'Start a project',
+    body: createGroupSchema,
+    requestExample: { groupName: 'Air quality', groupDescription: 'Sensors 2025', groupFields: [{ label: 'Lead', text: 'Ada' }] },
+    responses: { 201: groupViewSchema },
+  })
   @Post()
   @HttpCode(201)
   create(@CurrentUser() user: AuthUser, @Body(new SchemaPipe(createGroupSchema)) dto: CreateGroupDto) {

@@ -59,7 +59,11 @@ export class GroupsRepository {
 
   async update(manager: EntityManager, group: Pick<Group, 'id' | 'name' | 'description' | 'fields' | 'changed'>): Promise<void> {
     await manager.query('UPDATE catalogue.groups SET name = $2, description = $3, fields = $4::jsonb, changed = $5 WHERE id = $1', [
-      group.id, group.name, group.description, JSON.stringify(group.fields), group.changed,
+      group.id,
+      group.name,
+      group.description,
+      JSON.stringify(group.fields),
+      group.changed,
     ]);
   }
 
@@ -87,7 +91,10 @@ export class GroupsRepository {
   /** The organisation's projects among these ids, with their names (a record's `groups` for one viewer). */
   async namesIn(manager: EntityManager, organisationId: string, ids: string[]): Promise<NamedId[]> {
     if (ids.length === 0) return [];
-    return manager.query('SELECT id::text, name FROM catalogue.groups WHERE organisation_id = $1 AND id::text = ANY($2::text[]) ORDER BY name, id', [organisationId, ids]);
+    return manager.query('SELECT id::text, name FROM catalogue.groups WHERE organisation_id = $1 AND id::text = ANY($2::text[]) ORDER BY name, id', [
+      organisationId,
+      ids,
+    ]);
   }
 
   /** The ids among these that are projects of the organisation. */
@@ -98,7 +105,9 @@ export class GroupsRepository {
 
   /** Ids of the records in the project, locked for the transaction (the project is being deleted). */
   async recordIdsIn(manager: EntityManager, groupId: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await manager.query('SELECT id FROM catalogue.records WHERE group_ids @> ARRAY[$1]::text[] ORDER BY id FOR UPDATE', [groupId]);
+    const rows: Array<{ id: string }> = await manager.query('SELECT id FROM catalogue.records WHERE group_ids @> ARRAY[$1]::text[] ORDER BY id FOR UPDATE', [
+      groupId,
+    ]);
     return rows.map((row) => row.id);
   }
 }

@@ -55,8 +55,16 @@ export class GroupsService {
         checked = record.groupIds;
       }
       const groups = await this.groups.list(store.manager, user.organisationId);
-      const counts = await this.groups.visibleRecordCounts(store.manager, groups.map((g) => g.id), { id: user.id, organisationId: user.organisationId });
-      return { status: 'success', groups: groups.map((g) => groupView(g, user, counts.get(g.id) ?? 0)), checked: groups.filter((g) => checked.includes(g.id)).map((g) => g.id) };
+      const counts = await this.groups.visibleRecordCounts(
+        store.manager,
+        groups.map((g) => g.id),
+        { id: user.id, organisationId: user.organisationId },
+      );
+      return {
+        status: 'success',
+        groups: groups.map((g) => groupView(g, user, counts.get(g.id) ?? 0)),
+        checked: groups.filter((g) => checked.includes(g.id)).map((g) => g.id),
+      };
     });
   }
 
@@ -67,9 +75,24 @@ export class GroupsService {
   /** Any member of an organisation may start a project. */
   create(user: AuthUser, dto: CreateGroupDto): Promise<GroupView> {
     const now = new Date();
-    const group = { id: randomUUID(), organisationId: user.organisationId, ownerId: user.id, name: dto.groupName, description: dto.groupDescription ?? '', fields: dto.groupFields ?? [], created: now, changed: now };
+    const group = {
+      id: randomUUID(),
+      organisationId: user.organisationId,
+      ownerId: user.id,
+      name: dto.groupName,
+      description: dto.groupDescription ?? '',
+      fields: dto.groupFields ?? [],
+      created: now,
+      changed: now,
+    };
     return this.records.transaction(async (store) => {
-      await store.rememberCaller({ id: user.id, username: user.username, organisationId: user.organisationId, clientType: user.clientType, groups: user.groups });
+      await store.rememberCaller({
+        id: user.id,
+        username: user.username,
+        organisationId: user.organisationId,
+        clientType: user.clientType,
+        groups: user.groups,
+      });
       await this.groups.insert(store.manager, group);
       return this.view(store.manager, (await this.groups.find(store.manager, group.id))!, user);
     });
@@ -86,8 +109,15 @@ export class GroupsService {
       if (edits && !canManageGroup(user, group)) throw forbidden();
       const now = new Date();
       if (edits) {
-        const next = { ...group, name: dto.groupName ?? group.name, description: dto.groupDescription ?? group.description, fields: dto.groupFields ?? group.fields, changed: now };
-        if (JSON.stringify([next.name, next.description, next.fields]) !== JSON.stringify([group.name, group.description, group.fields])) await this.groups.update(store.manager, next);
+        const next = {
+          ...group,
+          name: dto.groupName ?? group.name,
+          description: dto.groupDescription ?? group.description,
+          fields: dto.groupFields ?? group.fields,
+          changed: now,
+        };
+        if (JSON.stringify([next.name, next.description, next.fields]) !== JSON.stringify([group.name, group.description, group.fields]))
+          await this.groups.update(store.manager, next);
       }
       if (dto.addRecordIds?.length || dto.removeRecordIds?.length) {
         if (await this.file(store, group.id, user, dto.addRecordIds ?? [], dto.removeRecordIds ?? [])) await this.groups.touch(store.manager, group.id, now);
@@ -104,7 +134,12 @@ export class GroupsService {
       if (!canManageGroup(user, group)) throw forbidden();
       for (const recordId of await this.groups.recordIdsIn(store.manager, group.id)) {
         const record = (await store.findRecord(recordId))!;
-        await this.setGroups(store, record, record.groupIds.filter((g) => g !== group.id), correlationId);
+        await this.setGroups(
+          store,
+          record,
+          record.groupIds.filter((g) => g !== group.id),
+          correlationId,
+        );
       }
       await this.groups.delete(store.manager, group.id);
     });
@@ -126,7 +161,10 @@ export class GroupsService {
   private async file(store: RecordStore, groupId: string, user: AuthUser, add: string[], remove: string[]): Promise<boolean> {
     const errors: FieldErrors = {};
     const records = new Map<string, CatalogueRecord>();
-    for (const [field, ids] of [['addRecordIds', add], ['removeRecordIds', remove]] as const) {
+    for (const [field, ids] of [
+      ['addRecordIds', add],
+      ['removeRecordIds', remove],
+    ] as const) {
       for (const id of ids) {
         const record = isUuid(id) ? (records.get(id) ?? (await store.findRecord(id, { forUpdate: true }))) : null;
         if (!record || !canView(record, user)) (errors[field] ??= []).push(invalidPk(id));

@@ -2,13 +2,20 @@ import { z } from 'zod';
 import { SOURCE_TERMS } from '@dc/contracts';
 import { isoDateTime } from '@dc/platform';
 
-const terms = z.enum(SOURCE_TERMS).describe('own: the maker\'s or their organisation\'s; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker\'s approved request.');
+const terms = z
+  .enum(SOURCE_TERMS)
+  .describe(
+    "own: the maker's or their organisation's; public: Everyone and Open; open: Open to the maker, not to everyone; grant: through the maker's approved request.",
+  );
 
 /** A derived record's sources as its maker sees them (GET /api/records/{id}/ `lineage`). */
 export const lineageViewSchema = z
   .object({
     restricted: z.boolean().describe('Visible to and downloadable by its maker alone: a source was shared with them (open or grant), not published.'),
-    download_blocked: z.string().nullable().describe('Why its data can no longer be downloaded (download_url is then null); null while every source still holds.'),
+    download_blocked: z
+      .string()
+      .nullable()
+      .describe('Why its data can no longer be downloaded (download_url is then null); null while every source still holds.'),
     sources: z.array(
       z.object({
         id: z.string(),
@@ -22,7 +29,9 @@ export const lineageViewSchema = z
     ),
   })
   .nullable()
-  .describe('Made from other records (a merge): its sources and whether each still holds. Shown to those who may edit the record; null otherwise, and for records not made from others.');
+  .describe(
+    'Made from other records (a merge): its sources and whether each still holds. Shown to those who may edit the record; null otherwise, and for records not made from others.',
+  );
 export type LineageView = z.output<typeof lineageViewSchema>;
 
 /** The records made from this one, as its owner side sees them (GET /api/records/{id}/ `derivatives`). */
@@ -38,7 +47,9 @@ export const derivativesViewSchema = z
       date_revoked: isoDateTime.nullable(),
     }),
   )
-  .describe("Records made from this one (directly or from its derivatives), newest first: for its owner and its organisation's Data Admins; an empty list for everyone else.");
+  .describe(
+    "Records made from this one (directly or from its derivatives), newest first: for its owner and its organisation's Data Admins; an empty list for everyone else.",
+  );
 export type DerivativeView = z.output<typeof derivativesViewSchema>[number];
 
 export const revokeDerivativeResponseSchema = z.object({ detail: z.string(), derivative: derivativesViewSchema.element });

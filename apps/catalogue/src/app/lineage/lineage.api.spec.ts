@@ -37,14 +37,36 @@ describeInfra('catalogue lineage: merge.completed links, open terms, older event
   const merged = async (sources: Array<{ recordId: string; name: string; terms?: 'own' | 'public' | 'open' | 'grant'; requestId?: string }>) => {
     const recordId = randomUUID();
     const owner = { userId: bruno.id, username: bruno.username, organisationId: orgB, clientType: bruno.clientType, groups: bruno.groups };
-    const payload = { jobId: randomUUID(), recordId, owner, name: 'Merge', description: '', provenance: '', fileName: 'merge.csv', storageKey, size: 821, checksum: 'x', rows: 47, sources };
+    const payload = {
+      jobId: randomUUID(),
+      recordId,
+      owner,
+      name: 'Merge',
+      description: '',
+      provenance: '',
+      fileName: 'merge.csv',
+      storageKey,
+      size: 821,
+      checksum: 'x',
+      rows: 47,
+      sources,
+    };
     await catalogue.app.get(EventBus).publish([createEvent(MergeCompleted, recordId, payload)]);
     await eventually(async () => expect((await http().get(`/api/records/${recordId}/`).set(as(bruno))).status).toBe(200));
     return recordId;
   };
   const grant = (requestId: string, recordId: string, status: RequestSnapshot['status'], version: number): RequestSnapshot => ({
-    requestId, recordId, requestorId: bruno.id, requestorOrganisationId: orgB, ownerId: alice.id, organisationId: orgA, status,
-    expiresAt: null, createdAt: new Date().toISOString(), changedAt: new Date().toISOString(), version,
+    requestId,
+    recordId,
+    requestorId: bruno.id,
+    requestorOrganisationId: orgB,
+    ownerId: alice.id,
+    organisationId: orgA,
+    status,
+    expiresAt: null,
+    createdAt: new Date().toISOString(),
+    changedAt: new Date().toISOString(),
+    version,
   });
 
   beforeAll(async () => {
@@ -60,20 +82,31 @@ describeInfra('catalogue lineage: merge.completed links, open terms, older event
     await db?.drop();
   });
 
-  it('open terms: the result is its maker\'s alone, and downloads while the source stays Open and visible to them', async () => {
+  it("open terms: the result is its maker's alone, and downloads while the source stays Open and visible to them", async () => {
     const shared = await sourceWith('Shared with Blue', { visibility: 'CU', access: 'OP' });
-    await http().post('/api/visibilities/').set(as(alice)).send({ associated_record: shared, visibility_selection: 'CU', organisations_with_visibility: [orgB] }).expect(201);
+    await http()
+      .post('/api/visibilities/')
+      .set(as(alice))
+      .send({ associated_record: shared, visibility_selection: 'CU', organisations_with_visibility: [orgB] })
+      .expect(201);
     const result = await merged([{ recordId: shared, name: 'Shared with Blue', terms: 'open' }]);
-    expect(await details(bruno, result)).toMatchObject({ visibility: 'PR', lineage: { restricted: true, download_blocked: null, sources: [{ id: shared, terms: 'open', holds: true }] } });
+    expect(await details(bruno, result)).toMatchObject({
+      visibility: 'PR',
+      lineage: { restricted: true, download_blocked: null, sources: [{ id: shared, terms: 'open', holds: true }] },
+    });
     expect((await link(colleague, result)).status).toBe(404);
     expect((await link(bruno, result)).status).toBe(200);
     await http().put(`/api/records/${shared}/`).set(as(alice)).send({ access: 'RE' }).expect(200);
-    expect((await link(bruno, result)).body).toEqual({ detail: 'This record was made from "Shared with Blue", which is no longer open to you; its data can no longer be downloaded.' });
+    expect((await link(bruno, result)).body).toEqual({
+      detail: 'This record was made from "Shared with Blue", which is no longer open to you; its data can no longer be downloaded.',
+    });
     await http().put(`/api/records/${shared}/`).set(as(alice)).send({ access: 'OP' }).expect(200);
     expect((await link(bruno, result)).status).toBe(200);
     // A source deleted since blocks it too, and is still named.
     await http().delete(`/api/records/${shared}/`).set(as(alice)).expect(204);
-    expect((await link(bruno, result)).body).toEqual({ detail: 'This record was made from "Shared with Blue", which was removed from the product; its data can no longer be downloaded.' });
+    expect((await link(bruno, result)).body).toEqual({
+      detail: 'This record was made from "Shared with Blue", which was removed from the product; its data can no longer be downloaded.',
+    });
   });
 
   it('an event from before lineage (no terms): the catalogue decides them from the sources as they are', async () => {
@@ -81,10 +114,18 @@ describeInfra('catalogue lineage: merge.completed links, open terms, older event
     const published = await sourceWith('Published rainfall', { visibility: 'EV', access: 'OP' });
     const requestId = randomUUID();
     await catalogue.applyRequests(grant(requestId, requested, 'approved', 1));
-    const result = await merged([{ recordId: requested, name: 'Requested rainfall' }, { recordId: published, name: 'Published rainfall' }]);
+    const result = await merged([
+      { recordId: requested, name: 'Requested rainfall' },
+      { recordId: published, name: 'Published rainfall' },
+    ]);
     const { lineage } = await details(bruno, result);
-    expect(lineage.sources.map((s: { id: string; terms: string }) => [s.id, s.terms])).toEqual([[published, 'public'], [requested, 'grant']]);
-    expect((await catalogue.sql('SELECT request_id FROM catalogue.record_lineage WHERE derived_record_id = $1 AND source_record_id = $2', [result, requested]))[0]).toEqual({ request_id: requestId });
+    expect(lineage.sources.map((s: { id: string; terms: string }) => [s.id, s.terms])).toEqual([
+      [published, 'public'],
+      [requested, 'grant'],
+    ]);
+    expect(
+      (await catalogue.sql('SELECT request_id FROM catalogue.record_lineage WHERE derived_record_id = $1 AND source_record_id = $2', [result, requested]))[0],
+    ).toEqual({ request_id: requestId });
     expect(lineage.restricted).toBe(true);
     expect((await link(bruno, result)).status).toBe(200);
     await catalogue.applyRequests(grant(requestId, requested, 'revoked', 2));

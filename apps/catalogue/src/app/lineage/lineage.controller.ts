@@ -9,7 +9,8 @@ export class LineageController {
 
   /** The source's owner side only; the derivative's maker sees why in its details (`lineage`). */
   @ApiContract({
-    summary: "Revoke a derivative of the record (one of its `derivatives`): its data, and that of whatever was made from it since, can no longer be downloaded. For the record's owner and its organisation's Data Admins",
+    summary:
+      "Revoke a derivative of the record (one of its `derivatives`): its data, and that of whatever was made from it since, can no longer be downloaded. For the record's owner and its organisation's Data Admins",
     responses: { 200: revokeDerivativeResponseSchema },
   })
   @Post(':id/derivatives/:derivedId/revoke')

@@ -79,8 +79,9 @@ export class LineageRepository {
 
   /** The records made from the source (directly or through other derivatives), one row each, newest first. */
   async derivativesOf(manager: EntityManager, sourceRecordId: string): Promise<DerivativeRow[]> {
-    const rows: Array<{ id: string; name: string; maker_username: string | null; created_at: Date; terms: SourceTerms[]; revoked_at: Date | null }> = await manager.query(
-      `SELECT r.id, r.name, u.username AS maker_username, r.date_created AS created_at,
+    const rows: Array<{ id: string; name: string; maker_username: string | null; created_at: Date; terms: SourceTerms[]; revoked_at: Date | null }> =
+      await manager.query(
+        `SELECT r.id, r.name, u.username AS maker_username, r.date_created AS created_at,
               array_agg(DISTINCT l.terms) AS terms, max(l.revoked_at) AS revoked_at
          FROM catalogue.record_lineage l
          JOIN catalogue.records r ON r.id = l.derived_record_id
@@ -88,9 +89,16 @@ export class LineageRepository {
         WHERE l.source_record_id = $1
         GROUP BY r.id, r.name, u.username, r.date_created
         ORDER BY r.date_created DESC, r.id`,
-      [sourceRecordId],
-    );
-    return rows.map((row) => ({ id: row.id, name: row.name, makerUsername: row.maker_username ?? '', createdAt: row.created_at, terms: row.terms, revokedAt: row.revoked_at }));
+        [sourceRecordId],
+      );
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      makerUsername: row.maker_username ?? '',
+      createdAt: row.created_at,
+      terms: row.terms,
+      revokedAt: row.revoked_at,
+    }));
   }
 
   /**

@@ -54,7 +54,12 @@ export class LineageService {
    * counts as granted, so the result stays its maker's and cannot be downloaded).
    */
   async linksOfMerge(store: RecordStore, merge: MergeCompletedPayload, now: Date): Promise<LineageLink[]> {
-    const maker: RecordViewer = { id: merge.owner.userId, organisationId: merge.owner.organisationId, groups: merge.owner.groups, permissions: permissionsOfGroups(merge.owner.groups) };
+    const maker: RecordViewer = {
+      id: merge.owner.userId,
+      organisationId: merge.owner.organisationId,
+      groups: merge.owner.groups,
+      permissions: permissionsOfGroups(merge.owner.groups),
+    };
     const sources: MergedSource[] = [];
     for (const source of merge.sources) {
       if (source.terms) {
@@ -66,7 +71,10 @@ export class LineageService {
       const grant = record && terms === 'grant' ? await this.requests.activeGrant(record.id, maker.id) : null;
       sources.push({ recordId: source.recordId, name: source.name, terms, requestId: grant?.requestId ?? null });
     }
-    const inherited = await this.lineage.linksOf(store.manager, sources.map((s) => s.recordId));
+    const inherited = await this.lineage.linksOf(
+      store.manager,
+      sources.map((s) => s.recordId),
+    );
     return linksOfDerivative(merge.recordId, maker.id, now, sources, inherited);
   }
 
@@ -84,7 +92,10 @@ export class LineageService {
     const links = await this.lineage.linksOf(store.manager, [record.id]);
     if (links.length === 0) return [];
     const maker = await store.directoryUser(record.ownerId);
-    const makerViewer: RecordViewer | null = maker && !maker.deleted ? { id: maker.id, organisationId: maker.organisationId, groups: maker.groups, permissions: permissionsOfGroups(maker.groups) } : null;
+    const makerViewer: RecordViewer | null =
+      maker && !maker.deleted
+        ? { id: maker.id, organisationId: maker.organisationId, groups: maker.groups, permissions: permissionsOfGroups(maker.groups) }
+        : null;
     const standing: LinkStanding[] = [];
     for (const link of links) {
       // Only links under open or grant terms depend on their source as it is now.
@@ -125,7 +136,12 @@ export class LineageService {
   }
 
   /** Field errors for a change that would show or open an owner-only derivative to others (none otherwise). */
-  async refusalToWiden(store: RecordStore, record: CatalogueRecord, change: { visibility?: string; access?: string }, fields: { visibility: string; access: string }): Promise<FieldErrors> {
+  async refusalToWiden(
+    store: RecordStore,
+    record: CatalogueRecord,
+    change: { visibility?: string; access?: string },
+    fields: { visibility: string; access: string },
+  ): Promise<FieldErrors> {
     const widens = { visibility: !!change.visibility && change.visibility !== 'PR', access: change.access === 'OP' };
     if (!record.ownerOnly || (!widens.visibility && !widens.access)) return {};
     const message = wideningRefused(await this.lineage.linksOf(store.manager, [record.id]));
@@ -149,7 +165,8 @@ export class LineageService {
       // Their events carry the revoked links (derivedFrom), so relations stops reading their values too.
       for (const id of revoked) {
         const record = await store.findRecord(id);
-        if (record) await store.publish(createEvent(RecordUpdated, id, recordSnapshot(record, await store.files(id)), { correlationId: currentCorrelationId() }));
+        if (record)
+          await store.publish(createEvent(RecordUpdated, id, recordSnapshot(record, await store.files(id)), { correlationId: currentCorrelationId() }));
       }
       const updated = (await this.lineage.derivativesOf(store.manager, source.id)).find((d) => d.id === derivedId)!;
       return { detail: DERIVATIVE_REVOKED, derivative: derivativeView(updated) };

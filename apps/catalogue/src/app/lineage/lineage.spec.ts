@@ -1,15 +1,48 @@
 import { canViewRecord, permissionsOfGroups, recordPermissions, type RecordAccessFacts, type RecordViewer, sourceTermsFor } from '@dc/contracts';
-import { closedBecause, grantEndedBecause, isRestricted, type LineageLink, linksOfDerivative, removedBecause, revokedBecause, strongestTerms, whyLinkBlocks, wideningRefused } from './lineage';
+import {
+  closedBecause,
+  grantEndedBecause,
+  isRestricted,
+  type LineageLink,
+  linksOfDerivative,
+  removedBecause,
+  revokedBecause,
+  strongestTerms,
+  whyLinkBlocks,
+  wideningRefused,
+} from './lineage';
 
-const viewer = (id: string, organisationId: string, groups: number[] = [3]): RecordViewer => ({ id, organisationId, groups, permissions: permissionsOfGroups(groups) });
+const viewer = (id: string, organisationId: string, groups: number[] = [3]): RecordViewer => ({
+  id,
+  organisationId,
+  groups,
+  permissions: permissionsOfGroups(groups),
+});
 const alice = viewer('alice', 'org-a');
 const aliceAdmin = viewer('alice-admin', 'org-a', [2]);
 const bruno = viewer('bruno', 'org-b');
 const brunoAdmin = viewer('bruno-admin', 'org-b', [1, 2, 3]);
-const record = (facts: Partial<RecordAccessFacts> = {}): RecordAccessFacts => ({ ownerId: 'alice', organisationId: 'org-a', visibility: 'PR', sharedUserIds: [], sharedOrganisationIds: [], access: 'RE', ...facts });
+const record = (facts: Partial<RecordAccessFacts> = {}): RecordAccessFacts => ({
+  ownerId: 'alice',
+  organisationId: 'org-a',
+  visibility: 'PR',
+  sharedUserIds: [],
+  sharedOrganisationIds: [],
+  access: 'RE',
+  ...facts,
+});
 const now = new Date('2030-01-01T00:00:00Z');
 const link = (overrides: Partial<LineageLink> = {}): LineageLink => ({
-  derivedRecordId: 'd1', sourceRecordId: 's1', sourceName: 'Rainfall', makerId: 'bruno', terms: 'grant', requestId: 'req-1', viaRecordId: null, createdAt: now, revokedAt: null, ...overrides,
+  derivedRecordId: 'd1',
+  sourceRecordId: 's1',
+  sourceName: 'Rainfall',
+  makerId: 'bruno',
+  terms: 'grant',
+  requestId: 'req-1',
+  viaRecordId: null,
+  createdAt: now,
+  revokedAt: null,
+  ...overrides,
 });
 
 describe('terms a maker reads a source under (sourceTermsFor)', () => {
@@ -34,18 +67,28 @@ describe('an owner-only record (canViewRecord, recordPermissions)', () => {
   it('is seen, edited and downloaded by its owner alone: not by Data Admins, colleagues, listed users or anonymous visitors', () => {
     const derivative = record({ ownerId: 'bruno', organisationId: 'org-b', visibility: 'CU', sharedUserIds: ['alice'], access: 'OP', ownerOnly: true });
     expect(recordPermissions(derivative, bruno)).toMatchObject({ view: true, edit: true, delete: true, download: true });
-    for (const other of [brunoAdmin, viewer('colleague', 'org-b'), alice, null]) expect(recordPermissions(derivative, other)).toMatchObject({ view: false, edit: false, download: false });
+    for (const other of [brunoAdmin, viewer('colleague', 'org-b'), alice, null])
+      expect(recordPermissions(derivative, other)).toMatchObject({ view: false, edit: false, download: false });
     expect(canViewRecord({ ...derivative, visibility: 'EV' }, null)).toBe(false);
   });
 });
 
 describe('links of a derivative (linksOfDerivative)', () => {
   it('links each source read directly, and passes on the links of a source that is a derivative, revocations included', () => {
-    const earlier = [link({ derivedRecordId: 'd1', sourceRecordId: 's1', revokedAt: now }), link({ derivedRecordId: 'd1', sourceRecordId: 's2', terms: 'open', requestId: null })];
-    const links = linksOfDerivative('d2', 'bruno', now, [
-      { recordId: 'd1', name: 'Merge of Rainfall', terms: 'own', requestId: null },
-      { recordId: 'x', name: 'Own data', terms: 'own', requestId: null },
-    ], earlier);
+    const earlier = [
+      link({ derivedRecordId: 'd1', sourceRecordId: 's1', revokedAt: now }),
+      link({ derivedRecordId: 'd1', sourceRecordId: 's2', terms: 'open', requestId: null }),
+    ];
+    const links = linksOfDerivative(
+      'd2',
+      'bruno',
+      now,
+      [
+        { recordId: 'd1', name: 'Merge of Rainfall', terms: 'own', requestId: null },
+        { recordId: 'x', name: 'Own data', terms: 'own', requestId: null },
+      ],
+      earlier,
+    );
     expect(links.map((l) => [l.sourceRecordId, l.terms, l.viaRecordId, !!l.revokedAt, l.derivedRecordId, l.makerId])).toEqual([
       ['d1', 'own', null, false, 'd2', 'bruno'],
       ['s1', 'grant', 'd1', true, 'd2', 'bruno'],
@@ -54,11 +97,21 @@ describe('links of a derivative (linksOfDerivative)', () => {
     ]);
     expect(isRestricted(links)).toBe(true);
     // A source reached twice on the same terms is linked once, its revocation kept.
-    const twice = linksOfDerivative('d3', 'bruno', now, [
-      { recordId: 's1', name: 'Rainfall', terms: 'grant', requestId: 'req-1' },
-      { recordId: 'd1', name: 'Merge of Rainfall', terms: 'own', requestId: null },
-    ], earlier);
-    expect(twice.map((l) => [l.sourceRecordId, l.viaRecordId, !!l.revokedAt])).toEqual([['s1', null, true], ['d1', null, false], ['s2', 'd1', false]]);
+    const twice = linksOfDerivative(
+      'd3',
+      'bruno',
+      now,
+      [
+        { recordId: 's1', name: 'Rainfall', terms: 'grant', requestId: 'req-1' },
+        { recordId: 'd1', name: 'Merge of Rainfall', terms: 'own', requestId: null },
+      ],
+      earlier,
+    );
+    expect(twice.map((l) => [l.sourceRecordId, l.viaRecordId, !!l.revokedAt])).toEqual([
+      ['s1', null, true],
+      ['d1', null, false],
+      ['s2', 'd1', false],
+    ]);
     expect(isRestricted(links.filter((l) => l.terms === 'own'))).toBe(false);
     expect(isRestricted([{ terms: 'public' }])).toBe(false);
   });
@@ -97,7 +150,12 @@ describe('whether a link still lets the derivative be downloaded (whyLinkBlocks)
 
 describe('messages and summaries', () => {
   it('names each restricting source once, with why, when widening is refused', () => {
-    const message = wideningRefused([link(), link({ sourceName: 'Rainfall', requestId: 'req-9' }), link({ sourceName: 'Tides', terms: 'open' }), link({ sourceName: 'Mine', terms: 'own' })]);
+    const message = wideningRefused([
+      link(),
+      link({ sourceName: 'Rainfall', requestId: 'req-9' }),
+      link({ sourceName: 'Tides', terms: 'open' }),
+      link({ sourceName: 'Mine', terms: 'own' }),
+    ]);
     expect(message).toBe(
       'This record was made from "Rainfall" (shared with you through your approved request), "Tides" (open to you, not to everyone): data shared with you alone stays yours alone, so its visibility and access cannot be widened.',
     );

@@ -44,7 +44,17 @@ export function linksOfDerivative(derivedRecordId: string, makerId: string, now:
     else if (!known.revokedAt && link.revokedAt) links.set(key, { ...known, revokedAt: link.revokedAt });
   };
   for (const source of sources) {
-    add({ derivedRecordId, sourceRecordId: source.recordId, sourceName: source.name, makerId, terms: source.terms, requestId: source.requestId, viaRecordId: null, createdAt: now, revokedAt: null });
+    add({
+      derivedRecordId,
+      sourceRecordId: source.recordId,
+      sourceName: source.name,
+      makerId,
+      terms: source.terms,
+      requestId: source.requestId,
+      viaRecordId: null,
+      createdAt: now,
+      revokedAt: null,
+    });
     for (const link of inherited.filter((l) => l.derivedRecordId === source.recordId)) {
       add({ ...link, derivedRecordId, makerId, viaRecordId: source.recordId, createdAt: now });
     }

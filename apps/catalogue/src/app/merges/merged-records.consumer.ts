@@ -34,7 +34,13 @@ export class MergedRecordsConsumer implements OnModuleInit {
       const store = new RecordStore(manager, this.directory, (...events) => outbox.add(manager, events));
       if (await store.findRecord(merge.recordId)) return;
       const { owner } = merge;
-      await store.rememberCaller({ id: owner.userId, username: owner.username, organisationId: owner.organisationId, clientType: owner.clientType, groups: owner.groups });
+      await store.rememberCaller({
+        id: owner.userId,
+        username: owner.username,
+        organisationId: owner.organisationId,
+        clientType: owner.clientType,
+        groups: owner.groups,
+      });
       const now = new Date();
       const links = await this.lineage.linksOfMerge(store, merge, now);
       const ownerOnly = this.lineage.isRestricted(links);
@@ -71,7 +77,19 @@ export class MergedRecordsConsumer implements OnModuleInit {
       });
       await this.lineage.save(store, links);
       const fileId = randomUUID();
-      await store.insertFile({ id: fileId, recordId: merge.recordId, organisationId: owner.organisationId, name: merge.fileName, contentType: 'text/csv', size: merge.size, checksum: merge.checksum, storageKey: merge.storageKey }, now);
+      await store.insertFile(
+        {
+          id: fileId,
+          recordId: merge.recordId,
+          organisationId: owner.organisationId,
+          name: merge.fileName,
+          contentType: 'text/csv',
+          size: merge.size,
+          checksum: merge.checksum,
+          storageKey: merge.storageKey,
+        },
+        now,
+      );
       const record = (await store.findRecord(merge.recordId))!;
       await store.publish(createEvent(RecordCreated, record.id, recordSnapshot(record, await store.files(record.id)), { correlationId: event.correlationId }));
       // The worker also polls; this only saves the wait once the transaction has committed.

@@ -27,7 +27,9 @@ export class CatalogueRecordLineage1764510000000 implements MigrationInterface {
         revoked_at timestamptz NULL,
         revoked_by text NULL
       )`);
-    await runner.query(`CREATE UNIQUE INDEX record_lineage_link_idx ON catalogue.record_lineage (derived_record_id, source_record_id, terms, coalesce(request_id, ''))`);
+    await runner.query(
+      `CREATE UNIQUE INDEX record_lineage_link_idx ON catalogue.record_lineage (derived_record_id, source_record_id, terms, coalesce(request_id, ''))`,
+    );
     await runner.query('CREATE INDEX record_lineage_source_idx ON catalogue.record_lineage (source_record_id)');
   }
 

@@ -21,7 +21,10 @@ export class EndpointGuard {
   private readonly allowedHosts = new Set<string>();
 
   constructor(@Inject(APP_CONFIG) config: Pick<AppConfig, 'ALLOWED_PRIVATE_ENDPOINTS'>) {
-    for (const entry of (config.ALLOWED_PRIVATE_ENDPOINTS ?? '').split(',').map((e) => e.trim()).filter(Boolean)) {
+    for (const entry of (config.ALLOWED_PRIVATE_ENDPOINTS ?? '')
+      .split(',')
+      .map((e) => e.trim())
+      .filter(Boolean)) {
       const [address, bits] = entry.split('/');
       const family = isIP(address);
       if (!family) this.allowedHosts.add(entry.toLowerCase());

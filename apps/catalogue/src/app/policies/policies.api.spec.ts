@@ -61,19 +61,31 @@ describeInfra('catalogue policies API: /api/policies/ (real PostgreSQL)', true, 
   });
 
   it('accepts a {topic: requirement} object and the name/fields spellings; answers bad input per field and stores nothing', async () => {
-    const map = await http().post('/api/policies/').set(as(admin)).send({ name: 'Map form', fields: { Purpose: 'Non-commercial use' } });
+    const map = await http()
+      .post('/api/policies/')
+      .set(as(admin))
+      .send({ name: 'Map form', fields: { Purpose: 'Non-commercial use' } });
     expect(map.status).toBe(201);
     expect(map.body.fields).toEqual([{ topic: 'Purpose', requirement: 'Non-commercial use', agree: 'yes' }]);
     const [{ before }] = await catalogue.sql<{ before: number }>('SELECT count(*)::int AS before FROM catalogue.policies');
     const cases: Array<[unknown, Record<string, string[]>]> = [
       [{}, { policyName: ['This field is required.'], policyFields: ['This field is required.'] }],
-      [{ policyName: '  ', policyFields: [] }, { policyName: ['This field is required.'], policyFields: ['Add at least one requirement.'] }],
-      [{ policyName: 'X', policyFields: [{ topic: 'T', requirement: 'R', agree: 'maybe' }] }, { policyFields: ['The requestor option must be "yes" or "no".'] }],
+      [
+        { policyName: '  ', policyFields: [] },
+        { policyName: ['This field is required.'], policyFields: ['Add at least one requirement.'] },
+      ],
+      [
+        { policyName: 'X', policyFields: [{ topic: 'T', requirement: 'R', agree: 'maybe' }] },
+        { policyFields: ['The requestor option must be "yes" or "no".'] },
+      ],
       [{ policyName: 'X', policyFields: [{ topic: '', requirement: 'R' }] }, { policyFields: ['A topic may not be blank.'] }],
       [{ policyName: 'X', policyFields: 'nope' }, { policyFields: ['Requirements must be a list of {"topic", "requirement", "agree"} rows.'] }],
     ];
     for (const [body, errors] of cases) {
-      const response = await http().post('/api/policies/').set(as(admin)).send(body as object);
+      const response = await http()
+        .post('/api/policies/')
+        .set(as(admin))
+        .send(body as object);
       expect(response.status).toBe(400);
       expect(response.body).toEqual(errors);
     }
@@ -81,7 +93,7 @@ describeInfra('catalogue policies API: /api/policies/ (real PostgreSQL)', true, 
     expect(after).toBe(before);
   });
 
-  it('refuses bidi controls (U+202E and the like) in a policy\'s name, on creation and on change', async () => {
+  it("refuses bidi controls (U+202E and the like) in a policy's name, on creation and on change", async () => {
     const created = await http().post('/api/policies/').set(as(admin)).send({ policyName: 'Research\u202eylno', policyFields: FIELDS });
     expect([created.status, created.body]).toEqual([400, { policyName: [bidiControlMessage('\u202e')] }]);
     const { body: policy } = await http().post('/api/policies/').set(as(admin)).send({ policyName: 'Teaching only', policyFields: FIELDS }).expect(201);
@@ -128,8 +140,12 @@ describeInfra('catalogue policies API: /api/policies/ (real PostgreSQL)', true, 
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ policy: [`Invalid pk "${foreign.id}" - object does not exist.`] });
     const unknown = randomUUID();
-    expect((await http().post('/api/records/').set(as(admin)).send({ name: 'Unknown policy', policy: unknown })).body).toEqual({ policy: [`Invalid pk "${unknown}" - object does not exist.`] });
-    const [{ records }] = await catalogue.sql<{ records: number }>("SELECT count(*)::int AS records FROM catalogue.records WHERE name IN ('Borrowed policy', 'Unknown policy')");
+    expect((await http().post('/api/records/').set(as(admin)).send({ name: 'Unknown policy', policy: unknown })).body).toEqual({
+      policy: [`Invalid pk "${unknown}" - object does not exist.`],
+    });
+    const [{ records }] = await catalogue.sql<{ records: number }>(
+      "SELECT count(*)::int AS records FROM catalogue.records WHERE name IN ('Borrowed policy', 'Unknown policy')",
+    );
     expect(records).toBe(0);
 
     const created = await http().post('/api/records/').set(as(admin)).send({ name: 'With policy', policy: policy.id });

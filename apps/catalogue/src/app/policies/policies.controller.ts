@@ -16,13 +16,19 @@ export class PoliciesController {
     return this.policies.list(user, query, req.originalUrl);
   }
 
-  @ApiContract({ summary: 'An access policy of the caller\'s organisation', responses: { 200: policyViewSchema }, example: policyExample })
+  @ApiContract({ summary: "An access policy of the caller's organisation", responses: { 200: policyViewSchema }, example: policyExample })
   @Get(':id')
   get(@Param('id') id: string, @CurrentUser() user: AuthUser) {
     return this.policies.get(id, user);
   }
 
-  @ApiContract({ summary: 'Create an access policy (Data Admin)', body: policySchema, requestExample: { policyName: 'Research only', policyFields: [{ topic: 'Ethics', requirement: 'An approved ethics protocol', agree: 'yes' }] }, responses: { 201: policyViewSchema }, example: policyExample })
+  @ApiContract({
+    summary: 'Create an access policy (Data Admin)',
+    body: policySchema,
+    requestExample: { policyName: 'Research only', policyFields: [{ topic: 'Ethics', requirement: 'An approved ethics protocol', agree: 'yes' }] },
+    responses: { 201: policyViewSchema },
+    example: policyExample,
+  })
   @Post()
   @HttpCode(201)
   create(@CurrentUser() user: AuthUser, @Body(new SchemaPipe(policySchema)) dto: PolicyDto) {

@@ -51,8 +51,14 @@ export class PolicyStore {
   }
 
   async list(organisationId: string, page: { offset: number; limit: number }): Promise<{ count: number; policies: Policy[] }> {
-    const [{ count }]: Array<{ count: number }> = await this.manager.query('SELECT count(*)::int AS count FROM catalogue.policies WHERE organisation_id = $1', [organisationId]);
-    const rows: PolicyRow[] = await this.manager.query(`${SELECT} WHERE p.organisation_id = $1 ORDER BY p.created, p.id LIMIT $2 OFFSET $3`, [organisationId, page.limit, page.offset]);
+    const [{ count }]: Array<{ count: number }> = await this.manager.query('SELECT count(*)::int AS count FROM catalogue.policies WHERE organisation_id = $1', [
+      organisationId,
+    ]);
+    const rows: PolicyRow[] = await this.manager.query(`${SELECT} WHERE p.organisation_id = $1 ORDER BY p.created, p.id LIMIT $2 OFFSET $3`, [
+      organisationId,
+      page.limit,
+      page.offset,
+    ]);
     return { count, policies: rows.map(toPolicy) };
   }
 
@@ -65,7 +71,11 @@ export class PolicyStore {
 
   async update(policy: Pick<Policy, 'id' | 'name' | 'fields' | 'version' | 'changed'>): Promise<void> {
     await this.manager.query('UPDATE catalogue.policies SET name = $2, fields = $3::jsonb, version = $4, changed = $5 WHERE id = $1', [
-      policy.id, policy.name, JSON.stringify(policy.fields), policy.version, policy.changed,
+      policy.id,
+      policy.name,
+      JSON.stringify(policy.fields),
+      policy.version,
+      policy.changed,
     ]);
   }
 

@@ -43,7 +43,8 @@ const policyEvent = (policy: Omit<Policy, 'ownerUsername'>, correlationId?: stri
     { correlationId },
   );
 
-export const POLICY_IN_USE = (count: number) => `This policy is attached to ${count === 1 ? '1 record' : `${count} records`}. Choose another policy for ${count === 1 ? 'it' : 'them'} first.`;
+export const POLICY_IN_USE = (count: number) =>
+  `This policy is attached to ${count === 1 ? '1 record' : `${count} records`}. Choose another policy for ${count === 1 ? 'it' : 'them'} first.`;
 
 /**
  * Access policies of an organisation: its members read them, its Data Admins create, change and
@@ -68,7 +69,16 @@ export class PoliciesService {
   create(user: AuthUser, dto: PolicyDto): Promise<PolicyView> {
     this.assertManager(user, user.organisationId);
     const now = new Date();
-    const policy = { id: randomUUID(), organisationId: user.organisationId, ownerId: user.id, name: dto.policyName, fields: dto.policyFields, version: 1, created: now, changed: now };
+    const policy = {
+      id: randomUUID(),
+      organisationId: user.organisationId,
+      ownerId: user.id,
+      name: dto.policyName,
+      fields: dto.policyFields,
+      version: 1,
+      created: now,
+      changed: now,
+    };
     const correlationId = currentCorrelationId();
     return this.policies.transaction(async (store) => {
       await store.insert(policy);

@@ -37,7 +37,12 @@ describeInfra('bad input through POST /api/records/ with the real extractor (rea
   });
 
   const upload = async (bytes: Buffer, fileName: string) => {
-    const response = await catalogue.http().post('/api/records/').set(await catalogue.auth(owner)).field('allowDuplicate', 'true').attach('file', bytes, fileName);
+    const response = await catalogue
+      .http()
+      .post('/api/records/')
+      .set(await catalogue.auth(owner))
+      .field('allowDuplicate', 'true')
+      .attach('file', bytes, fileName);
     expect([fileName, response.status]).toEqual([fileName, 201]);
     return response.body as { id: string; extraction_status: string };
   };
@@ -45,7 +50,10 @@ describeInfra('bad input through POST /api/records/ with the real extractor (rea
   /** Waits until the record leaves the Working state; returns its one file. */
   const extracted = (id: string) =>
     eventually(async () => {
-      const details = await catalogue.http().get(`/api/records/${id}`).set(await catalogue.auth(owner));
+      const details = await catalogue
+        .http()
+        .get(`/api/records/${id}`)
+        .set(await catalogue.auth(owner));
       expect(details.status).toBe(200);
       expect(details.body.extraction_status).toBe('done');
       return details.body.FILES[0] as FileView & { META: NonNullable<FileView['META']> };
@@ -55,13 +63,36 @@ describeInfra('bad input through POST /api/records/ with the real extractor (rea
   const cases: Array<[string, () => Buffer, string, RegExp]> = [
     ['an empty file', () => Buffer.alloc(0), 'empty.csv', /^The file is empty$/],
     ['a corrupt .xlsx (the first third of a real workbook)', () => firstThird(dataset('excel/Auto.xlsx')), 'Auto.xlsx', /Damaged|zip/i],
-    ['a corrupt .xls (the first third of a real workbook: its own reader declines it, SheetJS fails on it)', () => firstThird(dataset('excel/titanic3.xls')), 'titanic3.xls', /^Damaged workbook/],
+    [
+      'a corrupt .xls (the first third of a real workbook: its own reader declines it, SheetJS fails on it)',
+      () => firstThird(dataset('excel/titanic3.xls')),
+      'titanic3.xls',
+      /^Damaged workbook/,
+    ],
     ['a truncated PDF', () => firstThird(dataset('pdf/irs-fw9-2018.pdf')), 'fw9.pdf', /Damaged PDF/],
     ['a PDF under a .csv name', () => dataset('pdf/autogen-paper-excerpt.pdf'), 'paper.csv', /binary data/],
     ['a CSV named .xlsx', () => csv, 'co2.xlsx', /Not an Office Open XML/],
     ['a 10 MB single line', () => Buffer.from('x'.repeat(10 * 1024 * 1024)), 'one-line.csv', /maxLineBytes/],
-    ['a zip with a path-traversal entry', () => buildZip([{ name: 'fine.csv', data: csv }, { name: '../evil.csv', data: csv }]), 'traversal.zip', /archive is rejected/],
-    ['an .xlsx that is a zip bomb', () => buildZip([{ name: '[Content_Types].xml', data: '<Types/>' }, { name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(40 * 1024 * 1024, 0x20) }]), 'bomb.xlsx', /maxZipRatio/],
+    [
+      'a zip with a path-traversal entry',
+      () =>
+        buildZip([
+          { name: 'fine.csv', data: csv },
+          { name: '../evil.csv', data: csv },
+        ]),
+      'traversal.zip',
+      /archive is rejected/,
+    ],
+    [
+      'an .xlsx that is a zip bomb',
+      () =>
+        buildZip([
+          { name: '[Content_Types].xml', data: '<Types/>' },
+          { name: 'xl/worksheets/sheet1.xml', data: Buffer.alloc(40 * 1024 * 1024, 0x20) },
+        ]),
+      'bomb.xlsx',
+      /maxZipRatio/,
+    ],
   ];
 
   it.each(cases)('%s: 201, then META with STATUS failed and a clear error, and the Working state ends', async (_what, bytes, fileName, message) => {
@@ -89,7 +120,10 @@ describeInfra('bad input through POST /api/records/ with the real extractor (rea
     ]);
     expect(bomb.length).toBeLessThan(200 * 1024);
     const file = await extracted((await upload(bomb, 'bomb.zip')).id);
-    expect(file.META.MEMBERS?.map((m) => [m.NAME, m.STATUS])).toEqual([['ok.csv', 'complete'], ['zeros.csv', 'failed']]);
+    expect(file.META.MEMBERS?.map((m) => [m.NAME, m.STATUS])).toEqual([
+      ['ok.csv', 'complete'],
+      ['zeros.csv', 'failed'],
+    ]);
     expect(file.META.MEMBERS?.[1].ERRORS[0]).toMatch(/Compression ratio \d+:1 is above maxZipRatio 100:1/);
   });
 

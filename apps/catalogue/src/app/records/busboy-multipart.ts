@@ -63,7 +63,10 @@ export function contentTypeOf(fileName: string, announced: string | undefined): 
  */
 export function cleanFileName(name: string): string {
   const base = name.split(/[\\/]/).pop() ?? '';
-  return base.replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim().slice(0, 255);
+  return base
+    .replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '')
+    .trim()
+    .slice(0, 255);
 }
 
 /** Stored in place of a name that names no file ("", ".", "..", "a/..", a folder). */
@@ -121,7 +124,11 @@ export function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, o
   return new Promise((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { fieldNameSize: 200, fieldSize: 1024 * 1024, fields: 200, files: 100, parts: 300, headerPairs: 100 } });
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: { fieldNameSize: 200, fieldSize: 1024 * 1024, fields: 200, files: 100, parts: 300, headerPairs: 100 },
+      });
     } catch {
       reject(new DetailError('Expected a multipart/form-data body with a boundary.', 400));
       return;
@@ -140,7 +147,13 @@ export function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, o
       await chain;
       if (failure === undefined) return resolve({ fields, files: stored });
       await Promise.allSettled(stored.map((file) => storage.delete(file.key)));
-      reject(failure instanceof HttpException ? failure : failure instanceof ObjectTooLargeError ? tooLarge(options.maxBytes) : new DetailError('The upload was interrupted.', 400));
+      reject(
+        failure instanceof HttpException
+          ? failure
+          : failure instanceof ObjectTooLargeError
+            ? tooLarge(options.maxBytes)
+            : new DetailError('The upload was interrupted.', 400),
+      );
     };
     const fail = (error: unknown) => {
       failure ??= error;
@@ -156,7 +169,8 @@ export function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, o
       if (failure !== undefined) return;
       if (info.nameTruncated || info.valueTruncated) return fail(new FieldValidationError({ [name]: ['This value is too long.'] }));
       // A file sent without a file name arrives as text: refused rather than silently left out.
-      if (FILE_FIELDS.has(name)) return fail(new FieldValidationError({ [name]: ['A file part needs a file name (Content-Disposition: form-data; name="file"; filename="...").'] }));
+      if (FILE_FIELDS.has(name))
+        return fail(new FieldValidationError({ [name]: ['A file part needs a file name (Content-Disposition: form-data; name="file"; filename="...").'] }));
       // The JSON routes are checked by the platform before their handlers; a form is read here.
       const unstorable = unstorableTextMessage(name) ?? unstorableTextMessage(value);
       if (unstorable) return fail(new FieldValidationError({ [name]: [unstorable] }));

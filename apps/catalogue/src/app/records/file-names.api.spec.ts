@@ -10,7 +10,10 @@ const owner = caller('owner', org, [1, 2, 3]);
 function form(parts: Array<{ name: string; filename?: string; type?: string; data: string }>) {
   const boundary = 'names-boundary';
   const body = parts
-    .map((p) => `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename === undefined ? '' : `; filename="${p.filename}"`}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n${p.data}\r\n`)
+    .map(
+      (p) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${p.name}"${p.filename === undefined ? '' : `; filename="${p.filename}"`}\r\n${p.type ? `Content-Type: ${p.type}\r\n` : ''}\r\n${p.data}\r\n`,
+    )
     .join('');
   return { type: `multipart/form-data; boundary=${boundary}`, body: Buffer.from(`${body}--${boundary}--\r\n`) };
 }
@@ -70,7 +73,10 @@ describeInfra('catalogue: bad file names (real PostgreSQL, fs storage)', true, (
 
   it('an empty file input (no name, no bytes, as browsers send it) beside a name: a metadata-only record, nothing stored', async () => {
     const before = (await listAll(catalogue.app.get(ObjectStorage), 'catalogue/')).length;
-    const response = await send([{ name: 'name', data: 'Described only' }, { name: 'file', filename: '', type: 'application/octet-stream', data: '' }]);
+    const response = await send([
+      { name: 'name', data: 'Described only' },
+      { name: 'file', filename: '', type: 'application/octet-stream', data: '' },
+    ]);
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ name: 'Described only', origin: 'metadata', FILES: [] });
     expect((await listAll(catalogue.app.get(ObjectStorage), 'catalogue/')).length).toBe(before);

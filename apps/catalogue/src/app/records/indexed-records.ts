@@ -79,11 +79,33 @@ export class IndexedRecords {
     };
     const status = statusFromMeta(plan.file.meta);
     await this.records.transaction(async (store) => {
-      await store.rememberCaller({ id: user.id, username: user.username, organisationId: user.organisationId, clientType: user.clientType, groups: user.groups });
+      await store.rememberCaller({
+        id: user.id,
+        username: user.username,
+        organisationId: user.organisationId,
+        clientType: user.clientType,
+        groups: user.groups,
+      });
       await store.insertRecord(record);
       const { file } = plan;
-      await store.insertFile({ id: fileId, recordId: id, organisationId: user.organisationId, name: file.name.slice(0, 255), contentType: file.contentType, size: file.size, checksum: file.checksum, storageKey: null }, now);
-      await store.manager.query(`UPDATE catalogue.files SET meta = $2::jsonb, extraction_status = $3, extracted_at = now() WHERE id = $1`, [fileId, JSON.stringify(file.meta), status]);
+      await store.insertFile(
+        {
+          id: fileId,
+          recordId: id,
+          organisationId: user.organisationId,
+          name: file.name.slice(0, 255),
+          contentType: file.contentType,
+          size: file.size,
+          checksum: file.checksum,
+          storageKey: null,
+        },
+        now,
+      );
+      await store.manager.query(`UPDATE catalogue.files SET meta = $2::jsonb, extraction_status = $3, extracted_at = now() WHERE id = $1`, [
+        fileId,
+        JSON.stringify(file.meta),
+        status,
+      ]);
       const saved = (await store.findRecord(id))!;
       const files = await store.files(id);
       const summary = summariseMeta(file.meta);
@@ -108,7 +130,14 @@ export class IndexedRecords {
         ),
       );
       if (file.sketches?.length) {
-        await store.publish(createEvent(FileSketched, fileId, { recordId: id, fileId, fileName: files[0].name, contentType: file.contentType, storageKey: null, tables: file.sketches }, { correlationId }));
+        await store.publish(
+          createEvent(
+            FileSketched,
+            fileId,
+            { recordId: id, fileId, fileName: files[0].name, contentType: file.contentType, storageKey: null, tables: file.sketches },
+            { correlationId },
+          ),
+        );
       }
     });
     return id;

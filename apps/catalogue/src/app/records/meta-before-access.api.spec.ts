@@ -45,7 +45,11 @@ describeInfra('catalogue: what a record shows before access is granted (real Pos
       const details = await catalogue.http().get(`/api/records/${created.body.id}`);
       expect(details.status).toBe(200);
       expect(details.body.extraction_status).toBe('done');
-      return details.body as { id: string; access: string; FILES: Array<{ id: string; META: Record<string, unknown> & { FILE: { HEADERS: string[]; STATS: Record<string, { FORMATTED_VALS: string[] }> } } }> };
+      return details.body as {
+        id: string;
+        access: string;
+        FILES: Array<{ id: string; META: Record<string, unknown> & { FILE: { HEADERS: string[]; STATS: Record<string, { FORMATTED_VALS: string[] }> } } }>;
+      };
     });
   };
 
@@ -81,7 +85,10 @@ describeInfra('catalogue: what a record shows before access is granted (real Pos
 
   it('META stored before the rule (raw cells in the database) is masked when read', async () => {
     const record = await publicRecord();
-    const raw = await extractMetadata({ stream: (await import('node:stream')).Readable.from([HL7]), fileName: '001_ADT_A01.hl7' }, { extractOption: 'metadata', cellValues: 'raw' });
+    const raw = await extractMetadata(
+      { stream: (await import('node:stream')).Readable.from([HL7]), fileName: '001_ADT_A01.hl7' },
+      { extractOption: 'metadata', cellValues: 'raw' },
+    );
     expect(leaked(raw).length).toBeGreaterThan(0);
     await catalogue.sql('UPDATE catalogue.files SET meta = $2::jsonb WHERE id = $1', [record.FILES[0].id, JSON.stringify(raw)]);
     const anonymous = await catalogue.http().get(`/api/records/${record.id}`);

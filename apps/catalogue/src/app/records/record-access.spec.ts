@@ -3,7 +3,15 @@ import type { AuthUser } from '@dc/platform';
 import type { CatalogueRecord } from './record';
 import { canView, permissionsFor } from './record-access';
 
-const user = (id: string, organisationId: string, groups: number[]): AuthUser => ({ id, username: id, organisationId, clientType: 'STANDARD', groups, permissions: permissionsOfGroups(groups), passwordVersion: 1 });
+const user = (id: string, organisationId: string, groups: number[]): AuthUser => ({
+  id,
+  username: id,
+  organisationId,
+  clientType: 'STANDARD',
+  groups,
+  permissions: permissionsOfGroups(groups),
+  passwordVersion: 1,
+});
 const owner = user('owner', 'acme', [3]);
 const colleague = user('colleague', 'acme', [3]);
 const dataAdmin = user('data-admin', 'acme', [2]);

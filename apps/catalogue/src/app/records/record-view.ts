@@ -34,7 +34,10 @@ export const fileViewSchema = z.object({
   content_type: z.string(),
   size: z.number(),
   checksum: z.string(),
-  META: z.record(z.string(), z.unknown()).nullable().describe('extracted metadata: FILE (HEADERS, STATS, TOTAL_ROWS), ENCRYPTED_COLS, SHARE_FORMATS; null while extraction runs'),
+  META: z
+    .record(z.string(), z.unknown())
+    .nullable()
+    .describe('extracted metadata: FILE (HEADERS, STATS, TOTAL_ROWS), ENCRYPTED_COLS, SHARE_FORMATS; null while extraction runs'),
   extraction_status: z.enum(['pending', 'running', 'done', 'failed', 'skipped']),
   stored: z.boolean(),
   date_created: isoDateTime,
@@ -73,7 +76,9 @@ export const recordViewSchema = z.object({
   request_status: z.string().nullable(),
   enc_headers: z.array(z.string()).describe('hashed (encrypted) linkable headers'),
   download_url: z.string().nullable(),
-  top_related: z.array(z.object({ id: z.string(), name: z.string(), sem_score: z.number(), struct_score: z.number(), stats_score: z.number(), link_score: z.number() })),
+  top_related: z.array(
+    z.object({ id: z.string(), name: z.string(), sem_score: z.number(), struct_score: z.number(), stats_score: z.number(), link_score: z.number() }),
+  ),
   extraction_status: z.enum(['working', 'done']).nullable(),
   RECORD: z.record(z.string(), z.string()),
   record_fields: z.array(z.object({ label: z.string(), value: z.string() })),
@@ -94,7 +99,11 @@ export interface VisibilityView {
   associated_record: string;
 }
 
-export function visibilityView(record: CatalogueRecord, shared: { users: NamedId[]; organisations: NamedId[] }, ownerClientType: ClientType | null): VisibilityView {
+export function visibilityView(
+  record: CatalogueRecord,
+  shared: { users: NamedId[]; organisations: NamedId[] },
+  ownerClientType: ClientType | null,
+): VisibilityView {
   const custom = record.visibility === 'CU';
   return {
     id: record.visibilityId,
@@ -197,4 +206,3 @@ export function recordView(record: CatalogueRecord, files: CatalogueFile[], extr
     derivatives: extras.derivatives ?? [],
   };
 }
-

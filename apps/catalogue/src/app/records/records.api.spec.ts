@@ -47,7 +47,9 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
   };
   const outbox = (key: string) => catalogue.events(key);
   const counts = async () => {
-    const [row] = await catalogue.sql<{ records: number; files: number }>('SELECT (SELECT count(*) FROM catalogue.records)::int AS records, (SELECT count(*) FROM catalogue.files)::int AS files');
+    const [row] = await catalogue.sql<{ records: number; files: number }>(
+      'SELECT (SELECT count(*) FROM catalogue.records)::int AS records, (SELECT count(*) FROM catalogue.files)::int AS files',
+    );
     return { ...row, objects: (await listAll(storage, 'catalogue/')).length };
   };
   /** Every file under the storage root, temporary ones included. */
@@ -101,12 +103,38 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
         top_related: [],
         RECORD: {},
         download_url: `/api/records/${record.id}/download/`,
-        access_options: [['Request', 'RE'], ['Open', 'OP']],
-        visibility_options: [['Private', 'PR'], ['Everyone', 'EV'], ['Custom', 'CU']],
+        access_options: [
+          ['Request', 'RE'],
+          ['Open', 'OP'],
+        ],
+        visibility_options: [
+          ['Private', 'PR'],
+          ['Everyone', 'EV'],
+          ['Custom', 'CU'],
+        ],
       });
-      expect(record.FILES).toEqual([expect.objectContaining({ name: 'co2-annmean-gl.csv', content_type: 'text/csv', size: 821, checksum: sha256(CO2), META: null, extraction_status: 'pending' })]);
+      expect(record.FILES).toEqual([
+        expect.objectContaining({
+          name: 'co2-annmean-gl.csv',
+          content_type: 'text/csv',
+          size: 821,
+          checksum: sha256(CO2),
+          META: null,
+          extraction_status: 'pending',
+        }),
+      ]);
       expect(record.extraction_status).toBe('working');
-      expect(record.visibilitymodel_set).toEqual([{ id: expect.any(String), visibility_selection: 'PR', organisations_with_visibility: [], users_with_visibility: [], visibility_options: expect.any(Array), scope: 'RE', associated_record: record.id }]);
+      expect(record.visibilitymodel_set).toEqual([
+        {
+          id: expect.any(String),
+          visibility_selection: 'PR',
+          organisations_with_visibility: [],
+          users_with_visibility: [],
+          visibility_options: expect.any(Array),
+          scope: 'RE',
+          associated_record: record.id,
+        },
+      ]);
       const stored = await storage.get(`catalogue/files/${record.FILES[0].id}`);
       const chunks: Buffer[] = [];
       for await (const chunk of stored) chunks.push(chunk as Buffer);
@@ -122,7 +150,18 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       expect(extracted.FILES[0].META).toMatchObject({ NAME: 'co2-annmean-gl.csv', CONTENT_TYPE: 'text/csv', SIZE: 821 });
       const events = await outbox(record.id);
       expect(events.map((e) => e.type)).toEqual(['record.created', 'record.updated']);
-      expect(events[0].payload).toMatchObject({ recordId: record.id, name: 'co2-annmean-gl.csv', ownerId: owner.id, ownerUsername: 'owner', organisationId: orgA, organisationName: 'Acme', visibility: 'PR', access: 'RE', size: 821, files: [{ fileId: record.FILES[0].id, checksum: sha256(CO2), extractionStatus: 'pending' }] });
+      expect(events[0].payload).toMatchObject({
+        recordId: record.id,
+        name: 'co2-annmean-gl.csv',
+        ownerId: owner.id,
+        ownerUsername: 'owner',
+        organisationId: orgA,
+        organisationName: 'Acme',
+        visibility: 'PR',
+        access: 'RE',
+        size: 821,
+        files: [{ fileId: record.FILES[0].id, checksum: sha256(CO2), extractionStatus: 'pending' }],
+      });
       expect((await outbox(record.FILES[0].id)).map((e) => [e.type, (e.payload as { recordId: string }).recordId])).toEqual([
         ['file.metadata-extracted', record.id],
         ['file.sketched', record.id],
@@ -135,7 +174,10 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
         description: 'Annual means',
         provenance: 'NOAA GML',
         source: 'https://gml.noaa.gov/ccgg/trends/',
-        recordFields: JSON.stringify([{ label: 'Station', value: 'MLO' }, { label: 'Unit', value: 'ppm' }]),
+        recordFields: JSON.stringify([
+          { label: 'Station', value: 'MLO' },
+          { label: 'Unit', value: 'ppm' },
+        ]),
         access: 'OP',
         accessFee: '12.50',
         currency: 'usd',
@@ -151,7 +193,10 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
         provenance: 'NOAA GML',
         source: 'https://gml.noaa.gov/ccgg/trends/',
         RECORD: { Station: 'MLO', Unit: 'ppm' },
-        record_fields: [{ label: 'Station', value: 'MLO' }, { label: 'Unit', value: 'ppm' }],
+        record_fields: [
+          { label: 'Station', value: 'MLO' },
+          { label: 'Unit', value: 'ppm' },
+        ],
         access: 'OP',
         accessFee: 12.5,
         currency: 'USD',
@@ -163,7 +208,15 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
 
     it('answers field errors in the spec shape and stores nothing', async () => {
       const before = await counts();
-      const response = await upload(owner, [CO2], { extractOption: 'everything', access: 'XX', accessFee: '-3', currency: 'ABC', source: 'not a url', recordFields: '{oops', allowDuplicate: 'maybe' });
+      const response = await upload(owner, [CO2], {
+        extractOption: 'everything',
+        access: 'XX',
+        accessFee: '-3',
+        currency: 'ABC',
+        source: 'not a url',
+        recordFields: '{oops',
+        allowDuplicate: 'maybe',
+      });
       expect(response.status).toBe(400);
       expect(Object.keys(response.body).sort()).toEqual(['access', 'accessFee', 'allowDuplicate', 'currency', 'extractOption', 'recordFields', 'source']);
       expect(await counts()).toEqual(before);
@@ -172,7 +225,10 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
     it('makes one record per file by default, or one record with every file when saveSeparately is false', async () => {
       const separate = await upload(owner, [SP500, UNEMPLOYMENT], { allowDuplicate: 'true' });
       expect(separate.status).toBe(201);
-      expect(separate.body.map((r: { name: string; FILES: unknown[] }) => [r.name, r.FILES.length])).toEqual([['sp500-constituents.csv', 1], ['unemployment.tsv', 1]]);
+      expect(separate.body.map((r: { name: string; FILES: unknown[] }) => [r.name, r.FILES.length])).toEqual([
+        ['sp500-constituents.csv', 1],
+        ['unemployment.tsv', 1],
+      ]);
       const together = await upload(owner, [SP500, UNEMPLOYMENT], { allowDuplicate: 'true', saveSeparately: 'false', name: 'Two tables' });
       expect(together.status).toBe(201);
       expect(together.body).toMatchObject({ name: 'Two tables', type: 'csv, tsv', size: 53_633 + 34_739 });
@@ -185,7 +241,16 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       expect(nameless.body).toEqual({ name: ['A name is required when no file is uploaded.'] });
       const named = await upload(owner, [], { name: 'Survey plan', recordFields: JSON.stringify([{ label: 'Wave', value: '3' }]) });
       expect(named.status).toBe(201);
-      expect(named.body).toMatchObject({ name: 'Survey plan', origin: 'metadata', type: 'metadata', size: 0, FILES: [], download_url: null, extraction_status: null, RECORD: { Wave: '3' } });
+      expect(named.body).toMatchObject({
+        name: 'Survey plan',
+        origin: 'metadata',
+        type: 'metadata',
+        size: 0,
+        FILES: [],
+        download_url: null,
+        extraction_status: null,
+        RECORD: { Wave: '3' },
+      });
       const json = await http().post('/api/records').set(as(owner)).send({ name: 'From a script', access: 'OP', accessFee: 5 });
       expect(json.status).toBe(201);
       expect(json.body).toMatchObject({ name: 'From a script', access: 'OP', accessFee: 5, currency: 'CAD' });
@@ -197,7 +262,9 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       const before = await counts();
       const again = await upload(member, [COLORADO]);
       expect(again.status).toBe(400);
-      expect(again.body).toEqual({ file: [`"Colorado_SOTS.txt" is already indexed in the record "Colorado_SOTS.txt" (${first.body.id}). Send allowDuplicate=true to index it again.`] });
+      expect(again.body).toEqual({
+        file: [`"Colorado_SOTS.txt" is already indexed in the record "Colorado_SOTS.txt" (${first.body.id}). Send allowDuplicate=true to index it again.`],
+      });
       expect(await counts()).toEqual(before);
       const inOneUpload = await upload(outsider, [CO2, CO2]);
       expect(inOneUpload.status).toBe(400);
@@ -261,7 +328,10 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       const put = await http().put(`/api/records/${created.body.id}/`).set(as(basic)).send({ visibility: 'PR', policy: randomUUID() });
       expect(put.status).toBe(400);
       expect(Object.keys(put.body).sort()).toEqual(['policy', 'visibility']);
-      const visibility = await http().put(`/api/visibilities/${created.body.visibilitymodel_set[0].id}/`).set(as(basic)).send({ visibility_selection: 'CU', users_with_visibility: [] });
+      const visibility = await http()
+        .put(`/api/visibilities/${created.body.visibilitymodel_set[0].id}/`)
+        .set(as(basic))
+        .send({ visibility_selection: 'CU', users_with_visibility: [] });
       expect(visibility.status).toBe(400);
       expect(visibility.body).toEqual({ visibility_selection: ['On your plan records are visible to everyone (EV). Upgrade to choose who sees them.'] });
       expect((await http().get('/api/accessoptions/').set(as(basic))).body.visibility_options).toEqual([['Everyone', 'EV']]);
@@ -272,9 +342,19 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       const linkageKey = Buffer.alloc(32, 11).toString('base64url');
       const hashOf = (value: string) => createHmac('sha256', Buffer.from(linkageKey, 'base64url')).update(value).digest('hex').slice(0, 32);
       // These two files have no quoted line breaks: a split on commas outside quotes reads them.
-      const rowsOf = (file: string) => readFileSync(file, 'utf8').trim().split(/\r?\n/).map((line) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/).map((cell) => cell.replace(/^"|"$/g, '')));
+      const rowsOf = (file: string) =>
+        readFileSync(file, 'utf8')
+          .trim()
+          .split(/\r?\n/)
+          .map((line) => line.split(/,(?=(?:[^"]*"[^"]*")*[^"]*$)/).map((cell) => cell.replace(/^"|"$/g, '')));
       const stringsOf = (node: unknown): string[] =>
-        typeof node === 'string' ? [node] : Array.isArray(node) ? node.flatMap(stringsOf) : node && typeof node === 'object' ? Object.values(node).flatMap(stringsOf) : [];
+        typeof node === 'string'
+          ? [node]
+          : Array.isArray(node)
+            ? node.flatMap(stringsOf)
+            : node && typeof node === 'object'
+              ? Object.values(node).flatMap(stringsOf)
+              : [];
       const extracted = (who: Caller, id: string) =>
         eventually(async () => {
           const details = await http().get(`/api/records/${id}`).set(as(who));
@@ -289,7 +369,10 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
           extractOption: 'samples',
           encryptList: JSON.stringify(['symbol', 6]),
           linkageKey,
-          formatList: JSON.stringify([{ column: 'Security', format: 'mask' }, { column: 'Headquarters Location', format: 'exclude' }]),
+          formatList: JSON.stringify([
+            { column: 'Security', format: 'mask' },
+            { column: 'Headquarters Location', format: 'exclude' },
+          ]),
           summaryList: JSON.stringify(['Founded']),
         });
         expect(response.status).toBe(201);
@@ -299,7 +382,9 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
         expect(meta.ENCRYPTED_COLS).toEqual(['Symbol', 'CIK']);
         expect(record.enc_headers).toEqual(['Symbol', 'CIK']);
         const cik = meta.FILE.HEADERS.indexOf('CIK');
-        expect(meta.SHARE_FORMATS).toEqual(meta.FILE.HEADERS.map((h: string, index: number) => ({ index, format: h === 'Security' ? 'mask' : 'plain', hash: h === 'Symbol' || h === 'CIK' })));
+        expect(meta.SHARE_FORMATS).toEqual(
+          meta.FILE.HEADERS.map((h: string, index: number) => ({ index, format: h === 'Security' ? 'mask' : 'plain', hash: h === 'Symbol' || h === 'CIK' })),
+        );
         expect(meta.FILE.STATS['0'].FORMATTED_VALS).toEqual(rows.slice(0, 5).map((r) => hashOf(r[0])));
         expect(meta.FILE.STATS[String(cik)]).toMatchObject({ MIN: null, MAX: null, WORDSET: [], FORMATTED_VALS: rows.slice(0, 5).map((r) => hashOf(r[6])) });
 
@@ -324,10 +409,16 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
         expect(a.FILES[0].META.FILE.STATS['0'].FORMATTED_VALS).toEqual(years.slice(0, 5).map(hashOf));
         expect(b.FILES[0].META.FILE.STATS['0'].FORMATTED_VALS).toEqual(a.FILES[0].META.FILE.STATS['0'].FORMATTED_VALS);
         expect(b.FILES[0].META.FILE.STATS['2']).toMatchObject({ MIN: null, MAX: null, FORMATTED_VALS: rows.slice(0, 5).map((r) => r[2].replace(/\d/g, '9')) });
-        expect(b.FILES[0].META.SHARE_FORMATS).toEqual([{ index: 0, format: 'plain', hash: true }, { index: 1, format: 'plain', hash: false }, { index: 2, format: 'mask', hash: false }]);
+        expect(b.FILES[0].META.SHARE_FORMATS).toEqual([
+          { index: 0, format: 'plain', hash: true },
+          { index: 1, format: 'plain', hash: false },
+          { index: 2, format: 'mask', hash: false },
+        ]);
         expect(b.FILES[0].META.LINKAGE_KEY_ID).toBe(a.FILES[0].META.LINKAGE_KEY_ID);
         // The key was needed for the extraction only: nothing of it is left in the database.
-        const stored = await catalogue.sql<{ private_columns: Record<string, unknown> }>('SELECT private_columns FROM catalogue.records WHERE id = ANY($1)', [[mine.body.id, theirs.body.id]]);
+        const stored = await catalogue.sql<{ private_columns: Record<string, unknown> }>('SELECT private_columns FROM catalogue.records WHERE id = ANY($1)', [
+          [mine.body.id, theirs.body.id],
+        ]);
         for (const row of stored) expect(Object.keys(row.private_columns).sort()).toEqual(['formats', 'hash', 'linkageKeyId', 'prehashed', 'summary']);
         expect(JSON.stringify(await catalogue.sql('SELECT * FROM catalogue.records'))).not.toContain(linkageKey);
         // Under another key the same values hash differently: guessing needs the key.
@@ -339,7 +430,13 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
 
       it('hashes fuzzyList columns as CLKs (fuzzy linkage): META lists them in CLK_COLS, the sketch marks them, no name shows', async () => {
         const [, ...rows] = rowsOf(SP500);
-        const response = await upload(owner, [SP500], { allowDuplicate: 'true', extractOption: 'samples', encryptList: '["Security", "Symbol"]', fuzzyList: '["security"]', linkageKey });
+        const response = await upload(owner, [SP500], {
+          allowDuplicate: 'true',
+          extractOption: 'samples',
+          encryptList: '["Security", "Symbol"]',
+          fuzzyList: '["security"]',
+          linkageKey,
+        });
         expect(response.status).toBe(201);
         const record = await extracted(owner, response.body.id);
         const meta = record.FILES[0].META;
@@ -348,7 +445,12 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
         expect(meta.FILE.STATS['1'].FORMATTED_VALS.map((v: string) => v.slice(0, 60))).toEqual(rows.slice(0, 5).map((r) => clk(r[1]).slice(0, 60)));
         expect(meta.FILE.STATS['0'].FORMATTED_VALS).toEqual(rows.slice(0, 5).map((r) => hashOf(r[0])));
         const sketched = (await outbox(record.FILES[0].id)).find((e) => e.type === 'file.sketched')!;
-        expect((sketched.payload as { tables: Array<{ columns: unknown[] }> }).tables[0].columns[1]).toMatchObject({ header: 'Security', privacy: 'hashed', encoding: 'clk', linkageKeyId: meta.LINKAGE_KEY_ID });
+        expect((sketched.payload as { tables: Array<{ columns: unknown[] }> }).tables[0].columns[1]).toMatchObject({
+          header: 'Security',
+          privacy: 'hashed',
+          encoding: 'clk',
+          linkageKeyId: meta.LINKAGE_KEY_ID,
+        });
         const names = new Set(rows.map((r) => r[1]).filter((name) => name.length >= 6));
         const joined = [...stringsOf(record), ...stringsOf(await outbox(record.id)), ...stringsOf(await outbox(record.FILES[0].id))].join('\n');
         expect([...names].filter((name) => joined.includes(name))).toEqual([]);
@@ -368,14 +470,27 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
         const before = await counts();
         const cases: Array<[Record<string, string>, Record<string, string[]>]> = [
           [{ encryptList: '{oops' }, { encryptList: ['Must be a JSON list of column positions (0, 1, ...) or header names, e.g. [0, "Email"].'] }],
-          [{ encryptList: '[-1, 2.5]', summaryList: '"Name"' }, {
-            encryptList: ['Must be a JSON list of column positions (0, 1, ...) or header names, e.g. [0, "Email"].'],
-            summaryList: ['Must be a JSON list of column positions (0, 1, ...) or header names, e.g. [0, "Email"].'],
-          }],
+          [
+            { encryptList: '[-1, 2.5]', summaryList: '"Name"' },
+            {
+              encryptList: ['Must be a JSON list of column positions (0, 1, ...) or header names, e.g. [0, "Email"].'],
+              summaryList: ['Must be a JSON list of column positions (0, 1, ...) or header names, e.g. [0, "Email"].'],
+            },
+          ],
           [{ formatList: '[{"column": "Name", "format": "blur"}]' }, { formatList: ['Column "Name": the format must be exclude, mask or plain.'] }],
-          [{ formatList: '[{"format": "mask"}]' }, { formatList: ['Must be a JSON list of {"column": position or header name, "format": "exclude", "mask" or "plain"}, or a JSON object of header name to format.'] }],
+          [
+            { formatList: '[{"format": "mask"}]' },
+            {
+              formatList: [
+                'Must be a JSON list of {"column": position or header name, "format": "exclude", "mask" or "plain"}, or a JSON object of header name to format.',
+              ],
+            },
+          ],
           [{ formatList: '{"Name": "mask", "name": "plain"}' }, { formatList: ['Column "name" has two formats (mask and plain).'] }],
-          [{ encryptList: '["Email", 3]', linkageKey, formatList: '[{"column": 3, "format": "exclude"}]' }, { encryptList: ['Column 3 is excluded: it cannot also be hashed.'] }],
+          [
+            { encryptList: '["Email", 3]', linkageKey, formatList: '[{"column": 3, "format": "exclude"}]' },
+            { encryptList: ['Column 3 is excluded: it cannot also be hashed.'] },
+          ],
           [{ encryptList: '["Year"]' }, { linkageKey: ['Give your linkage key to hash columns.'] }],
           [{ encryptList: '["Year"]', linkageKey: 'not-a-key' }, { linkageKey: ['Must be a linkage key: 32 bytes in base64url (43 characters).'] }],
           [{ hashedList: '["Year"]' }, { linkageKeyId: ['Give the id of the linkage key the columns were hashed with.'] }],
@@ -389,11 +504,15 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       });
     });
 
-    it('extractFromURL refuses, by default, a source on the server\'s own network (server-side request forgery)', async () => {
+    it("extractFromURL refuses, by default, a source on the server's own network (server-side request forgery)", async () => {
       const before = await counts();
       for (const source of ['http://127.0.0.1:8080/api/records/', 'http://169.254.169.254/latest/meta-data/', 'http://[::1]/x.csv', 'http://localhost:5432/']) {
         const response = await upload(owner, [], { extractFromURL: 'YES', source });
-        expect([source, response.status, response.body]).toEqual([source, 400, { source: ['The source URL points to a local or private network address; it is not fetched.'] }]);
+        expect([source, response.status, response.body]).toEqual([
+          source,
+          400,
+          { source: ['The source URL points to a local or private network address; it is not fetched.'] },
+        ]);
       }
       expect(await counts()).toEqual(before);
     });
@@ -439,7 +558,11 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
         visibility_selection: 'CU',
         users_with_visibility: [{ id: friend.id, name: 'friend' }],
         organisations_with_visibility: [],
-        visibility_options: [['Private', 'PR'], ['Everyone', 'EV'], ['Custom', 'CU']],
+        visibility_options: [
+          ['Private', 'PR'],
+          ['Everyone', 'EV'],
+          ['Custom', 'CU'],
+        ],
         scope: 'RE',
         associated_record: record.id,
       });
@@ -447,13 +570,19 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       expect((await get(friend)).body.visibilitymodel_set).toEqual([]);
       for (const caller of [outsider, basic, null]) expect((await get(caller)).status).toBe(404);
 
-      const byOrganisation = await http().post('/api/visibilities/').set(as(admin)).send({ visibility_selection: 'CU', organisations_with_visibility: [orgB], associated_record: record.id });
+      const byOrganisation = await http()
+        .post('/api/visibilities/')
+        .set(as(admin))
+        .send({ visibility_selection: 'CU', organisations_with_visibility: [orgB], associated_record: record.id });
       expect(byOrganisation.status).toBe(201);
       expect(byOrganisation.body.organisations_with_visibility).toEqual([{ id: orgB, name: 'Blue' }]);
       expect((await get(outsider)).status).toBe(200);
       expect((await get(friend)).status).toBe(404);
 
-      const unknownUser = await http().put(`/api/visibilities/${visibilityId}/`).set(as(owner)).send({ visibility_selection: 'CU', users_with_visibility: ['nobody'] });
+      const unknownUser = await http()
+        .put(`/api/visibilities/${visibilityId}/`)
+        .set(as(owner))
+        .send({ visibility_selection: 'CU', users_with_visibility: ['nobody'] });
       expect(unknownUser.status).toBe(400);
       expect(unknownUser.body).toEqual({ users_with_visibility: ['Unknown user(s): nobody.'] });
       const hidden = await http().post('/api/visibilities/').set(as(friend)).send({ visibility_selection: 'EV', associated_record: record.id });
@@ -461,10 +590,17 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       expect(hidden.body).toEqual({ associated_record: [`Invalid pk "${record.id}" - object does not exist.`] });
       expect((await http().post('/api/visibilities/').set(as(member)).send({ visibility_selection: 'EV', associated_record: record.id })).status).toBe(403);
 
-      expect((await http().get(`/api/visibilities/?associated_record=${record.id}`).set(as(owner))).body).toMatchObject({ count: 1, next: null, previous: null, results: [{ id: visibilityId, visibility_selection: 'CU' }] });
+      expect((await http().get(`/api/visibilities/?associated_record=${record.id}`).set(as(owner))).body).toMatchObject({
+        count: 1,
+        next: null,
+        previous: null,
+        results: [{ id: visibilityId, visibility_selection: 'CU' }],
+      });
       expect((await http().get(`/api/visibilities/?associated_record=${record.id}`).set(as(member))).body).toMatchObject({ count: 0, results: [] });
       // A page number past any integer PostgreSQL takes is an empty page, not a 500 (found by the route fuzz).
-      const farAway = await http().get(`/api/visibilities/?page=${'9'.repeat(180)}&page_size=1e309`).set(as(owner));
+      const farAway = await http()
+        .get(`/api/visibilities/?page=${'9'.repeat(180)}&page_size=1e309`)
+        .set(as(owner));
       expect(farAway.status).toBe(200);
       expect(farAway.body).toMatchObject({ results: [] });
 
@@ -493,9 +629,25 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       const edited = await http()
         .put(`/api/records/${record.id}`)
         .set(as(admin))
-        .send({ record: { name: 'County unemployment', description: 'BLS 2009', RECORD: { Year: 2009 } }, access: 'OP', accessFee: '3', currency: 'EUR', groups: [] });
+        .send({
+          record: { name: 'County unemployment', description: 'BLS 2009', RECORD: { Year: 2009 } },
+          access: 'OP',
+          accessFee: '3',
+          currency: 'EUR',
+          groups: [],
+        });
       expect(edited.status).toBe(200);
-      expect(edited.body).toMatchObject({ name: 'County unemployment', description: 'BLS 2009', RECORD: { Year: '2009' }, access: 'OP', accessFee: 3, currency: 'EUR', version: before.version + 1, edit: true, is_owner: false });
+      expect(edited.body).toMatchObject({
+        name: 'County unemployment',
+        description: 'BLS 2009',
+        RECORD: { Year: '2009' },
+        access: 'OP',
+        accessFee: 3,
+        currency: 'EUR',
+        version: before.version + 1,
+        edit: true,
+        is_owner: false,
+      });
       expect(Date.parse(edited.body.date_changed)).toBeGreaterThan(Date.parse(before.date_changed));
       const cleared = await http().put(`/api/records/${record.id}/`).set(as(owner)).send({ accessFee: null, access: 'RE' });
       expect(cleared.body).toMatchObject({ accessFee: null, fee: { fixed_fee: null, currency: 'EUR' }, access: 'RE', version: before.version + 2 });
@@ -517,10 +669,15 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
     });
 
     it('download: a 5-minute signed link for the owner and Data Admins (RE), anyone who sees it when OP; 403 or 404 otherwise', async () => {
-      const link = (caller: Caller | null) => (caller ? http().get(`/api/records/${record.id}/download/`).set(as(caller)) : http().get(`/api/records/${record.id}/download/`));
+      const link = (caller: Caller | null) =>
+        caller ? http().get(`/api/records/${record.id}/download/`).set(as(caller)) : http().get(`/api/records/${record.id}/download/`);
       const granted = await link(owner);
       expect(granted.status).toBe(200);
-      expect(granted.body).toMatchObject({ url: expect.stringContaining('/api/files/download?token='), expires_in: 300, file: { id: record.FILES[0].id, name: 'unemployment-2009.tsv' } });
+      expect(granted.body).toMatchObject({
+        url: expect.stringContaining('/api/files/download?token='),
+        expires_in: 300,
+        file: { id: record.FILES[0].id, name: 'unemployment-2009.tsv' },
+      });
       expect((await link(admin)).status).toBe(200);
       expect((await link(member)).status).toBe(403);
       expect((await link(member)).body).toEqual({ detail: 'You may not download this data. Request access to it first.' });
@@ -528,18 +685,23 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       expect((await link(null)).status).toBe(404);
 
       const url = new URL(granted.body.url);
-      const file = await http().get(`${url.pathname}${url.search}`).buffer(true).parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+      const file = await http()
+        .get(`${url.pathname}${url.search}`)
+        .buffer(true)
+        .parse((res, done) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => done(null, Buffer.concat(chunks)));
+        });
       expect(file.status).toBe(200);
       expect(file.headers['content-disposition']).toBe(`attachment; filename="unemployment-2009.tsv"; filename*=UTF-8''unemployment-2009.tsv`);
       expect((file.body as Buffer).equals(readFileSync(UNEMPLOYMENT))).toBe(true);
 
       const token = url.searchParams.get('token')!;
       const key = createHmac('sha256', TEST_JWT_SECRET).update('signed-download-links').digest();
-      const expired = new SignedLinkSigner(key, { now: () => Date.now() - 10 * 60_000 }).sign(`catalogue/files/${record.FILES[0].id}`, { expiresInSeconds: 300 });
+      const expired = new SignedLinkSigner(key, { now: () => Date.now() - 10 * 60_000 }).sign(`catalogue/files/${record.FILES[0].id}`, {
+        expiresInSeconds: 300,
+      });
       const forged = new SignedLinkSigner(Buffer.alloc(32, 1)).sign(`catalogue/files/${record.FILES[0].id}`, { expiresInSeconds: 300 });
       for (const bad of [expired, forged, `${token}x`, '']) {
         const refused = await http().get(`/api/files/download?token=${encodeURIComponent(bad)}`);
@@ -572,7 +734,10 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
       expect(await storage.exists(key)).toBe(false);
       expect((await get(owner)).status).toBe(404);
       expect(await catalogue.sql('SELECT id FROM catalogue.files WHERE record_id = $1', [record.id])).toEqual([]);
-      expect((await outbox(record.id)).at(-1)).toMatchObject({ type: 'record.deleted', payload: { recordId: record.id, ownerId: owner.id, organisationId: orgA } });
+      expect((await outbox(record.id)).at(-1)).toMatchObject({
+        type: 'record.deleted',
+        payload: { recordId: record.id, ownerId: owner.id, organisationId: orgA },
+      });
       expect((await http().delete(`/api/records/${record.id}/`).set(as(owner))).status).toBe(404);
     });
 
@@ -585,8 +750,15 @@ describeInfra('catalogue records API (real PostgreSQL, fs storage)', true, () =>
   it('GET /api/accessoptions/ lists [label, code] pairs, for anonymous callers too', async () => {
     const response = await http().get('/api/accessoptions');
     expect(response.status).toBe(200);
-    expect(response.body.visibility_options).toEqual([['Private', 'PR'], ['Everyone', 'EV'], ['Custom', 'CU']]);
-    expect(response.body.access_options).toEqual([['Request', 'RE'], ['Open', 'OP']]);
+    expect(response.body.visibility_options).toEqual([
+      ['Private', 'PR'],
+      ['Everyone', 'EV'],
+      ['Custom', 'CU'],
+    ]);
+    expect(response.body.access_options).toEqual([
+      ['Request', 'RE'],
+      ['Open', 'OP'],
+    ]);
     expect(response.body.currency_options[0]).toEqual(['Canadian Dollar', 'CAD']);
   });
 });

@@ -10,7 +10,15 @@ import { createRecordSchema } from './dto/create-record.dto';
 import { recordViewSchema } from './record-view';
 import { PendingObjects, PendingUpload } from '../recovery/pending-objects';
 
-const createRecordFormSchema = z.intersection(createRecordSchema, z.object({ file: z.array(z.string().meta({ format: 'binary' })).optional().describe('the files (multipart only)') }));
+const createRecordFormSchema = z.intersection(
+  createRecordSchema,
+  z.object({
+    file: z
+      .array(z.string().meta({ format: 'binary' }))
+      .optional()
+      .describe('the files (multipart only)'),
+  }),
+);
 
 /** Room for the form's text fields and multipart framing on top of the files' budget. */
 const FORM_OVERHEAD_BYTES = 10 * 1024 * 1024;
@@ -49,7 +57,11 @@ export class RecordsController {
     return this.records.details(id, viewer);
   }
 
-  @ApiContract({ summary: "Change a record's metadata, custom fields, access terms, policy, projects or visibility", body: updateRecordSchema, responses: { 200: recordViewSchema } })
+  @ApiContract({
+    summary: "Change a record's metadata, custom fields, access terms, policy, projects or visibility",
+    body: updateRecordSchema,
+    responses: { 200: recordViewSchema },
+  })
   @Put(':id')
   update(@Param('id') id: string, @CurrentUser() user: AuthUser, @Body(new SchemaPipe(updateRecordSchema)) dto: UpdateRecordDto) {
     return this.records.update(id, user, dto);
@@ -63,7 +75,11 @@ export class RecordsController {
   }
 
   /** `{url, expires_in, file}`: a signed link valid 5 minutes. `?file=<id>` picks a file; the latest otherwise. */
-  @ApiContract({ summary: 'A signed download link valid 5 minutes, for those who may download', query: z.object({ file: z.string().optional().describe('a file id; the latest file otherwise') }), responses: { 200: z.object({ url: z.string(), expires_in: z.number().int(), file: z.object({ id: z.string(), name: z.string() }) }) } })
+  @ApiContract({
+    summary: 'A signed download link valid 5 minutes, for those who may download',
+    query: z.object({ file: z.string().optional().describe('a file id; the latest file otherwise') }),
+    responses: { 200: z.object({ url: z.string(), expires_in: z.number().int(), file: z.object({ id: z.string(), name: z.string() }) }) },
+  })
   @Public()
   @Get(':id/download')
   download(@Param('id') id: string, @Query('file') fileId: string | undefined, @CurrentUser() viewer: AuthUser | null) {

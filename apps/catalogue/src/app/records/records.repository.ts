@@ -6,7 +6,9 @@ import { DirectoryRepository } from '../directory/directory.repository';
 import type { CatalogueFile, CatalogueRecord, CustomField } from './record';
 
 /** A record as stored, without what the directory adds; ownerOnly only for derivatives (lineage). */
-export type NewRecord = Omit<CatalogueRecord, 'ownerUsername' | 'ownerClientType' | 'organisationName' | 'ownerOnly' | 'derivedFrom' | 'projects'> & { ownerOnly?: boolean };
+export type NewRecord = Omit<CatalogueRecord, 'ownerUsername' | 'ownerClientType' | 'organisationName' | 'ownerOnly' | 'derivedFrom' | 'projects'> & {
+  ownerOnly?: boolean;
+};
 export type NewFile = Omit<CatalogueFile, 'meta' | 'attempts' | 'error' | 'createdAt' | 'status'>;
 
 export interface DuplicateFile {
@@ -160,21 +162,35 @@ export class RecordStore {
   }
 
   async findRecordByVisibilityId(visibilityId: string, options: { forUpdate?: boolean } = {}): Promise<CatalogueRecord | null> {
-    const rows: RecordRow[] = await this.manager.query(`${RECORD_SELECT} WHERE r.visibility_id = $1 ${options.forUpdate ? 'FOR UPDATE OF r' : ''}`, [visibilityId]);
+    const rows: RecordRow[] = await this.manager.query(`${RECORD_SELECT} WHERE r.visibility_id = $1 ${options.forUpdate ? 'FOR UPDATE OF r' : ''}`, [
+      visibilityId,
+    ]);
     return rows[0] ? toRecord(rows[0]) : null;
   }
 
   /** Up to `limit` record ids after `after` (null: from the start), in id order: for walking every record in batches. */
   async recordIdsAfter(after: string | null, limit: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.manager.query('SELECT id FROM catalogue.records WHERE $1::uuid IS NULL OR id > $1::uuid ORDER BY id LIMIT $2', [after, limit]);
+    const rows: Array<{ id: string }> = await this.manager.query(
+      'SELECT id FROM catalogue.records WHERE $1::uuid IS NULL OR id > $1::uuid ORDER BY id LIMIT $2',
+      [after, limit],
+    );
     return rows.map((row) => row.id);
   }
 
   /** Records whose owner is the user, or of the organisation when the caller administers its data (not its members' own-only ones). */
-  async editableRecords(userId: string, organisationId: string | null, page: { offset: number; limit: number }): Promise<{ count: number; records: CatalogueRecord[] }> {
+  async editableRecords(
+    userId: string,
+    organisationId: string | null,
+    page: { offset: number; limit: number },
+  ): Promise<{ count: number; records: CatalogueRecord[] }> {
     const where = 'WHERE r.owner_id = $1 OR (r.organisation_id = $2 AND NOT r.owner_only)';
     const [{ count }]: Array<{ count: string }> = await this.manager.query(`SELECT count(*) FROM catalogue.records r ${where}`, [userId, organisationId]);
-    const rows: RecordRow[] = await this.manager.query(`${RECORD_SELECT} ${where} ORDER BY r.date_created DESC, r.id LIMIT $3 OFFSET $4`, [userId, organisationId, page.limit, page.offset]);
+    const rows: RecordRow[] = await this.manager.query(`${RECORD_SELECT} ${where} ORDER BY r.date_created DESC, r.id LIMIT $3 OFFSET $4`, [
+      userId,
+      organisationId,
+      page.limit,
+      page.offset,
+    ]);
     return { count: Number(count), records: rows.map(toRecord) };
   }
 
@@ -184,7 +200,9 @@ export class RecordStore {
   }
 
   async findFile(fileId: string, options: { forUpdate?: boolean } = {}): Promise<CatalogueFile | null> {
-    const rows: FileRow[] = await this.manager.query(`SELECT ${FILE_COLUMNS} FROM catalogue.files WHERE id = $1 ${options.forUpdate ? 'FOR UPDATE' : ''}`, [fileId]);
+    const rows: FileRow[] = await this.manager.query(`SELECT ${FILE_COLUMNS} FROM catalogue.files WHERE id = $1 ${options.forUpdate ? 'FOR UPDATE' : ''}`, [
+      fileId,
+    ]);
     return rows[0] ? toFile(rows[0]) : null;
   }
 
@@ -195,7 +213,10 @@ export class RecordStore {
   async duplicates(organisationId: string, checksums: string[]): Promise<DuplicateFile[]> {
     if (checksums.length === 0) return [];
     const sorted = [...new Set(checksums)].sort();
-    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('catalogue.files:' || $1 || ':' || c, 0)) FROM unnest($2::text[]) AS c`, [organisationId, sorted]);
+    await this.manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('catalogue.files:' || $1 || ':' || c, 0)) FROM unnest($2::text[]) AS c`, [
+      organisationId,
+      sorted,
+    ]);
     return this.manager.query(
       `SELECT f.checksum, f.name AS "fileName", r.id AS "recordId", r.name AS "recordName"
          FROM catalogue.files f JOIN catalogue.records r ON r.id = f.record_id
@@ -211,11 +232,35 @@ export class RecordStore {
          record_fields, extract_option, extract_from_url, delete_file, group_ids, private_columns, owner_only)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23::jsonb, $24, $25, $26, $27, $28::jsonb, $29)`,
       [
-        record.id, record.name, record.altName, record.description, record.provenance, record.source, record.ownerId, record.organisationId,
-        record.origin, record.type, record.size, record.version, record.createdAt, record.changedAt, record.visibility, record.visibilityId,
-        record.sharedUserIds, record.sharedOrganisationIds, record.policyId, record.access, record.accessFee, record.currency,
-        JSON.stringify(record.recordFields), record.extractOption, record.extractFromUrl, record.deleteFile, record.groupIds,
-        record.privateColumns === null ? null : JSON.stringify(record.privateColumns), record.ownerOnly ?? false,
+        record.id,
+        record.name,
+        record.altName,
+        record.description,
+        record.provenance,
+        record.source,
+        record.ownerId,
+        record.organisationId,
+        record.origin,
+        record.type,
+        record.size,
+        record.version,
+        record.createdAt,
+        record.changedAt,
+        record.visibility,
+        record.visibilityId,
+        record.sharedUserIds,
+        record.sharedOrganisationIds,
+        record.policyId,
+        record.access,
+        record.accessFee,
+        record.currency,
+        JSON.stringify(record.recordFields),
+        record.extractOption,
+        record.extractFromUrl,
+        record.deleteFile,
+        record.groupIds,
+        record.privateColumns === null ? null : JSON.stringify(record.privateColumns),
+        record.ownerOnly ?? false,
       ],
     );
   }
@@ -236,9 +281,23 @@ export class RecordStore {
          record_fields = $16::jsonb, group_ids = $17
        WHERE id = $1`,
       [
-        record.id, record.name, record.altName, record.description, record.provenance, record.source, record.version, record.changedAt,
-        record.visibility, record.sharedUserIds, record.sharedOrganisationIds, record.policyId, record.access, record.accessFee, record.currency,
-        JSON.stringify(record.recordFields), record.groupIds,
+        record.id,
+        record.name,
+        record.altName,
+        record.description,
+        record.provenance,
+        record.source,
+        record.version,
+        record.changedAt,
+        record.visibility,
+        record.sharedUserIds,
+        record.sharedOrganisationIds,
+        record.policyId,
+        record.access,
+        record.accessFee,
+        record.currency,
+        JSON.stringify(record.recordFields),
+        record.groupIds,
       ],
     );
   }
@@ -259,7 +318,10 @@ export class RecordStore {
   /** Deletes the record and its files; returns the storage keys to remove once committed. */
   async deleteRecord(recordId: string): Promise<string[]> {
     // DELETE answers [rows, affected count].
-    const [rows]: [Array<{ storage_key: string | null }>, number] = await this.manager.query('DELETE FROM catalogue.files WHERE record_id = $1 RETURNING storage_key', [recordId]);
+    const [rows]: [Array<{ storage_key: string | null }>, number] = await this.manager.query(
+      'DELETE FROM catalogue.files WHERE record_id = $1 RETURNING storage_key',
+      [recordId],
+    );
     await this.manager.query('DELETE FROM catalogue.records WHERE id = $1', [recordId]);
     return rows.map((r) => r.storage_key).filter((k): k is string => k !== null);
   }

@@ -3,7 +3,18 @@ import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
 import { z } from 'zod';
 import { createEvent, FileDownloadGranted, permissionsOfGroups, RecordCreated, RecordDeleted, RecordUpdated } from '@dc/contracts';
-import { APP_CONFIG, AppConfig, AuthUser, currentCorrelationId, DetailError, FieldErrors, FieldValidationError, LOGGER, SecretCipher, toFieldErrors } from '@dc/platform';
+import {
+  APP_CONFIG,
+  AppConfig,
+  AuthUser,
+  currentCorrelationId,
+  DetailError,
+  FieldErrors,
+  FieldValidationError,
+  LOGGER,
+  SecretCipher,
+  toFieldErrors,
+} from '@dc/platform';
 import type { Readable } from 'node:stream';
 import { ObjectNotFoundError, ObjectStorage } from '@dc/storage';
 import type { NamedId } from '../directory/directory.repository';
@@ -28,7 +39,16 @@ import { RecordRequest, RecordRequests, ShownRequestStatus } from './record-requ
 import { recordSnapshot } from './record-events';
 import { fileView, recordView, RecordView, type RecordViewExtras, visibilityView } from './record-view';
 import {
-  BASIC_POLICY_REFUSED, BASIC_VISIBILITY_FIXED, DOWNLOAD_REFUSED, forbidden, LINK_WITHDRAWN, NAME_REQUIRED, NO_STORED_FILE, notFound, SOURCE_OR_FILES, SOURCE_REQUIRED,
+  BASIC_POLICY_REFUSED,
+  BASIC_VISIBILITY_FIXED,
+  DOWNLOAD_REFUSED,
+  forbidden,
+  LINK_WITHDRAWN,
+  NAME_REQUIRED,
+  NO_STORED_FILE,
+  notFound,
+  SOURCE_OR_FILES,
+  SOURCE_REQUIRED,
 } from './records.errors';
 import { NewRecord, RecordStore, RecordsRepository } from './records.repository';
 import { SourceDownloader, SourceDownloadError } from './source-download';
@@ -54,7 +74,22 @@ function typeOf(files: StoredUpload[]): string {
 }
 
 const editableFields = (r: CatalogueRecord) =>
-  JSON.stringify([r.name, r.altName, r.description, r.provenance, r.source, r.recordFields, r.access, r.accessFee, r.currency, r.policyId, r.groupIds, r.visibility, r.sharedUserIds, r.sharedOrganisationIds]);
+  JSON.stringify([
+    r.name,
+    r.altName,
+    r.description,
+    r.provenance,
+    r.source,
+    r.recordFields,
+    r.access,
+    r.accessFee,
+    r.currency,
+    r.policyId,
+    r.groupIds,
+    r.visibility,
+    r.sharedUserIds,
+    r.sharedOrganisationIds,
+  ]);
 
 /** Records: creation from uploads, details, edit, delete, download links. Rules here; I/O in the repository. */
 @Injectable()
@@ -105,7 +140,13 @@ export class RecordsService {
     const errors: FieldErrors = parsed.success ? {} : toFieldErrors(parsed.error);
     const dto = parsed.success ? parsed.data : undefined;
     // Even when other fields are invalid, a request to extract from the URL needs no name.
-    const fromSource = dto ? dto.extractFromURL : ['true', '1', 'yes'].includes(String(form.fields.extractFromURL ?? '').trim().toLowerCase());
+    const fromSource = dto
+      ? dto.extractFromURL
+      : ['true', '1', 'yes'].includes(
+          String(form.fields.extractFromURL ?? '')
+            .trim()
+            .toLowerCase(),
+        );
     if (fromSource && dto && !dto.source) errors.source = [SOURCE_REQUIRED];
     else if (fromSource && form.files.length) errors.extractFromURL = [SOURCE_OR_FILES];
     if (form.files.length === 0 && !fromSource && !dto?.name && !errors.name) errors.name = [NAME_REQUIRED];
@@ -118,7 +159,10 @@ export class RecordsService {
     const plans = groups.map((files) => {
       const fileName = files[0]?.fileName;
       const id = randomUUID();
-      const privateColumns = files.length && dto.privateColumns ? { ...dto.privateColumns, ...(dto.linkageKey && { sealedKey: sealLinkageKey(this.cipher, id, dto.linkageKey) }) } : null;
+      const privateColumns =
+        files.length && dto.privateColumns
+          ? { ...dto.privateColumns, ...(dto.linkageKey && { sealedKey: sealLinkageKey(this.cipher, id, dto.linkageKey) }) }
+          : null;
       const record: NewRecord = {
         id,
         name: dto.name ?? fileName!,
@@ -156,17 +200,39 @@ export class RecordsService {
 
     const correlationId = currentCorrelationId();
     return this.records.transaction(async (store) => {
-      await store.rememberCaller({ id: user.id, username: user.username, organisationId: user.organisationId, clientType: user.clientType, groups: user.groups });
-      if (dto.policy && !(await this.policies.belongsTo(store.manager, dto.policy, user.organisationId))) throw new FieldValidationError({ policy: [invalidPk(dto.policy)] });
+      await store.rememberCaller({
+        id: user.id,
+        username: user.username,
+        organisationId: user.organisationId,
+        clientType: user.clientType,
+        groups: user.groups,
+      });
+      if (dto.policy && !(await this.policies.belongsTo(store.manager, dto.policy, user.organisationId)))
+        throw new FieldValidationError({ policy: [invalidPk(dto.policy)] });
       if (!dto.allowDuplicate) await this.refuseDuplicates(store, user.organisationId, form.files);
       // From this commit on the objects belong to their files, no longer to the upload.
-      await this.pending.settle(store.manager, form.files.map((file) => file.key));
+      await this.pending.settle(
+        store.manager,
+        form.files.map((file) => file.key),
+      );
       let order = 0;
       for (const { record, files } of plans) {
         await store.insertRecord(record);
         for (const file of files) {
           const createdAt = new Date(now.getTime() + order++);
-          await store.insertFile({ id: file.fileId, recordId: record.id, organisationId: user.organisationId, name: file.fileName, contentType: file.contentType, size: file.size, checksum: file.checksum, storageKey: file.key }, createdAt);
+          await store.insertFile(
+            {
+              id: file.fileId,
+              recordId: record.id,
+              organisationId: user.organisationId,
+              name: file.fileName,
+              contentType: file.contentType,
+              size: file.size,
+              checksum: file.checksum,
+              storageKey: file.key,
+            },
+            createdAt,
+          );
         }
       }
       const created: Array<{ record: CatalogueRecord; files: CatalogueFile[]; policyName: string | null }> = [];
@@ -200,10 +266,16 @@ export class RecordsService {
       if (earlier) messages.push(`"${file.fileName}" has the same content as "${earlier}" in this upload. Send allowDuplicate=true to index both.`);
       else seen.set(file.checksum, file.fileName);
     }
-    const existing = await store.duplicates(organisationId, files.map((f) => f.checksum));
+    const existing = await store.duplicates(
+      organisationId,
+      files.map((f) => f.checksum),
+    );
     for (const file of files) {
       const match = existing.find((d) => d.checksum === file.checksum);
-      if (match) messages.push(`"${file.fileName}" is already indexed in the record "${match.recordName}" (${match.recordId}). Send allowDuplicate=true to index it again.`);
+      if (match)
+        messages.push(
+          `"${file.fileName}" is already indexed in the record "${match.recordName}" (${match.recordId}). Send allowDuplicate=true to index it again.`,
+        );
     }
     if (messages.length) throw new FieldValidationError({ file: messages });
   }
@@ -226,10 +298,12 @@ export class RecordsService {
       const record = await this.editable(store, id, user);
       const errors: FieldErrors = {};
       if (user.clientType === 'BASIC' && dto.policy) errors.policy = [BASIC_POLICY_REFUSED];
-      if (dto.visibility && dto.visibility !== 'EV' && !record.ownerOnly && ownerClientTypeOf(record, user) === 'BASIC') errors.visibility = [BASIC_VISIBILITY_FIXED];
+      if (dto.visibility && dto.visibility !== 'EV' && !record.ownerOnly && ownerClientTypeOf(record, user) === 'BASIC')
+        errors.visibility = [BASIC_VISIBILITY_FIXED];
       Object.assign(errors, await this.lineage.refusalToWiden(store, record, dto, { visibility: 'visibility', access: 'access' }));
       // A record's policy is one of its organisation's.
-      if (!errors.policy && dto.policy && dto.policy !== record.policyId && !(await this.policies.belongsTo(store.manager, dto.policy, record.organisationId))) errors.policy = [invalidPk(dto.policy)];
+      if (!errors.policy && dto.policy && dto.policy !== record.policyId && !(await this.policies.belongsTo(store.manager, dto.policy, record.organisationId)))
+        errors.policy = [invalidPk(dto.policy)];
       let groupIds = record.groupIds;
       if (dto.groups) {
         try {
@@ -328,7 +402,14 @@ export class RecordsService {
       if (!permissions.download) throw new DetailError(DOWNLOAD_REFUSED, 403);
       await this.refuseBlockedDownload(store, record);
       // The link is checked against the directory when followed: the caller must be known to it.
-      if (viewer) await store.rememberCaller({ id: viewer.id, username: viewer.username, organisationId: viewer.organisationId, clientType: viewer.clientType, groups: viewer.groups });
+      if (viewer)
+        await store.rememberCaller({
+          id: viewer.id,
+          username: viewer.username,
+          organisationId: viewer.organisationId,
+          clientType: viewer.clientType,
+          groups: viewer.groups,
+        });
       const files = await store.files(id);
       const chosen = fileId ? files.find((f) => f.id === fileId) : [...files].reverse().find((f) => f.storageKey);
       return { file: chosen };
@@ -377,7 +458,15 @@ export class RecordsService {
     const user = await store.directoryUser(grant.userId!);
     // Inactive and learnt after the link was made: deactivated since (before, it is the directory lagging behind an activation).
     if (!user || user.deleted || (!user.active && user.updatedAt > grant.issuedAt)) throw new DetailError(LINK_WITHDRAWN, 403);
-    return { id: user.id, username: user.username, organisationId: user.organisationId, clientType: user.clientType, groups: user.groups, permissions: permissionsOfGroups(user.groups), passwordVersion: 0 };
+    return {
+      id: user.id,
+      username: user.username,
+      organisationId: user.organisationId,
+      clientType: user.clientType,
+      groups: user.groups,
+      permissions: permissionsOfGroups(user.groups),
+      passwordVersion: 0,
+    };
   }
 
   /** 403 with the reason when the record was made from data whose terms no longer allow its download (lineage). */
@@ -422,13 +511,20 @@ export class RecordsService {
     const permissions = permissionsFor(record, viewer);
     let visibility = null;
     if (permissions.edit) {
-      const shared = record.visibility === 'CU' ? { users: await store.knownUsers(record.sharedUserIds), organisations: await store.knownOrganisations(record.sharedOrganisationIds) } : { users: [], organisations: [] };
+      const shared =
+        record.visibility === 'CU'
+          ? { users: await store.knownUsers(record.sharedUserIds), organisations: await store.knownOrganisations(record.sharedOrganisationIds) }
+          : { users: [], organisations: [] };
       visibility = visibilityView(record, shared, ownerClientTypeOf(record, viewer));
     }
     // The related records relations keeps for this one, as far as this viewer may see them.
     const topRelated = topRelatedFor(await this.related.candidates(store.manager, record.id), viewer);
     const standing = await this.lineage.standing(store, record);
-    const lineage = { blocked: standing.some((s) => s.blocks), lineage: this.lineage.lineageView(record, standing, viewer), derivatives: await this.lineage.derivativesView(store, record, viewer) };
+    const lineage = {
+      blocked: standing.some((s) => s.blocks),
+      lineage: this.lineage.lineageView(record, standing, viewer),
+      derivatives: await this.lineage.derivativesView(store, record, viewer),
+    };
     return this.toView(record, files, viewer, visibility, requestStatus, names, topRelated, lineage);
   }
 
@@ -453,6 +549,17 @@ export class RecordsService {
     if (!visibility && permissions.edit) visibility = visibilityView(record, { users: [], organisations: [] }, ownerClientType);
     const mayDownload = permissions.download && !lineage.blocked;
     const downloadUrl = mayDownload && files.some((f) => f.storageKey) ? downloadPathFor(record.id) : null;
-    return recordView(record, files, { permissions, mayDownload, ownerClientType, downloadUrl, visibility, requestStatus, ...names, topRelated, lineage: lineage.lineage, derivatives: lineage.derivatives });
+    return recordView(record, files, {
+      permissions,
+      mayDownload,
+      ownerClientType,
+      downloadUrl,
+      visibility,
+      requestStatus,
+      ...names,
+      topRelated,
+      lineage: lineage.lineage,
+      derivatives: lineage.derivatives,
+    });
   }
 }

@@ -1,7 +1,23 @@
 import { isPublicAddress } from './source-download';
 
 describe('isPublicAddress (extractFromURL refuses the server’s own networks)', () => {
-  it.each(['127.0.0.1', '10.1.2.3', '172.16.0.9', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '224.0.0.1', '::1', '::', 'fe80::1', 'fd12:3456::1', '::ffff:127.0.0.1', '::ffff:10.0.0.1', 'not an address'])('%s is not public', (address) => {
+  it.each([
+    '127.0.0.1',
+    '10.1.2.3',
+    '172.16.0.9',
+    '192.168.1.1',
+    '169.254.169.254',
+    '100.64.0.1',
+    '0.0.0.0',
+    '224.0.0.1',
+    '::1',
+    '::',
+    'fe80::1',
+    'fd12:3456::1',
+    '::ffff:127.0.0.1',
+    '::ffff:10.0.0.1',
+    'not an address',
+  ])('%s is not public', (address) => {
     expect(isPublicAddress(address)).toBe(false);
   });
 

@@ -27,10 +27,27 @@ export class SourceDownloadError extends Error {}
 
 const NOT_PUBLIC = new BlockList();
 for (const [network, prefix] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8]] as const) NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
+for (const [network, prefix] of [
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const)
+  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
 
 /** An address on the public internet (not loopback, private, link-local, multicast or reserved). */
 export function isPublicAddress(address: string): boolean {
@@ -105,7 +122,11 @@ export class SourceDownloader {
         return { fileId, key, fileName, contentType, size: stored.size, checksum: stored.checksum };
       } catch (error) {
         if (error instanceof ObjectTooLargeError) throw tooLarge(options.maxBytes);
-        throw new SourceDownloadError(deadline.aborted ? `The source URL did not send its file within ${Math.round(this.settings.timeoutMs / 1000)} s.` : 'The download from the source URL was interrupted.');
+        throw new SourceDownloadError(
+          deadline.aborted
+            ? `The source URL did not send its file within ${Math.round(this.settings.timeoutMs / 1000)} s.`
+            : 'The download from the source URL was interrupted.',
+        );
       }
     }
   }
@@ -132,7 +153,13 @@ export class SourceDownloader {
       const client = url.protocol === 'https:' ? https : http;
       const request = client.get(url, { signal, lookup: pinned, headers: { 'user-agent': 'data-catalogue (extractFromURL)', accept: '*/*' } }, resolve);
       request.on('error', (error: NodeJS.ErrnoException) =>
-        reject(new SourceDownloadError(signal.aborted ? `The source URL did not answer within ${Math.round(this.settings.timeoutMs / 1000)} s.` : `The source URL could not be reached (${error.code ?? 'connection failed'}).`)),
+        reject(
+          new SourceDownloadError(
+            signal.aborted
+              ? `The source URL did not answer within ${Math.round(this.settings.timeoutMs / 1000)} s.`
+              : `The source URL could not be reached (${error.code ?? 'connection failed'}).`,
+          ),
+        ),
       );
     });
   }

@@ -16,7 +16,10 @@ const MAX_UPLOAD_BYTES = 100_000;
 
 /** This machine has no internet: the sources are served from loopback, which these tests allow. */
 @Global()
-@Module({ providers: [{ provide: SOURCE_DOWNLOAD_SETTINGS, useValue: { allowPrivateAddresses: true, timeoutMs: 2_000 } }], exports: [SOURCE_DOWNLOAD_SETTINGS] })
+@Module({
+  providers: [{ provide: SOURCE_DOWNLOAD_SETTINGS, useValue: { allowPrivateAddresses: true, timeoutMs: 2_000 } }],
+  exports: [SOURCE_DOWNLOAD_SETTINGS],
+})
 class LoopbackSourcesAllowed {}
 
 const org = randomUUID();
@@ -35,7 +38,8 @@ describeInfra('extractFromURL: the source URL fetched and indexed (real PostgreS
     await catalogue.feedDirectory([owner], { [org]: 'Acme' });
     server = createServer((req, res) => {
       const url = req.url ?? '/';
-      if (url === '/data/co2-annmean-gl.csv') return void res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-length': CO2.length }).end(CO2);
+      if (url === '/data/co2-annmean-gl.csv')
+        return void res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8', 'content-length': CO2.length }).end(CO2);
       if (url === '/latest') return void res.writeHead(302, { location: '/data/co2-annmean-gl.csv' }).end();
       if (url === '/loop') return void res.writeHead(302, { location: '/loop' }).end();
       if (url === '/gdp.csv') return void res.writeHead(200, { 'content-type': 'text/csv', 'content-length': GDP.length }).end(GDP);
@@ -57,7 +61,10 @@ describeInfra('extractFromURL: the source URL fetched and indexed (real PostgreS
   });
 
   const post = async (fields: Record<string, string>, file?: Buffer) => {
-    let call = catalogue.http().post('/api/records/').set(await catalogue.auth(owner));
+    let call = catalogue
+      .http()
+      .post('/api/records/')
+      .set(await catalogue.auth(owner));
     for (const [name, value] of Object.entries(fields)) call = call.field(name, value);
     if (file) call = call.attach('file', file, 'upload.csv');
     return call;
@@ -67,10 +74,26 @@ describeInfra('extractFromURL: the source URL fetched and indexed (real PostgreS
   it('fetches the file at the source URL, stores it and extracts its metadata like an upload', async () => {
     const response = await post({ extractFromURL: 'YES', source: `${origin}/data/co2-annmean-gl.csv`, description: 'NOAA global means' });
     expect(response.status).toBe(201);
-    expect(response.body).toMatchObject({ name: 'co2-annmean-gl.csv', origin: 'url', type: 'csv', size: CO2.length, source: `${origin}/data/co2-annmean-gl.csv` });
-    expect(response.body.FILES).toEqual([expect.objectContaining({ name: 'co2-annmean-gl.csv', content_type: 'text/csv', size: CO2.length, checksum: createHash('sha256').update(CO2).digest('hex') })]);
+    expect(response.body).toMatchObject({
+      name: 'co2-annmean-gl.csv',
+      origin: 'url',
+      type: 'csv',
+      size: CO2.length,
+      source: `${origin}/data/co2-annmean-gl.csv`,
+    });
+    expect(response.body.FILES).toEqual([
+      expect.objectContaining({
+        name: 'co2-annmean-gl.csv',
+        content_type: 'text/csv',
+        size: CO2.length,
+        checksum: createHash('sha256').update(CO2).digest('hex'),
+      }),
+    ]);
     const details = await eventually(async () => {
-      const record = await catalogue.http().get(`/api/records/${response.body.id}`).set(await catalogue.auth(owner));
+      const record = await catalogue
+        .http()
+        .get(`/api/records/${response.body.id}`)
+        .set(await catalogue.auth(owner));
       expect(record.body.extraction_status).toBe('done');
       return record.body;
     });
@@ -90,10 +113,18 @@ describeInfra('extractFromURL: the source URL fetched and indexed (real PostgreS
       [{ extractFromURL: 'YES', source: 'ftp://example.org/data.csv' }, 400, { source: ['Enter a valid URL.'] }],
       [{ extractFromURL: 'YES', source: `${origin}/missing.csv` }, 400, { source: ['The source URL answered HTTP 404.'] }],
       [{ extractFromURL: 'YES', source: `${origin}/loop` }, 400, { source: ['The source URL redirects more than 3 times.'] }],
-      [{ extractFromURL: 'YES', source: `http://user:secret@127.0.0.1:1/x.csv` }, 400, { source: ['Source URLs with a user name or password are not fetched.'] }],
+      [
+        { extractFromURL: 'YES', source: `http://user:secret@127.0.0.1:1/x.csv` },
+        400,
+        { source: ['Source URLs with a user name or password are not fetched.'] },
+      ],
       [{ extractFromURL: 'YES', source: `${origin}/hangs` }, 400, { source: ['The source URL did not answer within 2 s.'] }],
       [{ extractFromURL: 'YES', source: `${origin}/gdp.csv` }, 413, { detail: `The upload is too large: files may total at most ${MAX_UPLOAD_BYTES} bytes.` }],
-      [{ extractFromURL: 'YES', source: `${origin}/gdp-chunked.csv` }, 413, { detail: `The upload is too large: files may total at most ${MAX_UPLOAD_BYTES} bytes.` }],
+      [
+        { extractFromURL: 'YES', source: `${origin}/gdp-chunked.csv` },
+        413,
+        { detail: `The upload is too large: files may total at most ${MAX_UPLOAD_BYTES} bytes.` },
+      ],
       [{ extractFromURL: 'YES', source: `${origin}/data/co2-annmean-gl.csv` }, 400, { file: [expect.stringContaining('is already indexed in the record')] }],
     ];
     for (const [fields, status, body] of cases) {

@@ -45,14 +45,22 @@ describeInfra('catalogue: text PostgreSQL cannot store is a 400 with a field err
     ['description', 'trailing \udc01', surrogate('DC01')],
   ])('POST JSON %s: 400 with the field error, nothing written', async (field, value, message) => {
     const before = await records();
-    const response = await catalogue.http().post('/api/records/').set(auth).send({ name: 'Fine', [field]: value });
+    const response = await catalogue
+      .http()
+      .post('/api/records/')
+      .set(auth)
+      .send({ name: 'Fine', [field]: value });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ [field]: [message] });
     expect(await records()).toBe(before);
   });
 
   it('POST JSON: a custom field label with NUL (a key, not a value)', async () => {
-    const response = await catalogue.http().post('/api/records/').set(auth).send({ name: 'Fine', RECORD: { ['lab\u0000el']: 'x' } });
+    const response = await catalogue
+      .http()
+      .post('/api/records/')
+      .set(auth)
+      .send({ name: 'Fine', RECORD: { ['lab\u0000el']: 'x' } });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ RECORD: [NUL] });
   });
@@ -72,7 +80,11 @@ describeInfra('catalogue: text PostgreSQL cannot store is a 400 with a field err
     ['description', 'a\u0000'],
     ['provenance', '\u0000b'],
   ])('PUT %s with NUL: 400 with the field error, the record unchanged', async (field, value) => {
-    const response = await catalogue.http().put(`/api/records/${recordId}/`).set(auth).send({ [field]: value });
+    const response = await catalogue
+      .http()
+      .put(`/api/records/${recordId}/`)
+      .set(auth)
+      .send({ [field]: value });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ [field]: [NUL] });
     const [row] = await catalogue.sql<{ version: number }>('SELECT version FROM catalogue.records WHERE id = $1', [recordId]);
@@ -80,7 +92,11 @@ describeInfra('catalogue: text PostgreSQL cannot store is a 400 with a field err
   });
 
   it('PUT nested under "record": the nested field is named', async () => {
-    const response = await catalogue.http().put(`/api/records/${recordId}/`).set(auth).send({ record: { description: 'ok \ud83d' } });
+    const response = await catalogue
+      .http()
+      .put(`/api/records/${recordId}/`)
+      .set(auth)
+      .send({ record: { description: 'ok \ud83d' } });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ record: [surrogate('D83D')] });
   });
@@ -100,7 +116,9 @@ describeInfra('catalogue: text PostgreSQL cannot store is a 400 with a field err
   it('well-formed text outside the BMP (emoji, pairs of surrogates) is kept as sent', async () => {
     const response = await catalogue.http().post('/api/records/').set(auth).send({ name: 'Rain 🌧️ 𝔡𝔞𝔱𝔞', description: '日本語 ✓' });
     expect(response.status).toBe(201);
-    const [row] = await catalogue.sql<{ name: string; description: string }>('SELECT name, description FROM catalogue.records WHERE id = $1', [response.body.id]);
+    const [row] = await catalogue.sql<{ name: string; description: string }>('SELECT name, description FROM catalogue.records WHERE id = $1', [
+      response.body.id,
+    ]);
     expect(row).toEqual({ name: 'Rain 🌧️ 𝔡𝔞𝔱𝔞', description: '日本語 ✓' });
   });
 

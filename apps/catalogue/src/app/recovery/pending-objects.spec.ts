@@ -21,7 +21,8 @@ describeInfra('objects pending a record or a delete (real PostgreSQL, fs storage
   const storage = () => catalogue.app.get(ObjectStorage);
   const pendingRows = async () => (await sql.query('SELECT storage_key, reason FROM catalogue.pending_objects ORDER BY storage_key')).rows;
   const store = (key: string) => storage().put(key, Readable.from([Buffer.from(key)]), { contentType: 'text/plain' });
-  const pend = (key: string, holder: string, reason: 'upload' | 'delete') => sql.query('INSERT INTO catalogue.pending_objects (storage_key, holder, reason) VALUES ($1, $2, $3)', [key, holder, reason]);
+  const pend = (key: string, holder: string, reason: 'upload' | 'delete') =>
+    sql.query('INSERT INTO catalogue.pending_objects (storage_key, holder, reason) VALUES ($1, $2, $3)', [key, holder, reason]);
 
   beforeAll(async () => {
     db = await createTestDatabase('dc_catalogue_pending_objects');
@@ -37,7 +38,7 @@ describeInfra('objects pending a record or a delete (real PostgreSQL, fs storage
     await db?.drop();
   });
 
-  it('settles an upload\'s objects with its record, removes those of a refused upload and of a deleted record', async () => {
+  it("settles an upload's objects with its record, removes those of a refused upload and of a deleted record", async () => {
     const auth = await catalogue.auth(owner);
     const created = await catalogue.http().post('/api/records/').set(auth).attach('file', CO2);
     expect(created.status).toBe(201);
@@ -85,14 +86,20 @@ describeInfra('objects pending a record or a delete (real PostgreSQL, fs storage
     await upload.beforePut('catalogue/files/swept');
     expect(await pendingRows()).toEqual([{ storage_key: 'catalogue/files/swept', reason: 'upload' }]);
     await sql.query('DELETE FROM catalogue.pending_objects');
-    const refused = await catalogue.app.get(ServiceDatabase).transaction(({ manager }) => pending.settle(manager, ['catalogue/files/swept'])).catch((error: unknown) => error);
+    const refused = await catalogue.app
+      .get(ServiceDatabase)
+      .transaction(({ manager }) => pending.settle(manager, ['catalogue/files/swept']))
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DetailError);
     expect([(refused as DetailError).getStatus(), (refused as DetailError).getResponse()]).toEqual([409, { detail: UPLOAD_INTERRUPTED }]);
   });
 
   it('holds its instance lock for as long as it runs', async () => {
     const { id } = catalogue.app.get(CatalogueInstance);
-    const locked = await sql.query(`SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`, [id]);
+    const locked = await sql.query(
+      `SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND granted AND ((classid::bigint << 32) | objid::bigint) = hashtextextended($1, 0)`,
+      [id],
+    );
     expect(locked.rows[0].n).toBe(1);
   });
 });

@@ -40,15 +40,21 @@ export class PendingObjects {
     const keys: string[] = [];
     return {
       beforePut: async (key) => {
-        await this.db.dataSource.query(`INSERT INTO catalogue.pending_objects (storage_key, holder, reason) VALUES ($1, $2, 'upload')`, [key, this.instance.id]);
+        await this.db.dataSource.query(`INSERT INTO catalogue.pending_objects (storage_key, holder, reason) VALUES ($1, $2, 'upload')`, [
+          key,
+          this.instance.id,
+        ]);
         keys.push(key);
       },
       end: async () => {
         if (keys.length === 0) return;
         // Still pending is what no committed record settled, whatever happened after (the database decides, not the caller).
         const pending: Array<{ storage_key: string }> | undefined = await this.db.dataSource
-          .query(`SELECT storage_key FROM catalogue.pending_objects WHERE storage_key = ANY($1) AND holder = $2 AND reason = 'upload'`, [keys, this.instance.id])
-          .catch((error: unknown) => void this.logger.error({ err: error }, 'could not look up an upload\'s objects; the sweep deletes them later'));
+          .query(`SELECT storage_key FROM catalogue.pending_objects WHERE storage_key = ANY($1) AND holder = $2 AND reason = 'upload'`, [
+            keys,
+            this.instance.id,
+          ])
+          .catch((error: unknown) => void this.logger.error({ err: error }, "could not look up an upload's objects; the sweep deletes them later"));
         if (pending?.length) await this.remove(pending.map((row) => row.storage_key));
       },
     };
@@ -60,7 +66,9 @@ export class PendingObjects {
    */
   async settle(manager: EntityManager, keys: string[]): Promise<void> {
     if (keys.length === 0) return;
-    const [, settled]: [unknown[], number] = await manager.query(`DELETE FROM catalogue.pending_objects WHERE storage_key = ANY($1) AND reason = 'upload'`, [keys]);
+    const [, settled]: [unknown[], number] = await manager.query(`DELETE FROM catalogue.pending_objects WHERE storage_key = ANY($1) AND reason = 'upload'`, [
+      keys,
+    ]);
     if (settled !== keys.length) throw new DetailError(UPLOAD_INTERRUPTED, 409);
   }
 

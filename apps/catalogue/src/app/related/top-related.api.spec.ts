@@ -20,7 +20,8 @@ describeInfra('top_related of the record API (relation.top-related projection, r
   const create = async (who: Caller, name: string, visibility: 'PR' | 'EV' = 'PR'): Promise<string> => {
     const created = await catalogue.http().post('/api/records/').set(headers.get(who)!).send({ name });
     expect(created.status).toBe(201);
-    if (visibility === 'EV') expect((await catalogue.http().put(`/api/records/${created.body.id}/`).set(headers.get(who)!).send({ visibility: 'EV' })).status).toBe(200);
+    if (visibility === 'EV')
+      expect((await catalogue.http().put(`/api/records/${created.body.id}/`).set(headers.get(who)!).send({ visibility: 'EV' })).status).toBe(200);
     return created.body.id;
   };
   const publish = async (recordId: string, related: RelatedRecordPayload[], occurredAt = new Date()) => {
@@ -52,7 +53,13 @@ describeInfra('top_related of the record API (relation.top-related projection, r
     const outsidersPrivate = await create(outsider, 'Outsider private');
     const deleted = await create(owner, 'Deleted since');
     expect((await catalogue.http().delete(`/api/records/${deleted}/`).set(headers.get(owner)!)).status).toBe(204);
-    await publish(subject, [scores(privateSibling, 0.9), scores(outsidersPrivate, 0.8), scores(deleted, 0.7), scores(randomUUID(), 0.6), scores(publicOther, 0.5)]);
+    await publish(subject, [
+      scores(privateSibling, 0.9),
+      scores(outsidersPrivate, 0.8),
+      scores(deleted, 0.7),
+      scores(randomUUID(), 0.6),
+      scores(publicOther, 0.5),
+    ]);
 
     const forOwner = await eventually(async () => {
       const list = await topRelated(subject, owner);
@@ -72,7 +79,11 @@ describeInfra('top_related of the record API (relation.top-related projection, r
     const others = [];
     for (let i = 0; i < 7; i++) others.push(await create(owner, `Related ${i}`));
     const now = Date.now();
-    await publish(subject, others.map((id, i) => scores(id, 0.9 - i / 10)), new Date(now));
+    await publish(
+      subject,
+      others.map((id, i) => scores(id, 0.9 - i / 10)),
+      new Date(now),
+    );
     // An older list delivered late changes nothing.
     await publish(subject, [scores(others[6], 1)], new Date(now - 60_000));
     await eventually(async () => expect(await topRelated(subject, owner)).toHaveLength(TOP_RELATED_SHOWN));

@@ -10,7 +10,11 @@ import { visibilityViewSchema } from '../records/record-view';
 export class VisibilitiesController {
   constructor(private readonly visibilities: VisibilityService) {}
 
-  @ApiContract({ summary: 'Visibility objects of the records the caller may edit', query: pageQuerySchema.extend({ associated_record: z.string().optional(), record: z.string().optional() }), responses: { 200: pagedSchema(visibilityViewSchema) } })
+  @ApiContract({
+    summary: 'Visibility objects of the records the caller may edit',
+    query: pageQuerySchema.extend({ associated_record: z.string().optional(), record: z.string().optional() }),
+    responses: { 200: pagedSchema(visibilityViewSchema) },
+  })
   @Get()
   list(@CurrentUser() user: AuthUser, @Query() query: VisibilityListQuery, @Req() req: Request) {
     return this.visibilities.list(user, query, req.originalUrl);

@@ -5,7 +5,9 @@ export const MAX_SHARED = 500;
 /** A list of ids, or of {id, name} pairs as the client shows them (names are looked up, not trusted). */
 const sharedIds = (what: string) =>
   z
-    .array(z.union([z.string(), z.number(), z.object({ id: z.union([z.string(), z.number()]) }).transform((o) => o.id)]), { error: `Expected a list of ${what} ids or {id, name} pairs.` })
+    .array(z.union([z.string(), z.number(), z.object({ id: z.union([z.string(), z.number()]) }).transform((o) => o.id)]), {
+      error: `Expected a list of ${what} ids or {id, name} pairs.`,
+    })
     .transform((ids) => [...new Set(ids.map(String))])
     .refine((ids) => ids.length <= MAX_SHARED, `At most ${MAX_SHARED} ${what}s.`);
 

@@ -85,15 +85,20 @@ export class VisibilityService {
       const permissions = record && permissionsFor(record, user);
       if (!record || !permissions?.view) throw notFound();
       if (!permissions.edit) throw forbidden();
-      if (dto.associated_record !== undefined && dto.associated_record !== record.id) throw new FieldValidationError({ associated_record: ['A visibility stays with its record.'] });
+      if (dto.associated_record !== undefined && dto.associated_record !== record.id)
+        throw new FieldValidationError({ associated_record: ['A visibility stays with its record.'] });
       return this.apply(store, record, user, dto);
     });
   }
 
   private async apply(store: RecordStore, record: CatalogueRecord, user: AuthUser, dto: VisibilityDto): Promise<VisibilityView> {
     const errors: FieldErrors = {};
-    if (dto.visibility_selection !== 'EV' && !record.ownerOnly && ownerClientTypeOf(record, user) === 'BASIC') errors.visibility_selection = [BASIC_VISIBILITY_FIXED];
-    Object.assign(errors, await this.lineage.refusalToWiden(store, record, { visibility: dto.visibility_selection }, { visibility: 'visibility_selection', access: 'access' }));
+    if (dto.visibility_selection !== 'EV' && !record.ownerOnly && ownerClientTypeOf(record, user) === 'BASIC')
+      errors.visibility_selection = [BASIC_VISIBILITY_FIXED];
+    Object.assign(
+      errors,
+      await this.lineage.refusalToWiden(store, record, { visibility: dto.visibility_selection }, { visibility: 'visibility_selection', access: 'access' }),
+    );
     const custom = dto.visibility_selection === 'CU';
     const userIds = custom ? dto.users_with_visibility : [];
     const organisationIds = custom ? dto.organisations_with_visibility : [];

@@ -8,7 +8,12 @@ function personDetails(account: Account) {
 }
 
 export function userRegisteredEvent(account: Account): EventEnvelope {
-  return createEvent(UserRegistered, account.id, { userId: account.id, username: account.username, organisationId: account.organisationId, clientType: account.clientType, ...personDetails(account) }, { correlationId: currentCorrelationId() });
+  return createEvent(
+    UserRegistered,
+    account.id,
+    { userId: account.id, username: account.username, organisationId: account.organisationId, clientType: account.clientType, ...personDetails(account) },
+    { correlationId: currentCorrelationId() },
+  );
 }
 
 export function userUpdatedEvent(account: Account, options: { deleted?: boolean } = {}): EventEnvelope {
@@ -29,5 +34,10 @@ export function userUpdatedEvent(account: Account, options: { deleted?: boolean 
 }
 
 export function organisationUpdatedEvent(organisation: Organisation): EventEnvelope {
-  return createEvent(OrganisationUpdated, organisation.id, { organisationId: organisation.id, name: organisation.name, description: organisation.description, email: organisation.email }, { correlationId: currentCorrelationId() });
+  return createEvent(
+    OrganisationUpdated,
+    organisation.id,
+    { organisationId: organisation.id, name: organisation.name, description: organisation.description, email: organisation.email },
+    { correlationId: currentCorrelationId() },
+  );
 }

@@ -16,7 +16,12 @@ export async function updateUser(tx: ServiceTransaction, id: string, patch: Quer
 export const passwordChange = (passwordHash: string): QueryDeepPartialEntity<UserEntity> => ({ passwordHash, passwordVersion: () => 'password_version + 1' });
 
 /** Case-insensitive; `exceptUserId` leaves out the account being edited. */
-export async function usernameOrEmailTaken(db: Pick<EntityManager, 'query'>, username: string | undefined, email: string | undefined, exceptUserId?: string): Promise<{ username: boolean; email: boolean }> {
+export async function usernameOrEmailTaken(
+  db: Pick<EntityManager, 'query'>,
+  username: string | undefined,
+  email: string | undefined,
+  exceptUserId?: string,
+): Promise<{ username: boolean; email: boolean }> {
   const rows: Array<{ username: boolean | null; email: boolean | null }> = await db.query(
     `SELECT bool_or(lower(username) = lower($1)) AS username, bool_or(lower(email) = lower($2)) AS email
        FROM identity.users WHERE (lower(username) = lower($1) OR lower(email) = lower($2)) AND ($3::uuid IS NULL OR id <> $3::uuid)`,

@@ -14,7 +14,8 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
     counter += 1;
     return { username: `sub${counter}`, email: `sub${counter}@example.org`, first_name: 'Sub', last_name: `Account ${counter}`, password: PASSWORD, ...fields };
   };
-  const create = (caller: Caller, fields: Record<string, unknown> = {}) => identity.http().post('/api/account/').set(auth(caller.token)).send(newAccount(fields));
+  const create = (caller: Caller, fields: Record<string, unknown> = {}) =>
+    identity.http().post('/api/account/').set(auth(caller.token)).send(newAccount(fields));
   const me = (token: string) => identity.http().get('/api/account/user-account/').set(auth(token));
 
   beforeAll(async () => {
@@ -28,12 +29,18 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
   });
 
   describe('list and read', () => {
-    it('GET /api/account/ lists the organisation\'s accounts to every member, paged', async () => {
+    it("GET /api/account/ lists the organisation's accounts to every member, paged", async () => {
       for (const caller of [roles.founder, roles.dataViewer, roles.basic]) {
         const response = await identity.http().get('/api/account/').set(auth(caller.token));
         expect(response.status).toBe(200);
         expect(response.body).toMatchObject({ count: 5, next: null, previous: null });
-        expect(response.body.results.map((a: { username: string }) => a.username)).toEqual(['acme-founder', 'acme-access-admin', 'acme-data-admin', 'acme-data-viewer', 'acme-basic']);
+        expect(response.body.results.map((a: { username: string }) => a.username)).toEqual([
+          'acme-founder',
+          'acme-access-admin',
+          'acme-data-admin',
+          'acme-data-viewer',
+          'acme-basic',
+        ]);
       }
       const page = await identity.http().get('/api/account/?page=2&page_size=2').set(auth(roles.founder.token));
       expect(page.body).toMatchObject({ count: 5, next: '/api/account/?page=3&page_size=2', previous: '/api/account/?page=1&page_size=2' });
@@ -66,7 +73,7 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
       });
     });
 
-    it('never shows another organisation\'s accounts (404), and anonymous callers nothing (401)', async () => {
+    it("never shows another organisation's accounts (404), and anonymous callers nothing (401)", async () => {
       const list = await identity.http().get('/api/account/').set(auth(roles.otherAdmin.token));
       expect(list.body.results.map((a: { id: string }) => a.id)).toEqual([roles.otherAdmin.id]);
       const other = await identity.http().get(`/api/account/${roles.basic.id}/`).set(auth(roles.otherAdmin.token));
@@ -88,13 +95,16 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
       expect((await identity.http().post('/api/account/').send(newAccount())).status).toBe(401);
     });
 
-    it('makes an active BASIC account without groups by default, in the caller\'s organisation, that can log in', async () => {
+    it("makes an active BASIC account without groups by default, in the caller's organisation, that can log in", async () => {
       const response = await create(roles.accessAdmin, { username: 'newbie', email: 'newbie@example.org' });
       expect(response.status).toBe(201);
       expect(response.body).toMatchObject({ username: 'newbie', client_type: 'BASIC', active: true, groups: [], organisation: roles.founder.organisationId });
       const token = await identity.login('newbie');
       expect((await me(token)).body).toMatchObject({ permissions: [], client_type: 'BASIC' });
-      expect((await identity.events(response.body.id)).map((e) => [e.type, e.payload.active])).toEqual([['user.registered', undefined], ['user.updated', true]]);
+      expect((await identity.events(response.body.id)).map((e) => [e.type, e.payload.active])).toEqual([
+        ['user.registered', undefined],
+        ['user.updated', true],
+      ]);
       const [{ password_hash }] = await identity.sql<{ password_hash: string }>('SELECT password_hash FROM identity.users WHERE id = $1', [response.body.id]);
       expect(password_hash).toMatch(/^\$argon2id\$/);
     });
@@ -107,7 +117,9 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
 
     it('lets a BASIC Access Admin make BASIC accounts only', async () => {
       const basicAdmin = await identity.member(roles.founder.token, 'basic-admin', { groups: [1] });
-      expect((await create(basicAdmin, { client_type: 'STANDARD' })).body).toEqual({ client_type: ['You cannot give an account a higher client type than your own.'] });
+      expect((await create(basicAdmin, { client_type: 'STANDARD' })).body).toEqual({
+        client_type: ['You cannot give an account a higher client type than your own.'],
+      });
       expect((await create(basicAdmin)).status).toBe(201);
     });
 
@@ -121,7 +133,15 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
         last_name: ['Last Name is required'],
         password: ['This field is required.'],
       });
-      const invalid = await create(roles.founder, { username: 'no spaces', email: 'nope', password: 'short', password_confirm: 'other', groups: [4], client_type: 'GOLD', active: 'yes' });
+      const invalid = await create(roles.founder, {
+        username: 'no spaces',
+        email: 'nope',
+        password: 'short',
+        password_confirm: 'other',
+        groups: [4],
+        client_type: 'GOLD',
+        active: 'yes',
+      });
       expect(invalid.body).toEqual({
         username: ['Enter a valid username. This value may contain only letters, numbers, and @/./+/-/_ characters.'],
         email: ['Enter a valid email address.'],
@@ -154,15 +174,35 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
     });
 
     it('PUT changes the fields sent and records user.updated', async () => {
-      const response = await put(roles.accessAdmin, target.id, { first_name: 'Tim', last_name: 'Berners-Lee', email: 'tim@example.org', id: 'ignored', organisation: roles.otherAdmin.organisationId });
+      const response = await put(roles.accessAdmin, target.id, {
+        first_name: 'Tim',
+        last_name: 'Berners-Lee',
+        email: 'tim@example.org',
+        id: 'ignored',
+        organisation: roles.otherAdmin.organisationId,
+      });
       expect(response.status).toBe(200);
-      expect(response.body).toMatchObject({ id: target.id, first_name: 'Tim', last_name: 'Berners-Lee', email: 'tim@example.org', groups: [3], organisation: roles.founder.organisationId });
+      expect(response.body).toMatchObject({
+        id: target.id,
+        first_name: 'Tim',
+        last_name: 'Berners-Lee',
+        email: 'tim@example.org',
+        groups: [3],
+        organisation: roles.founder.organisationId,
+      });
       const events = await identity.events(target.id);
-      expect(events[events.length - 1]).toEqual({ type: 'user.updated', payload: expect.objectContaining({ firstName: 'Tim', email: 'tim@example.org', active: true }) });
+      expect(events[events.length - 1]).toEqual({
+        type: 'user.updated',
+        payload: expect.objectContaining({ firstName: 'Tim', email: 'tim@example.org', active: true }),
+      });
     });
 
-    it('PATCH changes groups; the account\'s older tokens stop working, a new login carries the new permissions', async () => {
-      const response = await identity.http().patch(`/api/account/${target.id}`).set(auth(roles.founder.token)).send({ groups: [2, 3] });
+    it("PATCH changes groups; the account's older tokens stop working, a new login carries the new permissions", async () => {
+      const response = await identity
+        .http()
+        .patch(`/api/account/${target.id}`)
+        .set(auth(roles.founder.token))
+        .send({ groups: [2, 3] });
       expect(response.status).toBe(200);
       expect(response.body.groups).toEqual([2, 3]);
       expect((await me(target.token)).status).toBe(401);
@@ -173,7 +213,11 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
     });
 
     it('lets nobody change their own groups, even an Access Admin; sending them unchanged is fine', async () => {
-      const own = await identity.http().patch(`/api/account/${roles.accessAdmin.id}/`).set(auth(roles.accessAdmin.token)).send({ groups: [1, 2] });
+      const own = await identity
+        .http()
+        .patch(`/api/account/${roles.accessAdmin.id}/`)
+        .set(auth(roles.accessAdmin.token))
+        .send({ groups: [1, 2] });
       expect(own.status).toBe(400);
       expect(own.body).toEqual(OWN_GROUPS);
       const founder = await put(roles.founder, roles.founder.id, { groups: [1] });
@@ -186,15 +230,23 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
       expect((await put(roles.founder, roles.founder.id, { active: false })).body).toEqual({ active: ['You cannot deactivate your own account.'] });
     });
 
-    it('refuses a taken username or email, but not the account\'s own in another case', async () => {
-      expect((await put(roles.founder, target.id, { username: 'acme-basic', email: 'acme-basic@example.org' })).body).toEqual({ username: ['A user with that username already exists.'], email: ['A user with that email already exists.'] });
+    it("refuses a taken username or email, but not the account's own in another case", async () => {
+      expect((await put(roles.founder, target.id, { username: 'acme-basic', email: 'acme-basic@example.org' })).body).toEqual({
+        username: ['A user with that username already exists.'],
+        email: ['A user with that email already exists.'],
+      });
       expect((await put(roles.founder, target.id, { email: 'TIM@example.org' })).status).toBe(200);
     });
 
     it('answers invalid fields per field', async () => {
       const response = await put(roles.founder, target.id, { first_name: '', email: 'x', groups: 'all', client_type: 'GOLD' });
       expect(response.status).toBe(400);
-      expect(response.body).toEqual({ first_name: ['First Name is required'], email: ['Enter a valid email address.'], groups: ['Expected a list of group ids.'], client_type: ['Choose STANDARD or BASIC.'] });
+      expect(response.body).toEqual({
+        first_name: ['First Name is required'],
+        email: ['Enter a valid email address.'],
+        groups: ['Expected a list of group ids.'],
+        client_type: ['Choose STANDARD or BASIC.'],
+      });
     });
 
     it('deactivating an account ends its sessions and its logins', async () => {
@@ -209,7 +261,9 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
     it('a BASIC Access Admin cannot raise an account to STANDARD', async () => {
       const basicAdmin = await identity.member(roles.founder.token, 'basic-admin-2', { groups: [1] });
       const basicMember = await identity.member(roles.founder.token, 'basic-member', { groups: [3] });
-      expect((await put(basicAdmin, basicMember.id, { client_type: 'STANDARD' })).body).toEqual({ client_type: ['You cannot give an account a higher client type than your own.'] });
+      expect((await put(basicAdmin, basicMember.id, { client_type: 'STANDARD' })).body).toEqual({
+        client_type: ['You cannot give an account a higher client type than your own.'],
+      });
       expect((await put(roles.founder, basicMember.id, { client_type: 'STANDARD' })).body.client_type).toBe('STANDARD');
     });
   });
@@ -219,7 +273,8 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
     beforeAll(async () => {
       target = await identity.member(roles.founder.token, 'forgetful', { groups: [3] });
     });
-    const setPassword = (caller: Caller, id: string, body: Record<string, unknown>) => identity.http().post(`/api/account/${id}/set_password/`).set(auth(caller.token)).send(body);
+    const setPassword = (caller: Caller, id: string, body: Record<string, unknown>) =>
+      identity.http().post(`/api/account/${id}/set_password/`).set(auth(caller.token)).send(body);
     const body = { new_password: 'admin chose this', new_password_confirm: 'admin chose this' };
 
     it('needs account.change_userprofile and the same organisation', async () => {
@@ -229,12 +284,19 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
     });
 
     it('validates the new password and its confirmation', async () => {
-      expect((await setPassword(roles.founder, target.id, {})).body).toEqual({ new_password: ['This field is required.'], new_password_confirm: ['This field is required.'] });
-      expect((await setPassword(roles.founder, target.id, { new_password: 'short', new_password_confirm: 'short' })).body).toEqual({ new_password: ['This password is too short. It must contain at least 8 characters.'] });
-      expect((await setPassword(roles.founder, target.id, { new_password: 'long enough 1', new_password_confirm: 'long enough 2' })).body).toEqual({ new_password_confirm: ["Passwords don't match."] });
+      expect((await setPassword(roles.founder, target.id, {})).body).toEqual({
+        new_password: ['This field is required.'],
+        new_password_confirm: ['This field is required.'],
+      });
+      expect((await setPassword(roles.founder, target.id, { new_password: 'short', new_password_confirm: 'short' })).body).toEqual({
+        new_password: ['This password is too short. It must contain at least 8 characters.'],
+      });
+      expect((await setPassword(roles.founder, target.id, { new_password: 'long enough 1', new_password_confirm: 'long enough 2' })).body).toEqual({
+        new_password_confirm: ["Passwords don't match."],
+      });
     });
 
-    it('sets the password: the account\'s earlier tokens stop working, the new password logs in', async () => {
+    it("sets the password: the account's earlier tokens stop working, the new password logs in", async () => {
       const response = await setPassword(roles.accessAdmin, target.id, body);
       expect(response.status).toBe(200);
       expect(response.body).toEqual({ message: 'The password was set.' });
@@ -243,7 +305,7 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
       expect(await identity.login(target.username, 'admin chose this')).toEqual(expect.any(String));
     });
 
-    it('is not for one\'s own password (that needs the old one)', async () => {
+    it("is not for one's own password (that needs the old one)", async () => {
       const response = await setPassword(roles.founder, roles.founder.id, body);
       expect(response.status).toBe(400);
       expect(response.body).toEqual({ detail: 'Use Change Password in your profile to change your own password.' });
@@ -271,7 +333,10 @@ describeInfra('identity API: /api/account/ sub-accounts (real PostgreSQL)', true
       expect((await me(target.token)).status).toBe(401);
       await expect(identity.login('leaving')).rejects.toThrow('400');
       const events = await identity.events(target.id);
-      expect(events[events.length - 1]).toEqual({ type: 'user.updated', payload: expect.objectContaining({ userId: target.id, active: false, deleted: true }) });
+      expect(events[events.length - 1]).toEqual({
+        type: 'user.updated',
+        payload: expect.objectContaining({ userId: target.id, active: false, deleted: true }),
+      });
     });
 
     it('lets nobody delete themselves', async () => {

@@ -2,7 +2,16 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query
 import type { Request } from 'express';
 import { ApiContract, AuthUser, CurrentUser, SchemaPipe, messageResponseSchema } from '@dc/platform';
 import { AccountsService } from './accounts.service';
-import { CreateAccountDto, createAccountSchema, ListAccountsDto, listAccountsSchema, SetPasswordDto, setPasswordSchema, UpdateAccountDto, updateAccountSchema } from './dto/account.dto';
+import {
+  CreateAccountDto,
+  createAccountSchema,
+  ListAccountsDto,
+  listAccountsSchema,
+  SetPasswordDto,
+  setPasswordSchema,
+  UpdateAccountDto,
+  updateAccountSchema,
+} from './dto/account.dto';
 import { accountPageSchema, accountViewSchema } from './account.views';
 
 /** Link to another page of the same list, relative to where the client called. */
@@ -32,7 +41,7 @@ export class AccountsController {
     return this.accounts.create(caller, dto);
   }
 
-  @ApiContract({ summary: 'An account of the caller\'s organisation', responses: { 200: accountViewSchema } })
+  @ApiContract({ summary: "An account of the caller's organisation", responses: { 200: accountViewSchema } })
   @Get(':id')
   get(@CurrentUser() caller: AuthUser, @Param('id') id: string) {
     return this.accounts.get(caller, id);
@@ -45,7 +54,11 @@ export class AccountsController {
   }
 
   /** The same as PUT (fields sent are changed); the client uses it for `{groups}`. */
-  @ApiContract({ summary: 'Change the fields sent of an account (the client sends `{groups}`)', body: updateAccountSchema, responses: { 200: accountViewSchema } })
+  @ApiContract({
+    summary: 'Change the fields sent of an account (the client sends `{groups}`)',
+    body: updateAccountSchema,
+    responses: { 200: accountViewSchema },
+  })
   @Patch(':id')
   patch(@CurrentUser() caller: AuthUser, @Param('id') id: string, @Body(new SchemaPipe(updateAccountSchema)) dto: UpdateAccountDto) {
     return this.accounts.update(caller, id, dto);

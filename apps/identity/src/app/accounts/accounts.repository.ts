@@ -13,7 +13,9 @@ export class AccountsRepository {
   constructor(private readonly db: ServiceDatabase) {}
 
   async list(organisationId: string, offset: number, limit: number): Promise<{ count: number; accounts: Account[] }> {
-    const [accounts, count] = await this.db.dataSource.getRepository(UserEntity).findAndCount({ where: { organisationId }, order: { dateJoined: 'ASC', username: 'ASC' }, skip: offset, take: limit });
+    const [accounts, count] = await this.db.dataSource
+      .getRepository(UserEntity)
+      .findAndCount({ where: { organisationId }, order: { dateJoined: 'ASC', username: 'ASC' }, skip: offset, take: limit });
     return { count, accounts };
   }
 

@@ -85,7 +85,8 @@ export class AccountsService {
     const errors = await this.uniquenessErrors(changed(dto.username, account.username), changed(dto.email, account.email), account.id);
     if (self && dto.groups && !sameSet(dto.groups, account.groups)) errors.change_group = [OWN_GROUPS];
     if (self && dto.active === false) errors.active = [OWN_DEACTIVATION];
-    if (dto.client_type && dto.client_type !== account.clientType && !clientTypeAllowed(caller.clientType, dto.client_type)) errors.client_type = [CLIENT_TYPE_ABOVE_OWN];
+    if (dto.client_type && dto.client_type !== account.clientType && !clientTypeAllowed(caller.clientType, dto.client_type))
+      errors.client_type = [CLIENT_TYPE_ABOVE_OWN];
     if (Object.keys(errors).length) throw new FieldValidationError(errors);
     const changes: AccountChanges = {};
     if (dto.username !== undefined) changes.username = dto.username;

@@ -13,7 +13,11 @@ export class ActivationController {
   ) {}
 
   /** Activates, then sends the browser to the login page: `#/login?activated=1` (or `=0`). */
-  @ApiContract({ summary: 'Activate an account from the mailed link; redirects to the login page (`#/login?activated=1` or `=0`)', query: z.object({ token: z.string() }), responses: { 302: null } })
+  @ApiContract({
+    summary: 'Activate an account from the mailed link; redirects to the login page (`#/login?activated=1` or `=0`)',
+    query: z.object({ token: z.string() }),
+    responses: { 302: null },
+  })
   @Public()
   @Get()
   @Redirect()

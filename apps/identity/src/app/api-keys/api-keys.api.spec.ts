@@ -43,7 +43,7 @@ describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (
     expect(response.body).toEqual({ api_token: null, api_secret: null, created: null });
   });
 
-  it('needs the caller\'s password to make a pair', async () => {
+  it("needs the caller's password to make a pair", async () => {
     expect((await identity.http().post('/api/user-api-keys/').set(auth(ada.token)).send({})).body).toEqual({ password: ['This field is required.'] });
     const wrong = await identity.http().post('/api/user-api-keys/').set(auth(ada.token)).send({ password: 'not it' });
     expect(wrong.status).toBe(400);
@@ -56,7 +56,11 @@ describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (
     const response = await identity.http().post('/api/user-api-keys').set(auth(ada.token)).send({ password: PASSWORD });
     secrets.add(response.body.api_secret);
     expect(response.status).toBe(201);
-    expect(response.body).toEqual({ api_token: expect.stringMatching(/^dc_[0-9a-f]{40}$/), api_secret: expect.stringMatching(/^[\w-]{43}$/), created: expect.any(String) });
+    expect(response.body).toEqual({
+      api_token: expect.stringMatching(/^dc_[0-9a-f]{40}$/),
+      api_secret: expect.stringMatching(/^[\w-]{43}$/),
+      created: expect.any(String),
+    });
     pair = response.body;
     expect(Math.abs(Date.parse(response.body.created) - Date.now())).toBeLessThan(60_000);
     const later = await identity.http().get('/api/user-api-keys').set(auth(ada.token));
@@ -65,7 +69,9 @@ describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (
   });
 
   it('stores only a digest of the secret (it cannot be read back), and never logs it', async () => {
-    const [row] = await identity.sql<{ token: string; secret_verifier: string }>('SELECT token, secret_verifier FROM identity.api_keys WHERE user_id = $1', [ada.id]);
+    const [row] = await identity.sql<{ token: string; secret_verifier: string }>('SELECT token, secret_verifier FROM identity.api_keys WHERE user_id = $1', [
+      ada.id,
+    ]);
     expect(row.token).toBe(pair.api_token);
     expect(row.secret_verifier).toMatch(/^s1\.[\w-]{43}$/);
     const [{ dump }] = await identity.sql<{ dump: string }>("SELECT string_agg(t::text, ' ') AS dump FROM identity.api_keys t");
@@ -80,7 +86,11 @@ describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (
     secrets.add(legacy.api_secret);
     const sealed = identity.app.get(SecretCipher).encrypt(legacy.api_secret, member.id);
     await identity.sql('INSERT INTO identity.api_keys (user_id, token, secret_verifier) VALUES ($1, $2, $3)', [member.id, legacy.api_token, sealed]);
-    expect((await identity.http().get('/api/user-api-keys/').set(auth(member.token))).body).toEqual({ api_token: legacy.api_token, api_secret: null, created: expect.any(String) });
+    expect((await identity.http().get('/api/user-api-keys/').set(auth(member.token))).body).toEqual({
+      api_token: legacy.api_token,
+      api_secret: null,
+      created: expect.any(String),
+    });
     expect((await exchange(legacy.api_token, 'wrong')).status).toBe(400);
     expect((await exchange(legacy.api_token, legacy.api_secret)).status).toBe(200);
     const [row] = await identity.sql<{ secret_verifier: string }>('SELECT secret_verifier FROM identity.api_keys WHERE user_id = $1', [member.id]);
@@ -124,7 +134,7 @@ describeInfra('identity API: /api/user-api-keys/ and exchanging them for a JWT (
     expectNoSecretInLogs();
   });
 
-  it('gives nothing for a deactivated owner\'s pair', async () => {
+  it("gives nothing for a deactivated owner's pair", async () => {
     const member = await identity.member(ada.token, 'scripted', { groups: [3] });
     const keys = await makePair(member.token);
     expect((await exchange(keys.body.api_token, keys.body.api_secret)).status).toBe(200);

@@ -18,7 +18,11 @@ export class ApiKeysController {
   }
 
   /** `{password}` → a new `{api_token, api_secret}`, replacing the old pair. */
-  @ApiContract({ summary: 'Make a new API token and secret (replaces the old pair); needs the password', body: newApiKeySchema, responses: { 201: apiKeyPairSchema } })
+  @ApiContract({
+    summary: 'Make a new API token and secret (replaces the old pair); needs the password',
+    body: newApiKeySchema,
+    responses: { 201: apiKeyPairSchema },
+  })
   @Post()
   @HttpCode(201)
   create(@CurrentUser() caller: AuthUser, @Body(new SchemaPipe(newApiKeySchema)) dto: NewApiKeyDto) {

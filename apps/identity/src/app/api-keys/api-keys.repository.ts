@@ -18,7 +18,10 @@ export class ApiKeysRepository {
   }
 
   async find(userId: string): Promise<(StoredApiKey & { createdAt: Date }) | null> {
-    const rows: Array<{ token: string; secret_verifier: string; created_at: Date }> = await this.db.dataSource.query('SELECT token, secret_verifier, created_at FROM identity.api_keys WHERE user_id = $1', [userId]);
+    const rows: Array<{ token: string; secret_verifier: string; created_at: Date }> = await this.db.dataSource.query(
+      'SELECT token, secret_verifier, created_at FROM identity.api_keys WHERE user_id = $1',
+      [userId],
+    );
     return rows[0] ? { token: rows[0].token, secretVerifier: rows[0].secret_verifier, createdAt: rows[0].created_at } : null;
   }
 

@@ -42,7 +42,11 @@ export class LoginThrottleRepository {
   /** Forgets an account's failures: from one address (a successful login there) or from all (a new password). */
   async clearAccount(account: string, address?: string | null): Promise<void> {
     if (address === undefined) await this.db.dataSource.query(`DELETE FROM identity.login_failures WHERE scope = 'pair' AND subject = $1`, [account]);
-    else await this.db.dataSource.query(`DELETE FROM identity.login_failures WHERE scope = 'pair' AND subject = $1 AND address IS NOT DISTINCT FROM $2`, [account, address]);
+    else
+      await this.db.dataSource.query(`DELETE FROM identity.login_failures WHERE scope = 'pair' AND subject = $1 AND address IS NOT DISTINCT FROM $2`, [
+        account,
+        address,
+      ]);
   }
 
   private async count(where: string, params: unknown[], windowSeconds: number): Promise<FailureCount> {

@@ -8,7 +8,8 @@ const TOO_MANY = { detail: 'Too many failed login attempts. Please wait before t
 describeInfra('identity API: POST /api-token-auth/ (real PostgreSQL)', true, () => {
   let db: TestDatabase;
   let identity: IdentityTestApp;
-  const login = (username: string, password: string, address = identity.nextAddress()) => identity.http().post('/api-token-auth/').set('X-Forwarded-For', address).send({ username, password });
+  const login = (username: string, password: string, address = identity.nextAddress()) =>
+    identity.http().post('/api-token-auth/').set('X-Forwarded-For', address).send({ username, password });
 
   beforeAll(async () => {
     db = await createTestDatabase('identity_login');
@@ -33,7 +34,14 @@ describeInfra('identity API: POST /api-token-auth/ (real PostgreSQL)', true, () 
       ct: 'STANDARD',
       groups: [1, 2, 3],
       pv: 1,
-      perms: expect.arrayContaining(['account.add_userprofile', 'account.change_userprofile', 'account.delete_userprofile', 'account.change_organisation', 'records.change_record', 'records.view_record']),
+      perms: expect.arrayContaining([
+        'account.add_userprofile',
+        'account.change_userprofile',
+        'account.delete_userprofile',
+        'account.change_organisation',
+        'records.change_record',
+        'records.view_record',
+      ]),
     });
     expect(claims.exp - claims.iat).toBe(24 * 60 * 60);
     const me = await identity.http().get('/api/account/user-account/').set(auth(response.body.token));
@@ -47,7 +55,11 @@ describeInfra('identity API: POST /api-token-auth/ (real PostgreSQL)', true, () 
 
   it('gives a wrong password, an unknown user and an inactive account the same 400', async () => {
     await identity.signUp('inactive', { email: 'inactive@example.org' });
-    for (const [username, password] of [['ada', 'wrong password'], ['nobody', PASSWORD], ['inactive', PASSWORD]]) {
+    for (const [username, password] of [
+      ['ada', 'wrong password'],
+      ['nobody', PASSWORD],
+      ['inactive', PASSWORD],
+    ]) {
       const response = await login(username, password);
       expect(response.status).toBe(400);
       expect(response.body).toEqual(BAD_CREDENTIALS);
@@ -127,7 +139,15 @@ describeInfra('identity API: POST /api-token-auth/ (real PostgreSQL)', true, () 
     const signUp = (username: string, address?: string) => {
       const request = identity.http().post('/api/register/');
       if (address) request.set('X-Forwarded-For', address);
-      return request.send({ username, email: `${username}@example.org`, first_name: 'Sign', last_name: 'Up', description: 'Tests', password: 'ledger and quill 1850', password_confirm: 'ledger and quill 1850' });
+      return request.send({
+        username,
+        email: `${username}@example.org`,
+        first_name: 'Sign',
+        last_name: 'Up',
+        description: 'Tests',
+        password: 'ledger and quill 1850',
+        password_confirm: 'ledger and quill 1850',
+      });
     };
     for (let i = 0; i < 10; i++) expect((await signUp(`signup${i}`, '203.0.113.90')).status).toBe(201);
     const refused = await signUp('signup10', '203.0.113.90');
@@ -157,7 +177,10 @@ describeInfra('identity API: POST /api-token-auth/ (real PostgreSQL)', true, () 
     const forged = new JwtService({ secret: 'x'.repeat(40) }).sign({ sub: 'someone' });
     expect((await identity.http().get('/api/account/user-account/').set(auth(forged))).status).toBe(401);
     const [user] = await identity.sql<{ id: string; organisation_id: string }>("SELECT id, organisation_id FROM identity.users WHERE username = 'ada'");
-    const expired = jwt.sign({ sub: user.id, username: 'ada', org: user.organisation_id, ct: 'STANDARD', perms: [], groups: [1, 2, 3], pv: 1 }, { expiresIn: -10 });
+    const expired = jwt.sign(
+      { sub: user.id, username: 'ada', org: user.organisation_id, ct: 'STANDARD', perms: [], groups: [1, 2, 3], pv: 1 },
+      { expiresIn: -10 },
+    );
     const response = await identity.http().get('/api/account/user-account/').set(auth(expired));
     expect(response.status).toBe(401);
     expect(response.body).toEqual({ detail: 'Invalid or expired token. Please log in again.' });
@@ -167,11 +190,22 @@ describeInfra('identity API: POST /api-token-auth/ (real PostgreSQL)', true, () 
     const grace = await identity.founder('hedy', { email: 'hedy@example.org' });
     expect((await identity.http().get('/internal/token-status').set(auth(grace.token))).status).toBe(204);
     expect((await identity.http().get('/internal/token-status')).status).toBe(401);
-    const changed = await identity.http().put('/api/change-password/').set(auth(grace.token)).send({ old_password: PASSWORD, new_password: 'a brand new secret', new_password_confirm: 'a brand new secret' });
+    const changed = await identity
+      .http()
+      .put('/api/change-password/')
+      .set(auth(grace.token))
+      .send({ old_password: PASSWORD, new_password: 'a brand new secret', new_password_confirm: 'a brand new secret' });
     expect(changed.status).toBe(200);
     const stale = await identity.http().get('/internal/token-status').set(auth(grace.token));
     expect(stale.status).toBe(401);
     expect(stale.body).toEqual({ detail: 'Invalid or expired token. Please log in again.' });
-    expect((await identity.http().get('/internal/token-status').set(auth(await identity.login('hedy', 'a brand new secret')))).status).toBe(204);
+    expect(
+      (
+        await identity
+          .http()
+          .get('/internal/token-status')
+          .set(auth(await identity.login('hedy', 'a brand new secret')))
+      ).status,
+    ).toBe(204);
   });
 });

@@ -10,7 +10,13 @@ export class LoginController {
   constructor(private readonly login: LoginService) {}
 
   /** `{username, password}` (or `{username: api_token, password: api_secret}`) → `{token}`. */
-  @ApiContract({ summary: 'Exchange a username and password (or an API token and secret) for a JWT valid 24 hours', body: loginSchema, requestExample: { username: 'ada', password: 'correct horse battery staple' }, responses: { 200: z.object({ token: z.string() }) }, example: { token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9…' } })
+  @ApiContract({
+    summary: 'Exchange a username and password (or an API token and secret) for a JWT valid 24 hours',
+    body: loginSchema,
+    requestExample: { username: 'ada', password: 'correct horse battery staple' },
+    responses: { 200: z.object({ token: z.string() }) },
+    example: { token: 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9…' },
+  })
   @Public()
   @Post()
   @HttpCode(200)

@@ -16,7 +16,10 @@ export class LoginRepository {
   }
 
   async findApiKey(token: string): Promise<{ userId: string; secretVerifier: string } | null> {
-    const rows: Array<{ user_id: string; secret_verifier: string }> = await this.db.dataSource.query('SELECT user_id, secret_verifier FROM identity.api_keys WHERE token = $1', [token]);
+    const rows: Array<{ user_id: string; secret_verifier: string }> = await this.db.dataSource.query(
+      'SELECT user_id, secret_verifier FROM identity.api_keys WHERE token = $1',
+      [token],
+    );
     return rows[0] ? { userId: rows[0].user_id, secretVerifier: rows[0].secret_verifier } : null;
   }
 

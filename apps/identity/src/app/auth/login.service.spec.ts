@@ -21,8 +21,20 @@ class CountingHasher extends PasswordHasher {
 }
 
 const account = (overrides: Partial<Account> = {}): Account => ({
-  id: '7d3c1a52-3f0e-4b8e-9a55-1f8f3c7e2b10', username: 'ada', email: 'ada@example.org', firstName: 'Ada', lastName: 'Lovelace', description: '',
-  passwordHash: 'hash:secret pass', passwordVersion: 1, organisationId: 'org', clientType: 'STANDARD', active: true, activatedAt: new Date(), groups: [1, 2, 3], dateJoined: new Date(),
+  id: '7d3c1a52-3f0e-4b8e-9a55-1f8f3c7e2b10',
+  username: 'ada',
+  email: 'ada@example.org',
+  firstName: 'Ada',
+  lastName: 'Lovelace',
+  description: '',
+  passwordHash: 'hash:secret pass',
+  passwordVersion: 1,
+  organisationId: 'org',
+  clientType: 'STANDARD',
+  active: true,
+  activatedAt: new Date(),
+  groups: [1, 2, 3],
+  dateJoined: new Date(),
   ...overrides,
 });
 

@@ -19,7 +19,8 @@ describeInfra('identity: the revocation list held in memory (real PostgreSQL, tw
   const logout = (app: IdentityTestApp, token: string) => app.http().post('/api/logout/').set(auth(token));
   /** Another instance signs with the same secret as the first. */
   const sameSecret = () => ({ env: { JWT_SECRET: first.app.get<AppConfig>(APP_CONFIG).JWT_SECRET! } });
-  const login = async (username: string) => (await first.http().post('/api-token-auth/').set('X-Forwarded-For', first.nextAddress()).send({ username, password: PASSWORD })).body.token as string;
+  const login = async (username: string) =>
+    (await first.http().post('/api-token-auth/').set('X-Forwarded-For', first.nextAddress()).send({ username, password: PASSWORD })).body.token as string;
 
   beforeAll(async () => {
     db = await createTestDatabase('identity_revocation_list');
@@ -76,7 +77,9 @@ describeInfra('identity: the revocation list held in memory (real PostgreSQL, tw
     const list = second.app.get(RevocationList);
     expect((await me(second, token)).status).toBe(200);
     // Cut the listening connections of both instances, as a database restart or network fault would.
-    await second.sql('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [`listen:${TOKEN_REVOKED_CHANNEL}`]);
+    await second.sql('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND application_name = $1', [
+      `listen:${TOKEN_REVOKED_CHANNEL}`,
+    ]);
     await eventually(async () => expect(list.current).toBe(false), WITHIN_SECONDS);
     // A logout while nothing is heard: the other instance still refuses the token (it asks the table).
     expect((await logout(first, token)).status).toBe(204);

@@ -17,7 +17,10 @@ export class RevokedTokens {
   /** Records the logout and, at its commit, tells every identity process on TOKEN_REVOKED_CHANNEL. */
   async revoke(tokenId: string, expiresAt: Date): Promise<void> {
     await this.db.transaction(async (tx) => {
-      await tx.manager.query('INSERT INTO identity.revoked_tokens (token_id, expires_at) VALUES ($1, $2) ON CONFLICT (token_id) DO NOTHING', [tokenId, expiresAt]);
+      await tx.manager.query('INSERT INTO identity.revoked_tokens (token_id, expires_at) VALUES ($1, $2) ON CONFLICT (token_id) DO NOTHING', [
+        tokenId,
+        expiresAt,
+      ]);
       await tx.manager.query('DELETE FROM identity.revoked_tokens WHERE expires_at < now()');
       await tx.manager.query('SELECT pg_notify($1, $2)', [TOKEN_REVOKED_CHANNEL, `${tokenId} ${expiresAt.getTime()}`]);
     });
@@ -30,7 +33,9 @@ export class RevokedTokens {
 
   /** Every revocation whose token has not expired yet. */
   async unexpired(): Promise<RevokedToken[]> {
-    const rows: Array<{ token_id: string; expires_at: Date }> = await this.db.dataSource.query('SELECT token_id, expires_at FROM identity.revoked_tokens WHERE expires_at >= now()');
+    const rows: Array<{ token_id: string; expires_at: Date }> = await this.db.dataSource.query(
+      'SELECT token_id, expires_at FROM identity.revoked_tokens WHERE expires_at >= now()',
+    );
     return rows.map((row) => ({ tokenId: row.token_id, expiresAt: new Date(row.expires_at) }));
   }
 

@@ -40,7 +40,11 @@ describeInfra('identity: the remembered account of the token check (real Postgre
   it('revokes at once when identity itself commits the change, however recently the account was remembered', async () => {
     const bob = await identity.founder('bob');
     expect((await me(bob.token)).status).toBe(200);
-    const response = await identity.http().put('/api/change-password/').set(auth(bob.token)).send({ old_password: PASSWORD, new_password: 'another long passphrase', new_password_confirm: 'another long passphrase' });
+    const response = await identity
+      .http()
+      .put('/api/change-password/')
+      .set(auth(bob.token))
+      .send({ old_password: PASSWORD, new_password: 'another long passphrase', new_password_confirm: 'another long passphrase' });
     expect(response.status).toBe(200);
     // The clock has not moved: only the commit's forgetting makes the remembered account stale.
     expect((await me(bob.token)).status).toBe(401);

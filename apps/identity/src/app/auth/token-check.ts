@@ -74,7 +74,14 @@ export class CurrentAccountTokenCheck implements OnModuleInit {
     if (cached && cached.until > this.now()) return cached.account;
     const generation = this.generation;
     const found = await this.accounts.findById(id);
-    const account = found && { active: found.active, passwordVersion: found.passwordVersion, clientType: found.clientType, username: found.username, organisationId: found.organisationId, groups: groupsKey(found.groups) };
+    const account = found && {
+      active: found.active,
+      passwordVersion: found.passwordVersion,
+      clientType: found.clientType,
+      username: found.username,
+      organisationId: found.organisationId,
+      groups: groupsKey(found.groups),
+    };
     if (generation === this.generation) {
       this.cache.delete(id);
       if (this.cache.size >= MAX_CACHED_ACCOUNTS) this.cache.delete(this.cache.keys().next().value!);

@@ -48,9 +48,15 @@ describeInfra('identity API: autofill lists for the custom-visibility picker (re
   });
 
   it('filters by lowercase substring with q', async () => {
-    expect((await identity.http().get('/api/userprofile-autofill-list/?q=HOP').set(auth(ada.token))).body).toEqual([{ id: grace.id, name: 'Grace Hopper (grace)' }]);
-    expect((await identity.http().get('/api/userprofile-autofill-list/?q=(char').set(auth(ada.token))).body).toEqual([{ id: charles.id, name: 'Sub charles (charles)' }]);
-    expect((await identity.http().get('/api/organisation-autofill-list?q=navy').set(auth(ada.token))).body).toEqual([{ id: grace.organisationId, name: 'Navy Computing Lab' }]);
+    expect((await identity.http().get('/api/userprofile-autofill-list/?q=HOP').set(auth(ada.token))).body).toEqual([
+      { id: grace.id, name: 'Grace Hopper (grace)' },
+    ]);
+    expect((await identity.http().get('/api/userprofile-autofill-list/?q=(char').set(auth(ada.token))).body).toEqual([
+      { id: charles.id, name: 'Sub charles (charles)' },
+    ]);
+    expect((await identity.http().get('/api/organisation-autofill-list?q=navy').set(auth(ada.token))).body).toEqual([
+      { id: grace.organisationId, name: 'Navy Computing Lab' },
+    ]);
     expect((await identity.http().get('/api/organisation-autofill-list?q=%25').set(auth(ada.token))).body).toEqual([]);
   });
 
@@ -64,13 +70,29 @@ describeInfra('identity API: autofill lists for the custom-visibility picker (re
     }
     expect(await identity.sql("SELECT 1 FROM identity.users WHERE email = 'eve@example.org'")).toEqual([]);
 
-    const profile = await identity.http().put('/api/change-profile-information/').set(auth(ada.token)).send({ first_name: 'Ada', last_name: `Love${RLO}lace` });
+    const profile = await identity
+      .http()
+      .put('/api/change-profile-information/')
+      .set(auth(ada.token))
+      .send({ first_name: 'Ada', last_name: `Love${RLO}lace` });
     expect([profile.status, profile.body]).toEqual([400, { last_name: REFUSED }]);
-    const created = await identity.http().post('/api/account/').set(auth(ada.token)).send({ username: 'sub-eve', email: 'sub-eve@example.org', first_name: `Sub${RLO}`, last_name: 'Eve', password: 'correct horse battery' });
+    const created = await identity
+      .http()
+      .post('/api/account/')
+      .set(auth(ada.token))
+      .send({ username: 'sub-eve', email: 'sub-eve@example.org', first_name: `Sub${RLO}`, last_name: 'Eve', password: 'correct horse battery' });
     expect([created.status, created.body]).toEqual([400, { first_name: REFUSED }]);
-    const renamed = await identity.http().patch(`/api/account/${charles.id}/`).set(auth(ada.token)).send({ last_name: `${RLO}charles` });
+    const renamed = await identity
+      .http()
+      .patch(`/api/account/${charles.id}/`)
+      .set(auth(ada.token))
+      .send({ last_name: `${RLO}charles` });
     expect([renamed.status, renamed.body]).toEqual([400, { last_name: REFUSED }]);
-    const organisation = await identity.http().put(`/api/organisation/${grace.organisationId}/`).set(auth(grace.token)).send({ name: `Navy${RLO}baL` });
+    const organisation = await identity
+      .http()
+      .put(`/api/organisation/${grace.organisationId}/`)
+      .set(auth(grace.token))
+      .send({ name: `Navy${RLO}baL` });
     expect([organisation.status, organisation.body]).toEqual([400, { name: REFUSED }]);
     // Names in every other script stay welcome.
     const arabic = await identity.http().put(`/api/organisation/${grace.organisationId}/`).set(auth(grace.token)).send({ name: 'مختبر الحوسبة' });
@@ -82,8 +104,12 @@ describeInfra('identity API: autofill lists for the custom-visibility picker (re
     await identity.sql(`UPDATE identity.users SET last_name = 'Hop${RLO}per' WHERE id = $1`, [grace.id]);
     await identity.sql(`UPDATE identity.organisations SET name = 'Navy${RLO}baL' WHERE id = $1`, [grace.organisationId]);
     try {
-      expect((await identity.http().get('/api/userprofile-autofill-list/?q=grace').set(auth(ada.token))).body).toEqual([{ id: grace.id, name: 'Grace Hopper (grace)' }]);
-      expect((await identity.http().get('/api/organisation-autofill-list/?q=navy').set(auth(ada.token))).body).toEqual([{ id: grace.organisationId, name: 'NavybaL' }]);
+      expect((await identity.http().get('/api/userprofile-autofill-list/?q=grace').set(auth(ada.token))).body).toEqual([
+        { id: grace.id, name: 'Grace Hopper (grace)' },
+      ]);
+      expect((await identity.http().get('/api/organisation-autofill-list/?q=navy').set(auth(ada.token))).body).toEqual([
+        { id: grace.organisationId, name: 'NavybaL' },
+      ]);
     } finally {
       await identity.sql(`UPDATE identity.users SET last_name = 'Hopper' WHERE id = $1`, [grace.id]);
       await identity.sql(`UPDATE identity.organisations SET name = 'Navy Computing Lab' WHERE id = $1`, [grace.organisationId]);

@@ -19,7 +19,11 @@ export class AutofillController {
   }
 
   /** Organisations with an active member. */
-  @ApiContract({ summary: 'Organisations with an active member, for the custom visibility list', query: autofillQuery, responses: { 200: z.array(autofillEntry) } })
+  @ApiContract({
+    summary: 'Organisations with an active member, for the custom visibility list',
+    query: autofillQuery,
+    responses: { 200: z.array(autofillEntry) },
+  })
   @Get('organisation-autofill-list')
   organisations(@Query('q') q: unknown) {
     return this.autofill.organisations(q);

@@ -64,7 +64,11 @@ describe('mail requested by other services', () => {
       return found;
     });
     expect(mail.subject).toBe('Activate your Data Catalogue account');
-    expect(mail.text).toMatch(new RegExp(`^Hello Ada,\\n\\n[\\s\\S]*\\n\\nActivate my account: ${PUBLIC_URL.replace(/\./g, '\\.')}/api/register/activate/\\?token=[\\w-]+\\n\\nThe Data Catalogue team\\n$`));
+    expect(mail.text).toMatch(
+      new RegExp(
+        `^Hello Ada,\\n\\n[\\s\\S]*\\n\\nActivate my account: ${PUBLIC_URL.replace(/\./g, '\\.')}/api/register/activate/\\?token=[\\w-]+\\n\\nThe Data Catalogue team\\n$`,
+      ),
+    );
     expect(mail.html).toMatch(/<a href="https:\/\/catalogue\.example\.test\/api\/register\/activate\/\?token=[\w-]+"[^>]*>Activate my account<\/a>/);
   });
 

@@ -26,7 +26,13 @@ describeInfra('identity API: /api/organisation/{id}/ (real PostgreSQL)', true, (
     for (const caller of [roles.founder, roles.accessAdmin, roles.dataAdmin, roles.dataViewer, roles.basic]) {
       const response = await identity.http().get(path()).set(auth(caller.token));
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ id: roles.founder.organisationId, name: 'Ada Lovelace', email: 'org-founder@example.org', description: 'Analytical engines', userprofile_set: members });
+      expect(response.body).toEqual({
+        id: roles.founder.organisationId,
+        name: 'Ada Lovelace',
+        email: 'org-founder@example.org',
+        description: 'Analytical engines',
+        userprofile_set: members,
+      });
     }
   });
 

@@ -16,7 +16,11 @@ export class OrganisationController {
   }
 
   /** `{name, email?, description?}`; needs account.change_organisation. */
-  @ApiContract({ summary: "Change the caller's organisation (account.change_organisation)", body: organisationSchema, responses: { 200: organisationViewSchema } })
+  @ApiContract({
+    summary: "Change the caller's organisation (account.change_organisation)",
+    body: organisationSchema,
+    responses: { 200: organisationViewSchema },
+  })
   @Put(':id')
   update(@CurrentUser() caller: AuthUser, @Param('id') id: string, @Body(new SchemaPipe(organisationSchema)) dto: OrganisationDto) {
     return this.organisations.update(caller, id, dto);

@@ -13,7 +13,10 @@ export class OrganisationRepository {
   }
 
   async memberIds(id: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.db.dataSource.query('SELECT id FROM identity.users WHERE organisation_id = $1 ORDER BY date_joined, username', [id]);
+    const rows: Array<{ id: string }> = await this.db.dataSource.query(
+      'SELECT id FROM identity.users WHERE organisation_id = $1 ORDER BY date_joined, username',
+      [id],
+    );
     return rows.map((row) => row.id);
   }
 

@@ -13,7 +13,8 @@ describeInfra('identity API: password reset (real PostgreSQL)', true, () => {
   const settled = () => identity.app.get(PasswordResetService).settled();
   const requestReset = (email: string) => identity.http().post('/api/password/confirm/').send({ email });
   const check = (body: Record<string, unknown>) => identity.http().post('/api/password/check/').send(body);
-  const login = (username: string, password: string) => identity.http().post('/api-token-auth/').set('X-Forwarded-For', identity.nextAddress()).send({ username, password });
+  const login = (username: string, password: string) =>
+    identity.http().post('/api-token-auth/').set('X-Forwarded-For', identity.nextAddress()).send({ username, password });
   /** Waits for the reset mail (it is written after the answer) and reads token and email from its link. */
   const resetLink = async (email: string, count = 1) =>
     eventually(async () => {
@@ -74,7 +75,7 @@ describeInfra('identity API: password reset (real PostgreSQL)', true, () => {
     expect(again.body).toEqual(INVALID_LINK);
   });
 
-  it('refuses an unknown token, another account\'s email and an expired token', async () => {
+  it("refuses an unknown token, another account's email and an expired token", async () => {
     await identity.founder('grace', { email: 'grace@example.org' });
     await requestReset('grace@example.org');
     const link = await resetLink('grace@example.org');
@@ -106,7 +107,9 @@ describeInfra('identity API: password reset (real PostgreSQL)', true, () => {
     const refused = await check({ email: link.email, token: link.token, password: 'qwertyuiop', password_confirm: 'qwertyuiop' });
     expect(refused.status).toBe(400);
     expect(refused.body).toEqual({ password: ['This password is too common or too easy to guess. Use a few uncommon words or a longer phrase.'] });
-    expect((await check({ email: link.email, token: link.token, password: 'admiral-hopper', password_confirm: 'admiral-hopper' })).body).toEqual({ password: ['The password is too similar to the username.'] });
+    expect((await check({ email: link.email, token: link.token, password: 'admiral-hopper', password_confirm: 'admiral-hopper' })).body).toEqual({
+      password: ['The password is too similar to the username.'],
+    });
     expect((await check({ email: link.email, token: link.token, password: NEW_PASSWORD, password_confirm: NEW_PASSWORD })).status).toBe(200);
   });
 
@@ -139,8 +142,16 @@ describeInfra('identity API: password reset (real PostgreSQL)', true, () => {
     expect((await requestReset('nope')).body).toEqual({ email: ['Enter a valid email address.'] });
     const empty = await check({});
     expect(empty.status).toBe(400);
-    expect(empty.body).toEqual({ email: ['This field is required.'], token: ['This field is required.'], password: ['This field is required.'], password_confirm: ['This field is required.'] });
+    expect(empty.body).toEqual({
+      email: ['This field is required.'],
+      token: ['This field is required.'],
+      password: ['This field is required.'],
+      password_confirm: ['This field is required.'],
+    });
     const weak = await check({ email: 'ada@example.org', token: 't', password: 'short', password_confirm: 'other' });
-    expect(weak.body).toEqual({ password: ['This password is too short. It must contain at least 8 characters.'], password_confirm: ["Passwords don't match."] });
+    expect(weak.body).toEqual({
+      password: ['This password is too short. It must contain at least 8 characters.'],
+      password_confirm: ["Passwords don't match."],
+    });
   });
 });

@@ -9,7 +9,11 @@ export class PasswordResetController {
   constructor(private readonly resets: PasswordResetService) {}
 
   /** `{email}` → always `{message}`; mails a link to `#/passreset?token=...&email=...` if the account exists. */
-  @ApiContract({ summary: 'Mail a password reset link (the answer does not tell whether the address has an account)', body: resetRequestSchema, responses: { 200: messageResponseSchema } })
+  @ApiContract({
+    summary: 'Mail a password reset link (the answer does not tell whether the address has an account)',
+    body: resetRequestSchema,
+    responses: { 200: messageResponseSchema },
+  })
   @Public()
   @Post('confirm')
   @HttpCode(200)
@@ -18,7 +22,11 @@ export class PasswordResetController {
   }
 
   /** `{email, token, password, password_confirm}` → `{message, status: "success"}`. */
-  @ApiContract({ summary: 'Set a new password with the token from the mail', body: resetConfirmSchema, responses: { 200: z.object({ message: z.string(), status: z.literal('success') }) } })
+  @ApiContract({
+    summary: 'Set a new password with the token from the mail',
+    body: resetConfirmSchema,
+    responses: { 200: z.object({ message: z.string(), status: z.literal('success') }) },
+  })
   @Public()
   @Post('check')
   @HttpCode(200)

@@ -25,9 +25,18 @@ export class PasswordResetRepository {
         [userId, limit.windowSeconds],
       );
       if ((recent[0]?.count ?? 0) >= limit.maxPerWindow) return false;
-      await tx.manager.query(`UPDATE identity.one_time_tokens SET used_at = now() WHERE user_id = $1 AND purpose = 'password_reset' AND used_at IS NULL`, [userId]);
-      await tx.manager.query(`DELETE FROM identity.one_time_tokens WHERE user_id = $1 AND purpose = 'password_reset' AND expires_at < now() - interval '1 day'`, [userId]);
-      await tx.manager.query(`INSERT INTO identity.one_time_tokens (token_hash, purpose, user_id, expires_at) VALUES ($1, 'password_reset', $2, $3)`, [tokenHash, userId, expiresAt]);
+      await tx.manager.query(`UPDATE identity.one_time_tokens SET used_at = now() WHERE user_id = $1 AND purpose = 'password_reset' AND used_at IS NULL`, [
+        userId,
+      ]);
+      await tx.manager.query(
+        `DELETE FROM identity.one_time_tokens WHERE user_id = $1 AND purpose = 'password_reset' AND expires_at < now() - interval '1 day'`,
+        [userId],
+      );
+      await tx.manager.query(`INSERT INTO identity.one_time_tokens (token_hash, purpose, user_id, expires_at) VALUES ($1, 'password_reset', $2, $3)`, [
+        tokenHash,
+        userId,
+        expiresAt,
+      ]);
       return true;
     });
   }

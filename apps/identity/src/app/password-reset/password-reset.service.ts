@@ -66,7 +66,10 @@ export class PasswordResetService implements OnApplicationShutdown {
     // An account an admin deactivated gets no link; one never activated may prove its email here.
     if (!account || (!account.active && account.activatedAt !== null)) return;
     const token = newOneTimeToken();
-    const issued = await this.resets.issue(account.id, token.hash, new Date(Date.now() + RESET_LIFETIME_MS), { maxPerWindow: RESET_MAILS_PER_HOUR, windowSeconds: 3600 });
+    const issued = await this.resets.issue(account.id, token.hash, new Date(Date.now() + RESET_LIFETIME_MS), {
+      maxPerWindow: RESET_MAILS_PER_HOUR,
+      windowSeconds: 3600,
+    });
     if (issued) await this.mail.sendPasswordReset(account, token.token);
   }
 }

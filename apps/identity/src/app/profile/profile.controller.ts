@@ -23,7 +23,11 @@ export class ProfileController {
   }
 
   /** `{old_password, new_password, new_password_confirm}` → `{message}`; the caller must log in again. */
-  @ApiContract({ summary: "Change the caller's password (every earlier token stops working)", body: changePasswordSchema, responses: { 200: messageResponseSchema } })
+  @ApiContract({
+    summary: "Change the caller's password (every earlier token stops working)",
+    body: changePasswordSchema,
+    responses: { 200: messageResponseSchema },
+  })
   @Put('change-password')
   changePassword(@CurrentUser() caller: AuthUser, @Body(new SchemaPipe(changePasswordSchema)) dto: ChangePasswordDto) {
     return this.profile.changePassword(caller, dto);

@@ -20,9 +20,11 @@ describeInfra('identity API: POST /api/register/ (real PostgreSQL)', true, () =>
     const response = await identity.signUp('ada');
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ message: 'An email was sent to your account. Please confirm your account.', username: 'ada', email: 'ada@example.org' });
-    const [user] = await identity.sql<{ active: boolean; client_type: string; groups: number[]; organisation_id: string; activated_at: Date | null }>("SELECT * FROM identity.users WHERE username = 'ada'");
+    const [user] = await identity.sql<{ active: boolean; client_type: string; groups: number[]; organisation_id: string; activated_at: Date | null }>(
+      "SELECT * FROM identity.users WHERE username = 'ada'",
+    );
     expect(user).toMatchObject({ active: false, client_type: 'STANDARD', groups: [1, 2, 3], activated_at: null });
-    const [organisation] = await identity.sql("SELECT name, email, description FROM identity.organisations WHERE id = $1", [user.organisation_id]);
+    const [organisation] = await identity.sql('SELECT name, email, description FROM identity.organisations WHERE id = $1', [user.organisation_id]);
     expect(organisation).toEqual({ name: 'Ada Lovelace', email: 'ada@example.org', description: 'Analytical engines' });
   });
 
@@ -41,7 +43,7 @@ describeInfra('identity API: POST /api/register/ (real PostgreSQL)', true, () =>
     expect(`${link.origin}${link.pathname}`).toBe(`${PUBLIC_URL}/api/register/activate/`);
     const token = link.searchParams.get('token')!;
     const rows = await identity.sql<{ token_hash: string; purpose: string; lifetime: number }>(
-      "SELECT token_hash, purpose, extract(epoch FROM expires_at - created_at)::int AS lifetime FROM identity.one_time_tokens",
+      'SELECT token_hash, purpose, extract(epoch FROM expires_at - created_at)::int AS lifetime FROM identity.one_time_tokens',
     );
     expect(rows).toEqual([{ token_hash: hashToken(token), purpose: 'activation', lifetime: expect.any(Number) }]);
     expect(rows[0].token_hash).not.toContain(token);
@@ -49,7 +51,11 @@ describeInfra('identity API: POST /api/register/ (real PostgreSQL)', true, () =>
   });
 
   it('refuses to log in before activation, with the same answer as a wrong password', async () => {
-    const response = await identity.http().post('/api-token-auth/').set('X-Forwarded-For', identity.nextAddress()).send({ username: 'ada', password: PASSWORD });
+    const response = await identity
+      .http()
+      .post('/api-token-auth/')
+      .set('X-Forwarded-For', identity.nextAddress())
+      .send({ username: 'ada', password: PASSWORD });
     expect(response.status).toBe(400);
     expect(response.body).toEqual({ non_field_errors: ['Unable to log in with provided credentials.'] });
   });
@@ -57,10 +63,25 @@ describeInfra('identity API: POST /api/register/ (real PostgreSQL)', true, () =>
   it('records organisation.updated and user.registered for the other services', async () => {
     const [user] = await identity.sql<{ id: string; organisation_id: string }>("SELECT id, organisation_id FROM identity.users WHERE username = 'ada'");
     expect(await identity.events(user.organisation_id)).toEqual([
-      { type: 'organisation.updated', payload: { organisationId: user.organisation_id, name: 'Ada Lovelace', description: 'Analytical engines', email: 'ada@example.org' } },
+      {
+        type: 'organisation.updated',
+        payload: { organisationId: user.organisation_id, name: 'Ada Lovelace', description: 'Analytical engines', email: 'ada@example.org' },
+      },
     ]);
     expect(await identity.events(user.id)).toEqual([
-      { type: 'user.registered', payload: { userId: user.id, username: 'ada', organisationId: user.organisation_id, clientType: 'STANDARD', firstName: 'Ada', lastName: 'Lovelace', email: 'ada@example.org', groups: [1, 2, 3] } },
+      {
+        type: 'user.registered',
+        payload: {
+          userId: user.id,
+          username: 'ada',
+          organisationId: user.organisation_id,
+          clientType: 'STANDARD',
+          firstName: 'Ada',
+          lastName: 'Lovelace',
+          email: 'ada@example.org',
+          groups: [1, 2, 3],
+        },
+      },
     ]);
   });
 
@@ -71,7 +92,7 @@ describeInfra('identity API: POST /api/register/ (real PostgreSQL)', true, () =>
     }
   });
 
-  it('answers a taken email (whatever its case) exactly as a sign-up, creates nothing, and mails the address\'s owner how to reset their password', async () => {
+  it("answers a taken email (whatever its case) exactly as a sign-up, creates nothing, and mails the address's owner how to reset their password", async () => {
     const state = async () => ({
       users: await identity.sql('SELECT id FROM identity.users ORDER BY id'),
       organisations: await identity.sql('SELECT id FROM identity.organisations ORDER BY id'),
@@ -89,12 +110,16 @@ describeInfra('identity API: POST /api/register/ (real PostgreSQL)', true, () =>
     expect(await state()).toEqual(before);
 
     const mails = identity.mails().slice(mailsBefore);
-    expect(mails.map((mail) => [mail.to, mail.subject])).toEqual([[expect.stringContaining('ada@example.org'), 'Someone tried to sign up with your email address']]);
+    expect(mails.map((mail) => [mail.to, mail.subject])).toEqual([
+      [expect.stringContaining('ada@example.org'), 'Someone tried to sign up with your email address'],
+    ]);
     expect(mails[0].text).toContain('Hello Ada,');
     expect(mails[0].text).toContain(`${PUBLIC_URL}/#/passreset`);
     // Nothing the caller typed is mailed (the address is someone else's to read).
     expect(mails[0].text).not.toMatch(/impostor|Eve/);
-    expect((await identity.http().post('/api-token-auth/').set('X-Forwarded-For', identity.nextAddress()).send({ username: 'impostor', password: PASSWORD })).status).toBe(400);
+    expect(
+      (await identity.http().post('/api-token-auth/').set('X-Forwarded-For', identity.nextAddress()).send({ username: 'impostor', password: PASSWORD })).status,
+    ).toBe(400);
   });
 
   it('answers every missing field with the spec messages', async () => {

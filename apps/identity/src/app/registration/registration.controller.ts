@@ -13,7 +13,11 @@ export class RegistrationController {
     private readonly throttle: LoginThrottle,
   ) {}
 
-  @ApiContract({ summary: 'Sign up: creates an inactive account and its organisation, and mails the activation link', body: registerSchema, responses: { 201: z.object({ message: z.string(), username: z.string(), email: z.string() }) } })
+  @ApiContract({
+    summary: 'Sign up: creates an inactive account and its organisation, and mails the activation link',
+    body: registerSchema,
+    responses: { 201: z.object({ message: z.string(), username: z.string(), email: z.string() }) },
+  })
   @Public()
   @Post()
   @HttpCode(201)

@@ -31,7 +31,11 @@ export class RegistrationRepository {
     await this.db.transaction(async (tx) => {
       await tx.manager.insert(OrganisationEntity, account.organisation);
       await tx.manager.insert(UserEntity, account.user);
-      await tx.manager.query(`INSERT INTO identity.one_time_tokens (token_hash, purpose, user_id, expires_at) VALUES ($1, 'activation', $2, $3)`, [account.activation.tokenHash, account.user.id, account.activation.expiresAt]);
+      await tx.manager.query(`INSERT INTO identity.one_time_tokens (token_hash, purpose, user_id, expires_at) VALUES ($1, 'activation', $2, $3)`, [
+        account.activation.tokenHash,
+        account.user.id,
+        account.activation.expiresAt,
+      ]);
       const user = await tx.manager.findOneByOrFail(UserEntity, { id: account.user.id });
       await tx.publish(organisationUpdatedEvent(account.organisation), userRegisteredEvent(user));
     });

@@ -33,7 +33,15 @@ class ReversingHasher extends PasswordHasher {
   }
 }
 
-const valid = { username: 'ada', email: 'ada@example.org', first_name: 'Ada', last_name: 'Lovelace', description: 'Engines', password: 'correct horse', password_confirm: 'correct horse' };
+const valid = {
+  username: 'ada',
+  email: 'ada@example.org',
+  first_name: 'Ada',
+  last_name: 'Lovelace',
+  description: 'Engines',
+  password: 'correct horse',
+  password_confirm: 'correct horse',
+};
 
 class SentActivations {
   sent: Array<{ to: MailRecipient; token: string }> = [];
@@ -55,7 +63,12 @@ describe('registration', () => {
   beforeEach(() => {
     accounts = new InMemoryAccounts();
     mails = new SentActivations();
-    service = new RegistrationService(accounts as unknown as RegistrationRepository, new ReversingHasher(), new PasswordPolicy(), mails as unknown as IdentityMailer);
+    service = new RegistrationService(
+      accounts as unknown as RegistrationRepository,
+      new ReversingHasher(),
+      new PasswordPolicy(),
+      mails as unknown as IdentityMailer,
+    );
   });
 
   it('creates an inactive STANDARD founder with an organisation of their own and a hashed password', async () => {
@@ -96,7 +109,11 @@ describe('registration', () => {
     expect(mails.attempts).toEqual([expect.objectContaining({ email: 'ada@example.org', username: 'ada' })]);
 
     Object.assign(accounts.accounts[0].user, { active: false, activatedAt: new Date() });
-    await expect(service.register(registerSchema.parse({ ...valid, username: 'eve', email: 'ada@example.org' }))).resolves.toEqual({ message: REGISTRATION_SENT, username: 'eve', email: 'ada@example.org' });
+    await expect(service.register(registerSchema.parse({ ...valid, username: 'eve', email: 'ada@example.org' }))).resolves.toEqual({
+      message: REGISTRATION_SENT,
+      username: 'eve',
+      email: 'ada@example.org',
+    });
     expect(mails.attempts).toHaveLength(1);
   });
 
@@ -118,7 +135,12 @@ describe('registration', () => {
 });
 
 describe('password rules at sign-up', () => {
-  const service = new RegistrationService(new InMemoryAccounts() as unknown as RegistrationRepository, new ReversingHasher(), new PasswordPolicy(), new SentActivations() as unknown as IdentityMailer);
+  const service = new RegistrationService(
+    new InMemoryAccounts() as unknown as RegistrationRepository,
+    new ReversingHasher(),
+    new PasswordPolicy(),
+    new SentActivations() as unknown as IdentityMailer,
+  );
 
   it.each([
     ['a common password', 'password', 'This password is too common or too easy to guess. Use a few uncommon words or a longer phrase.'],
@@ -134,6 +156,16 @@ describe('password rules at sign-up', () => {
   });
 
   it('accepts a phrase of uncommon words', async () => {
-    await expect(service.register(registerSchema.parse({ ...valid, username: 'grace', email: 'grace@example.org', password: 'ledger and quill 1850', password_confirm: 'ledger and quill 1850' }))).resolves.toMatchObject({ username: 'grace' });
+    await expect(
+      service.register(
+        registerSchema.parse({
+          ...valid,
+          username: 'grace',
+          email: 'grace@example.org',
+          password: 'ledger and quill 1850',
+          password_confirm: 'ledger and quill 1850',
+        }),
+      ),
+    ).resolves.toMatchObject({ username: 'grace' });
   });
 });

@@ -17,7 +17,6 @@ export const FOUNDER_GROUPS = [ACCESS_ADMIN, DATA_ADMIN, DATA_VIEWER];
 
 export const ACTIVATION_LIFETIME_MS = 3 * 24 * 60 * 60 * 1000;
 
-
 @Injectable()
 export class RegistrationService {
   constructor(

@@ -29,13 +29,24 @@ export class AccountsRepublisher implements OnModuleInit {
   /** Organisations first, then accounts; one transaction per batch, in id order. */
   async republishAll(): Promise<number> {
     // Row locks wait for a change in flight, so no event of that change is older than the one published here.
-    const page = (after: string | null) => ({ where: after === null ? {} : { id: MoreThan(after) }, order: { id: 'ASC' as const }, take: BATCH, lock: { mode: 'pessimistic_write' as const } });
+    const page = (after: string | null) => ({
+      where: after === null ? {} : { id: MoreThan(after) },
+      order: { id: 'ASC' as const },
+      take: BATCH,
+      lock: { mode: 'pessimistic_write' as const },
+    });
     const organisations = await this.inBatches((manager, after) => manager.find(OrganisationEntity, page(after)), organisationUpdatedEvent);
-    const users = await this.inBatches((manager, after) => manager.find(UserEntity, page(after)), (user) => userUpdatedEvent(user));
+    const users = await this.inBatches(
+      (manager, after) => manager.find(UserEntity, page(after)),
+      (user) => userUpdatedEvent(user),
+    );
     return organisations + users;
   }
 
-  private async inBatches<T extends { id: string }>(read: (manager: EntityManager, after: string | null) => Promise<T[]>, toEvent: (row: T) => EventEnvelope): Promise<number> {
+  private async inBatches<T extends { id: string }>(
+    read: (manager: EntityManager, after: string | null) => Promise<T[]>,
+    toEvent: (row: T) => EventEnvelope,
+  ): Promise<number> {
     let after: string | null = null;
     let total = 0;
     for (;;) {

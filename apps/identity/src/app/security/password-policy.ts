@@ -36,7 +36,9 @@ export class PasswordPolicy {
     const username = owner.username.trim().toLowerCase();
     const candidate = password.trim().toLowerCase();
     if (username.length >= 3 && (candidate.includes(username) || username.includes(candidate))) return [PASSWORD_LIKE_USERNAME];
-    const ownWords = [owner.username, owner.email ?? '', owner.email?.split('@')[0] ?? '', owner.firstName ?? '', owner.lastName ?? ''].filter((word) => word.length >= 3);
+    const ownWords = [owner.username, owner.email ?? '', owner.email?.split('@')[0] ?? '', owner.firstName ?? '', owner.lastName ?? ''].filter(
+      (word) => word.length >= 3,
+    );
     return this.estimator.check(password, ownWords).score < MIN_SCORE ? [PASSWORD_TOO_COMMON] : [];
   }
 

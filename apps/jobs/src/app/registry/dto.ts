@@ -39,7 +39,9 @@ export const jobViewSchema = z.object({
     withheld: z
       .string()
       .nullable()
-      .describe('LINK: why its row pairs are no longer shown (the access grant a record was read under has ended; matches then empty, total_matches 0), else null'),
+      .describe(
+        'LINK: why its row pairs are no longer shown (the access grant a record was read under has ended; matches then empty, total_matches 0), else null',
+      ),
     tot_rows: z.object({ left: z.number().int(), right: z.number().int() }).nullable(),
   }),
 });

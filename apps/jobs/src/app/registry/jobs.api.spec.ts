@@ -49,11 +49,32 @@ describeInfra('jobs registry: /api/tasks (real PostgreSQL, in-process events)', 
   beforeAll(async () => {
     db = await createTestDatabase('dc_jobs_registry');
     dataDir = mkdtempSync(path.join(tmpdir(), 'dc-jobs-'));
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, DATA_DIR: dataDir, JWT_SECRET: 'jobs-test-'.padEnd(48, 'x'), ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'), LOG_LEVEL: 'silent' });
-    app = await createApp({ service: 'jobs', config, logger: createLogger({ service: 'jobs-test', level: 'silent' }), modules: [JobsModule], shutdownHooks: false });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'jobs-test-'.padEnd(48, 'x'),
+      ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+      LOG_LEVEL: 'silent',
+    });
+    app = await createApp({
+      service: 'jobs',
+      config,
+      logger: createLogger({ service: 'jobs-test', level: 'silent' }),
+      modules: [JobsModule],
+      shutdownHooks: false,
+    });
     await app.init();
     for (const who of [owner, colleague, basic]) {
-      const claims: TokenClaims = { sub: who.id, username: who.id.slice(0, 8), org: who.organisationId, ct: who.clientType, perms: permissionsOfGroups([1, 2, 3]), groups: [1, 2, 3], pv: 1 };
+      const claims: TokenClaims = {
+        sub: who.id,
+        username: who.id.slice(0, 8),
+        org: who.organisationId,
+        ct: who.clientType,
+        perms: permissionsOfGroups([1, 2, 3]),
+        groups: [1, 2, 3],
+        pv: 1,
+      };
       tokens.set(who, await app.get(JwtService).signAsync(claims));
     }
   });
@@ -72,7 +93,11 @@ describeInfra('jobs registry: /api/tasks (real PostgreSQL, in-process events)', 
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ count: 1, next: null, previous: null });
     expect(list.body.results[0]).toMatchObject({
-      job_id: jobId, type: 'LINK', progress: { current: 0, total: 1 }, is_active: true, completed: null,
+      job_id: jobId,
+      type: 'LINK',
+      progress: { current: 0, total: 1 },
+      is_active: true,
+      completed: null,
       content: { record_left_name: 'gdp.csv', record_right_name: 'population.csv', record_left_removed: false },
     });
     expect((await post('/api/tasks/jobs-list', owner, { active_flag: true })).body.count).toBe(1);
@@ -86,7 +111,14 @@ describeInfra('jobs registry: /api/tasks (real PostgreSQL, in-process events)', 
     await app.get(EventBus).publish([createEvent(JobCompleted, jobId, { jobId, status: 'done', info: 'Merged 10 rows.', resultRecordId })]);
     const content = await post('/api/tasks/job-content/', owner, { job: jobId });
     expect(content.status).toBe(200);
-    expect(content.body).toMatchObject({ job_id: jobId, is_active: false, status: 'complete', info: 'Merged 10 rows.', progress: { current: 5, total: 5 }, content: { result_record_id: resultRecordId, matches: [] } });
+    expect(content.body).toMatchObject({
+      job_id: jobId,
+      is_active: false,
+      status: 'complete',
+      info: 'Merged 10 rows.',
+      progress: { current: 5, total: 5 },
+      content: { result_record_id: resultRecordId, matches: [] },
+    });
     expect(content.body.completed).toEqual(expect.any(String));
     expect((await post('/api/tasks/jobs-list/', owner, { active_flag: 'true' })).body).toMatchObject({ count: 0, results: [], message: 'No jobs were found.' });
 
@@ -127,8 +159,15 @@ describeInfra('jobs registry: /api/tasks (real PostgreSQL, in-process events)', 
 
     const jobId = randomUUID();
     const left = randomUUID();
-    await app.get(EventBus).publish([requested(jobId, owner, 'LINK', left), createEvent(RecordDeleted, left, { recordId: left, ownerId: owner.id, organisationId })]);
-    await eventually(async () => expect((await post('/api/tasks/job-content/', owner, { job: jobId })).body.content).toMatchObject({ record_left_removed: true, record_right_removed: false }));
+    await app
+      .get(EventBus)
+      .publish([requested(jobId, owner, 'LINK', left), createEvent(RecordDeleted, left, { recordId: left, ownerId: owner.id, organisationId })]);
+    await eventually(async () =>
+      expect((await post('/api/tasks/job-content/', owner, { job: jobId })).body.content).toMatchObject({
+        record_left_removed: true,
+        record_right_removed: false,
+      }),
+    );
   });
 
   it('answered every call above as docs/openapi.json documents it', () => {

@@ -15,9 +15,16 @@ const JOB_EXAMPLE = {
   created: '2026-11-25T08:00:00.000Z',
   completed: '2026-11-25T08:00:04.000Z',
   content: {
-    record_left_name: 'Rainfall', record_left_id: '0e6c2d1a-3b4f-4c5d-8e6f-7a8b9c0d1e2f', record_left_removed: false,
-    record_right_name: 'Stations', record_right_id: '9a1f2b3c-4d5e-4f60-8a7b-1c2d3e4f5a6b', record_right_removed: false,
-    result_record_id: 'c4d5e6f7-0a1b-4c2d-9e3f-5a6b7c8d9e0f', total_matches: 0, withheld: null, tot_rows: null,
+    record_left_name: 'Rainfall',
+    record_left_id: '0e6c2d1a-3b4f-4c5d-8e6f-7a8b9c0d1e2f',
+    record_left_removed: false,
+    record_right_name: 'Stations',
+    record_right_id: '9a1f2b3c-4d5e-4f60-8a7b-1c2d3e4f5a6b',
+    record_right_removed: false,
+    result_record_id: 'c4d5e6f7-0a1b-4c2d-9e3f-5a6b7c8d9e0f',
+    total_matches: 0,
+    withheld: null,
+    tot_rows: null,
   },
 };
 
@@ -39,14 +46,26 @@ export class JobsController {
     return this.jobs.list(user, body.active_flag, body);
   }
 
-  @ApiContract({ summary: 'One job of the caller with its content (a LINK job with its matched row pairs)', body: jobSchema, requestExample: { job: JOB_EXAMPLE.job_id }, responses: { 200: jobViewSchema }, example: JOB_EXAMPLE })
+  @ApiContract({
+    summary: 'One job of the caller with its content (a LINK job with its matched row pairs)',
+    body: jobSchema,
+    requestExample: { job: JOB_EXAMPLE.job_id },
+    responses: { 200: jobViewSchema },
+    example: JOB_EXAMPLE,
+  })
   @Post('job-content')
   @HttpCode(200)
   content(@CurrentUser() user: AuthUser, @Body(new SchemaPipe(jobSchema)) body: z.output<typeof jobSchema>) {
     return this.jobs.content(user, body.job);
   }
 
-  @ApiContract({ summary: 'Delete a job of the caller (404 "Job delete failed." for any other)', body: jobSchema, requestExample: { job: JOB_EXAMPLE.job_id }, responses: { 200: jobDeletedSchema }, example: { detail: 'Job deleted.' } })
+  @ApiContract({
+    summary: 'Delete a job of the caller (404 "Job delete failed." for any other)',
+    body: jobSchema,
+    requestExample: { job: JOB_EXAMPLE.job_id },
+    responses: { 200: jobDeletedSchema },
+    example: { detail: 'Job deleted.' },
+  })
   @Post('job-delete')
   @HttpCode(200)
   delete(@CurrentUser() user: AuthUser, @Body(new SchemaPipe(jobSchema)) body: z.output<typeof jobSchema>) {

@@ -35,7 +35,15 @@ interface JobRow {
   right_grant_expires_at: Date | null;
 }
 
-const side = (id: string, name: string, removed: boolean, terms: SourceTerms | null, requestId: string | null, status: string | null, expiresAt: Date | null): JobSide => ({
+const side = (
+  id: string,
+  name: string,
+  removed: boolean,
+  terms: SourceTerms | null,
+  requestId: string | null,
+  status: string | null,
+  expiresAt: Date | null,
+): JobSide => ({
   id,
   name,
   removed,
@@ -50,7 +58,15 @@ const toJob = (row: JobRow): Job => ({
   ownerId: row.owner_id,
   info: row.info,
   left: side(row.record_left_id, row.record_left_name, row.left_removed, row.left_terms, row.left_request_id, row.left_grant_status, row.left_grant_expires_at),
-  right: side(row.record_right_id, row.record_right_name, row.right_removed, row.right_terms, row.right_request_id, row.right_grant_status, row.right_grant_expires_at),
+  right: side(
+    row.record_right_id,
+    row.record_right_name,
+    row.right_removed,
+    row.right_terms,
+    row.right_request_id,
+    row.right_grant_status,
+    row.right_grant_expires_at,
+  ),
   progress: { current: row.progress_current, total: row.progress_total },
   status: row.status,
   resultRecordId: row.result_record_id,
@@ -81,7 +97,21 @@ export class JobsRepository {
       `INSERT INTO jobs.jobs (job_id, type, owner_id, info, record_left_id, record_left_name, record_right_id, record_right_name, created_at,
          left_terms, left_request_id, right_terms, right_request_id)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) ON CONFLICT (job_id) DO NOTHING`,
-      [job.jobId, job.type, job.owner.userId, job.info, job.left.recordId, job.left.name, job.right.recordId, job.right.name, occurredAt, job.left.terms, job.left.requestId, job.right.terms, job.right.requestId],
+      [
+        job.jobId,
+        job.type,
+        job.owner.userId,
+        job.info,
+        job.left.recordId,
+        job.left.name,
+        job.right.recordId,
+        job.right.name,
+        occurredAt,
+        job.left.terms,
+        job.left.requestId,
+        job.right.terms,
+        job.right.requestId,
+      ],
     );
   }
 
@@ -110,7 +140,11 @@ export class JobsRepository {
   async list(ownerId: string, activeOnly: boolean, page: { offset: number; limit: number }): Promise<{ count: number; jobs: Job[] }> {
     const where = `WHERE j.owner_id = $1 AND NOT j.deleted${activeOnly ? " AND j.status = 'active'" : ''}`;
     const [{ count }] = (await this.db.dataSource.query(`SELECT count(*)::int AS count FROM jobs.jobs j ${where}`, [ownerId])) as Array<{ count: number }>;
-    const rows = (await this.db.dataSource.query(`${SELECT_JOBS} ${where} ORDER BY j.created_at DESC, j.job_id LIMIT $2 OFFSET $3`, [ownerId, page.limit, page.offset])) as JobRow[];
+    const rows = (await this.db.dataSource.query(`${SELECT_JOBS} ${where} ORDER BY j.created_at DESC, j.job_id LIMIT $2 OFFSET $3`, [
+      ownerId,
+      page.limit,
+      page.offset,
+    ])) as JobRow[];
     return { count, jobs: rows.map(toJob) };
   }
 
@@ -121,7 +155,10 @@ export class JobsRepository {
 
   /** Deletes the owner's job (kept as a tombstone so late events cannot bring it back); false when there was none. */
   async delete(jobId: string, ownerId: string): Promise<boolean> {
-    const [, affected] = (await this.db.dataSource.query('UPDATE jobs.jobs SET deleted = true WHERE job_id = $1 AND owner_id = $2 AND NOT deleted', [jobId, ownerId])) as [unknown, number];
+    const [, affected] = (await this.db.dataSource.query('UPDATE jobs.jobs SET deleted = true WHERE job_id = $1 AND owner_id = $2 AND NOT deleted', [
+      jobId,
+      ownerId,
+    ])) as [unknown, number];
     return affected > 0;
   }
 }

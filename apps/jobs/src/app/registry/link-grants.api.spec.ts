@@ -31,13 +31,28 @@ describeInfra('jobs registry: LINK results follow the grant their records were r
   let token: string;
   const owner = { id: randomUUID(), organisationId: randomUUID() };
   const documented = new DocumentedAnswers();
-  const post = (url: string, body: object) => documented.checking('post', url, request(app.getHttpServer()).post(url).set({ Authorization: `JWT ${token}` }).send(body));
+  const post = (url: string, body: object) =>
+    documented.checking(
+      'post',
+      url,
+      request(app.getHttpServer())
+        .post(url)
+        .set({ Authorization: `JWT ${token}` })
+        .send(body),
+    );
   const publish = (...events: Parameters<EventBus['publish']>[0]) => app.get(EventBus).publish(events);
 
   /** A finished LINK job of the owner with two row pairs; each side's terms as relations named them (omitted: an event from before lineage). */
   async function linkJob(left: Side & { recordId?: string } = {}, right: Side & { recordId?: string } = {}) {
     const jobId = randomUUID();
-    const source = (name: string, side: Side & { recordId?: string }) => ({ recordId: side.recordId ?? randomUUID(), name, fileId: randomUUID(), fileName: name, storageKey: `k/${name}`, ...side });
+    const source = (name: string, side: Side & { recordId?: string }) => ({
+      recordId: side.recordId ?? randomUUID(),
+      name,
+      fileId: randomUUID(),
+      fileName: name,
+      storageKey: `k/${name}`,
+      ...side,
+    });
     const requested = createEvent(JobRequested, jobId, {
       jobId,
       type: 'LINK',
@@ -46,15 +61,27 @@ describeInfra('jobs registry: LINK results follow the grant their records were r
       left: source('gdp.csv', left),
       right: source('population.csv', right),
     });
-    await publish(requested, createEvent(JobCompleted, jobId, { jobId, status: 'done', info: 'Linked 2 row pairs.', matches: MATCHES, totRows: { left: 2, right: 3 } }));
+    await publish(
+      requested,
+      createEvent(JobCompleted, jobId, { jobId, status: 'done', info: 'Linked 2 row pairs.', matches: MATCHES, totRows: { left: 2, right: 3 } }),
+    );
     return { jobId, leftId: requested.payload.left.recordId, rightId: requested.payload.right.recordId };
   }
 
   /** The requests service's snapshot of a request of the owner (or of `requestorId`) for a record. */
   const requestEvent = (requestId: string, recordId: string, status: RequestStatus, version: number, expiresAt: string | null = null, requestorId = owner.id) =>
     createEvent(RequestUpdated, requestId, {
-      requestId, recordId, requestorId, requestorOrganisationId: owner.organisationId, ownerId: randomUUID(), organisationId: randomUUID(),
-      status, expiresAt, createdAt: new Date(Date.now() - 60_000).toISOString(), changedAt: new Date().toISOString(), version,
+      requestId,
+      recordId,
+      requestorId,
+      requestorOrganisationId: owner.organisationId,
+      ownerId: randomUUID(),
+      organisationId: randomUUID(),
+      status,
+      expiresAt,
+      createdAt: new Date(Date.now() - 60_000).toISOString(),
+      changedAt: new Date().toISOString(),
+      version,
     });
 
   /** What the owner sees of the job: its content, and its entry in the list. */
@@ -65,7 +92,12 @@ describeInfra('jobs registry: LINK results follow the grant their records were r
     const listed = list.body.results.find((job: { job_id: string }) => job.job_id === jobId);
     expect(listed.content.matches).toBeUndefined();
     expect(listed.content.withheld).toBe(content.body.content.withheld);
-    return { matches: content.body.content.matches, total: content.body.content.total_matches, listedTotal: listed.content.total_matches, withheld: content.body.content.withheld };
+    return {
+      matches: content.body.content.matches,
+      total: content.body.content.total_matches,
+      listedTotal: listed.content.total_matches,
+      withheld: content.body.content.withheld,
+    };
   }
   const shown = { matches: MATCHES, total: 2, listedTotal: 2, withheld: null };
   const withheld = (message: string) => ({ matches: [], total: 0, listedTotal: 0, withheld: message });
@@ -73,10 +105,31 @@ describeInfra('jobs registry: LINK results follow the grant their records were r
   beforeAll(async () => {
     db = await createTestDatabase('dc_jobs_link_grants');
     dataDir = mkdtempSync(path.join(tmpdir(), 'dc-jobs-'));
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, DATA_DIR: dataDir, JWT_SECRET: 'jobs-test-'.padEnd(48, 'x'), ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'), LOG_LEVEL: 'silent' });
-    app = await createApp({ service: 'jobs', config, logger: createLogger({ service: 'jobs-test', level: 'silent' }), modules: [JobsModule], shutdownHooks: false });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'jobs-test-'.padEnd(48, 'x'),
+      ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
+      LOG_LEVEL: 'silent',
+    });
+    app = await createApp({
+      service: 'jobs',
+      config,
+      logger: createLogger({ service: 'jobs-test', level: 'silent' }),
+      modules: [JobsModule],
+      shutdownHooks: false,
+    });
     await app.init();
-    const claims: TokenClaims = { sub: owner.id, username: 'b', org: owner.organisationId, ct: 'STANDARD', perms: permissionsOfGroups([3]), groups: [3], pv: 1 };
+    const claims: TokenClaims = {
+      sub: owner.id,
+      username: 'b',
+      org: owner.organisationId,
+      ct: 'STANDARD',
+      perms: permissionsOfGroups([3]),
+      groups: [3],
+      pv: 1,
+    };
     token = await app.get(JwtService).signAsync(claims);
   });
 
@@ -86,7 +139,7 @@ describeInfra('jobs registry: LINK results follow the grant their records were r
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('shows a grant side\'s row pairs while its request is approved, none with the reason once revoked; a late older event and a new approval bring nothing back', async () => {
+  it("shows a grant side's row pairs while its request is approved, none with the reason once revoked; a late older event and a new approval bring nothing back", async () => {
     const requestId = randomUUID();
     const rightId = randomUUID();
     await publish(requestEvent(requestId, rightId, 'approved', 3));
@@ -138,7 +191,7 @@ describeInfra('jobs registry: LINK results follow the grant their records were r
     expect(await seen(lapsed.jobId)).toEqual(withheld(ENDED_ON_POPULATION));
   });
 
-  it('withholds them under a request without an id, or one that is not the owner\'s for that record; both sides ended are both named', async () => {
+  it("withholds them under a request without an id, or one that is not the owner's for that record; both sides ended are both named", async () => {
     expect(await seen((await linkJob({ terms: 'own' }, { terms: 'grant', requestId: null })).jobId)).toEqual(withheld(ENDED_ON_POPULATION));
 
     // Approved, but for someone else, or for another record: the job's word does not overrule the requests service's.
@@ -151,8 +204,13 @@ describeInfra('jobs registry: LINK results follow the grant their records were r
 
     const [leftRequest, rightRequest, leftRecord, rightRecord] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     await publish(requestEvent(leftRequest, leftRecord, 'revoked', 5), requestEvent(rightRequest, rightRecord, 'closed', 5));
-    const both = await linkJob({ terms: 'grant', requestId: leftRequest, recordId: leftRecord }, { terms: 'grant', requestId: rightRequest, recordId: rightRecord });
-    expect(await seen(both.jobId)).toEqual(withheld('The access grants on "gdp.csv" and "population.csv" have ended: the links made under them are no longer shown.'));
+    const both = await linkJob(
+      { terms: 'grant', requestId: leftRequest, recordId: leftRecord },
+      { terms: 'grant', requestId: rightRequest, recordId: rightRecord },
+    );
+    expect(await seen(both.jobId)).toEqual(
+      withheld('The access grants on "gdp.csv" and "population.csv" have ended: the links made under them are no longer shown.'),
+    );
   });
 
   it('leaves jobs whose sides were read under own, public or open terms, or from before lineage (no terms), as they were', async () => {
@@ -161,14 +219,20 @@ describeInfra('jobs registry: LINK results follow the grant their records were r
       [{ terms: 'own' }, { terms: 'public' }],
       [{ terms: 'public' }, { terms: 'open' }],
       [{}, {}],
-      [{ terms: null, requestId: null }, { terms: null, requestId: null }],
+      [
+        { terms: null, requestId: null },
+        { terms: null, requestId: null },
+      ],
     ] as Array<[Side, Side]>) {
       expect(await seen((await linkJob(left, right)).jobId)).toEqual(shown);
     }
     // Both sides granted and approved: shown, until one of them is revoked.
     const [leftRequest, rightRequest, leftId, rightId] = [randomUUID(), randomUUID(), randomUUID(), randomUUID()];
     await publish(requestEvent(leftRequest, leftId, 'approved', 3), requestEvent(rightRequest, rightId, 'approved', 3));
-    const { jobId } = await linkJob({ terms: 'grant', requestId: leftRequest, recordId: leftId }, { terms: 'grant', requestId: rightRequest, recordId: rightId });
+    const { jobId } = await linkJob(
+      { terms: 'grant', requestId: leftRequest, recordId: leftId },
+      { terms: 'grant', requestId: rightRequest, recordId: rightId },
+    );
     expect(await seen(jobId)).toEqual(shown);
     await publish(requestEvent(leftRequest, leftId, 'revoked', 4));
     expect((await seen(jobId)).withheld).toBe('The access grant on "gdp.csv" has ended: the links made under it are no longer shown.');

@@ -21,7 +21,9 @@ export class DerivedStorageRepository {
 
   /** Bytes of the owner's merged records not deleted since. */
   async usedBy(ownerId: string): Promise<number> {
-    const [row] = (await this.db.dataSource.query('SELECT coalesce(sum(bytes), 0)::float8 AS used FROM jobs.derived_storage WHERE owner_id = $1', [ownerId])) as Array<{ used: number }>;
+    const [row] = (await this.db.dataSource.query('SELECT coalesce(sum(bytes), 0)::float8 AS used FROM jobs.derived_storage WHERE owner_id = $1', [
+      ownerId,
+    ])) as Array<{ used: number }>;
     return row.used;
   }
 
@@ -32,7 +34,10 @@ export class DerivedStorageRepository {
    */
   async charge(manager: EntityManager, charge: DerivedCharge): Promise<boolean> {
     await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended('jobs.derived_storage:' || $1, 0))`, [charge.ownerId]);
-    const [{ used }] = (await manager.query('SELECT coalesce(sum(bytes), 0)::float8 AS used FROM jobs.derived_storage WHERE owner_id = $1 AND job_id <> $2', [charge.ownerId, charge.jobId])) as Array<{ used: number }>;
+    const [{ used }] = (await manager.query('SELECT coalesce(sum(bytes), 0)::float8 AS used FROM jobs.derived_storage WHERE owner_id = $1 AND job_id <> $2', [
+      charge.ownerId,
+      charge.jobId,
+    ])) as Array<{ used: number }>;
     if (used + charge.bytes > charge.quotaBytes) return false;
     await manager.query(
       `INSERT INTO jobs.derived_storage (record_id, job_id, owner_id, bytes, stored_at) VALUES ($1, $2, $3, $4, now())

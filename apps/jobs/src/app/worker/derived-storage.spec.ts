@@ -18,7 +18,7 @@ const QUOTA = 1000;
  * The quota on merged records in the jobs service (real PostgreSQL, the jobs module alone): the
  * check before a merge starts, the check in the transaction that finishes it, and record.deleted.
  */
-describeInfra('merge quota: the jobs schema\'s count of merged bytes (real PostgreSQL)', true, () => {
+describeInfra("merge quota: the jobs schema's count of merged bytes (real PostgreSQL)", true, () => {
   let db: TestDatabase;
   let sql: Client;
   let app: NestExpressApplication;
@@ -26,7 +26,8 @@ describeInfra('merge quota: the jobs schema\'s count of merged bytes (real Postg
   const owner = randomUUID();
   const organisationId = randomUUID();
 
-  const used = async () => Number((await sql.query('SELECT coalesce(sum(bytes), 0) AS used FROM jobs.derived_storage WHERE owner_id = $1', [owner])).rows[0].used);
+  const used = async () =>
+    Number((await sql.query('SELECT coalesce(sum(bytes), 0) AS used FROM jobs.derived_storage WHERE owner_id = $1', [owner])).rows[0].used);
   const finished = async (jobId: string) => (await sql.query('SELECT 1 FROM jobs.finished_runs WHERE job_id = $1', [jobId])).rows.length === 1;
   const outboxed = async (jobId: string) => (await sql.query('SELECT 1 FROM jobs.outbox_events WHERE key = $1', [jobId])).rows.length;
   const finish = (jobId: string, bytes: number) => {
@@ -38,8 +39,22 @@ describeInfra('merge quota: the jobs schema\'s count of merged bytes (real Postg
   beforeAll(async () => {
     db = await createTestDatabase('dc_jobs_quota');
     dataDir = mkdtempSync(path.join(tmpdir(), 'dc-jobs-quota-'));
-    const config = loadConfig({ NODE_ENV: 'test', DATABASE_URL: db.url, DATA_DIR: dataDir, JWT_SECRET: 'jobs-quota-test-'.padEnd(48, 'x'), ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'), LOG_LEVEL: 'silent', DERIVED_STORAGE_QUOTA_BYTES: String(QUOTA) });
-    app = await createApp({ service: 'jobs', config, logger: createLogger({ service: 'jobs-quota-test', level: 'silent' }), modules: [JobsModule], shutdownHooks: false });
+    const config = loadConfig({
+      NODE_ENV: 'test',
+      DATABASE_URL: db.url,
+      DATA_DIR: dataDir,
+      JWT_SECRET: 'jobs-quota-test-'.padEnd(48, 'x'),
+      ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'),
+      LOG_LEVEL: 'silent',
+      DERIVED_STORAGE_QUOTA_BYTES: String(QUOTA),
+    });
+    app = await createApp({
+      service: 'jobs',
+      config,
+      logger: createLogger({ service: 'jobs-quota-test', level: 'silent' }),
+      modules: [JobsModule],
+      shutdownHooks: false,
+    });
     await app.init();
     sql = new Client({ connectionString: db.url });
     await sql.connect();
@@ -52,7 +67,7 @@ describeInfra('merge quota: the jobs schema\'s count of merged bytes (real Postg
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('counts a finished merge\'s bytes once, refuses the finish of a merge that would pass the quota (writing nothing), and forgets a deleted record\'s bytes', async () => {
+  it("counts a finished merge's bytes once, refuses the finish of a merge that would pass the quota (writing nothing), and forgets a deleted record's bytes", async () => {
     const [first, second] = [randomUUID(), randomUUID()];
     expect(await finish(first, 600)).toBe(true);
     expect(await used()).toBe(600);
@@ -73,7 +88,12 @@ describeInfra('merge quota: the jobs schema\'s count of merged bytes (real Postg
   });
 
   it('fails the merge of an owner whose quota is full before it reads either source, naming the quota', async () => {
-    await sql.query("INSERT INTO jobs.derived_storage (record_id, job_id, owner_id, bytes, stored_at) VALUES ($1, $2, $3, $4, now())", [randomUUID(), randomUUID(), owner, QUOTA]);
+    await sql.query('INSERT INTO jobs.derived_storage (record_id, job_id, owner_id, bytes, stored_at) VALUES ($1, $2, $3, $4, now())', [
+      randomUUID(),
+      randomUUID(),
+      owner,
+      QUOTA,
+    ]);
     const jobId = randomUUID();
     // Keys of objects that do not exist: a merge that read them would fail as "removed from the product".
     await app.get(EventBus).publish([

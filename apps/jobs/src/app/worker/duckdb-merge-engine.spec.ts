@@ -21,7 +21,10 @@ describe('DuckdbMergeEngine limits', () => {
     limits,
   });
   const stopped = async (work: Promise<unknown>) => {
-    const error = await work.then(() => null, (e: unknown) => e);
+    const error = await work.then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(MergeLimitExceeded);
     return error as MergeLimitExceeded;
   };

@@ -25,15 +25,18 @@ function watchSize(file: string, maxBytes: number, stop: () => void) {
     if (reading || seen.passed) return;
     reading = true;
     void stat(file)
-      .then((s) => {
-        // A look that returns after the COPY ended must not interrupt a closed connection.
-        if (ended) return;
-        seen.bytes = s.size;
-        if (s.size > maxBytes) {
-          seen.passed = true;
-          stop();
-        }
-      }, () => undefined)
+      .then(
+        (s) => {
+          // A look that returns after the COPY ended must not interrupt a closed connection.
+          if (ended) return;
+          seen.bytes = s.size;
+          if (s.size > maxBytes) {
+            seen.passed = true;
+            stop();
+          }
+        },
+        () => undefined,
+      )
       .finally(() => (reading = false));
   }, SIZE_POLL_MS);
   return {
@@ -73,11 +76,13 @@ export class DuckdbMergeEngine extends MergeEngine {
       if (plan.mergeType === 'horizontal') {
         const joined = new Set(plan.pairs.map((p) => p.right));
         const taken = new Set(leftHeaders);
-        const kept = rightHeaders.filter((h) => !joined.has(h)).map((h) => {
-          const as = rightHeaderName(h, plan.right.name, taken);
-          taken.add(as);
-          return { h, as };
-        });
+        const kept = rightHeaders
+          .filter((h) => !joined.has(h))
+          .map((h) => {
+            const as = rightHeaderName(h, plan.right.name, taken);
+            taken.add(as);
+            return { h, as };
+          });
         headers = [...leftHeaders, ...kept.map((k) => k.as)];
         const columns = [...leftHeaders.map((h) => `l.${ident(h)}`), ...kept.map((k) => `r.${ident(k.h)} AS ${ident(k.as)}`)];
         const on = plan.pairs.map((p) => `l.${ident(p.left)} = r.${ident(p.right)}`).join(' AND ');

@@ -38,7 +38,10 @@ export class JobRunsRepository {
   async finishAdmitted(jobId: string, admit: (manager: EntityManager) => Promise<boolean>, ...events: EventEnvelope[]): Promise<boolean> {
     try {
       await this.db.transaction(async (tx) => {
-        const inserted = (await tx.manager.query('INSERT INTO jobs.finished_runs (job_id, finished_at) VALUES ($1, now()) ON CONFLICT DO NOTHING RETURNING job_id', [jobId])) as unknown[];
+        const inserted = (await tx.manager.query(
+          'INSERT INTO jobs.finished_runs (job_id, finished_at) VALUES ($1, now()) ON CONFLICT DO NOTHING RETURNING job_id',
+          [jobId],
+        )) as unknown[];
         if (inserted.length === 0) return;
         if (!(await admit(tx.manager))) throw new Refused();
         await tx.publish(...events);

@@ -33,7 +33,8 @@ export function bytesText(bytes: number): string {
   return `${(bytes / unit).toFixed(bytes % unit === 0 ? 0 : 1)} ${name} (${count(bytes)} bytes)`;
 }
 
-const SMALLER = 'A value repeated on both sides multiplies rows: merge on columns whose values are unique in at least one of the records, or merge smaller parts of them.';
+const SMALLER =
+  'A value repeated on both sides multiplies rows: merge on columns whose values are unique in at least one of the records, or merge smaller parts of them.';
 
 export const rowsLimitMessage = (maxRows: number) =>
   `The merge was stopped: its result would have more than ${count(maxRows)} rows, the most a merge may make (MERGE_MAX_ROWS). ${SMALLER}`;

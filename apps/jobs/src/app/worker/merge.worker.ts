@@ -88,7 +88,10 @@ export class MergeWorker implements OnApplicationBootstrap {
       const outcome = await this.merge(job, dir, bounds.limits);
       if (outcome.rows === 0) return await this.finish(job, 'failed', NO_MATCHING_VALUES, null);
       await this.progress(job, 4);
-      const stored = await this.storage.put(mergedObjectKey(job.jobId), createReadStream(outcome.path), { contentType: 'text/csv', size: (await stat(outcome.path)).size });
+      const stored = await this.storage.put(mergedObjectKey(job.jobId), createReadStream(outcome.path), {
+        contentType: 'text/csv',
+        size: (await stat(outcome.path)).size,
+      });
       const recordId = derivedUuid(job.jobId, 'record');
       const names = `${job.left.name} and ${job.right.name}`;
       const how = job.merge!.pairs.map((p) => (p.left === p.right ? p.left : `${p.left} = ${p.right}`)).join(', ');
@@ -157,7 +160,13 @@ export class MergeWorker implements OnApplicationBootstrap {
     return this.runs.report(createEvent(JobProgressed, job.jobId, { jobId: job.jobId, current, total: STEPS }));
   }
 
-  private finish(job: JobRequestedPayload, status: 'done' | 'failed', info: string, resultRecordId: string | null, ...more: ReturnType<typeof createEvent>[]): Promise<void> {
+  private finish(
+    job: JobRequestedPayload,
+    status: 'done' | 'failed',
+    info: string,
+    resultRecordId: string | null,
+    ...more: ReturnType<typeof createEvent>[]
+  ): Promise<void> {
     return this.runs.finish(job.jobId, ...more, this.completion(job, status, info, resultRecordId));
   }
 

@@ -23,11 +23,9 @@ const score = (fallback: number) =>
 export const pairSchema = z.object({ record1: recordId, record2: recordId });
 
 /** The semantic relation's slider (spec: min 0, max 1; max may not be below min). */
-export const semanticsSchema = pairSchema
-  .extend({ min: score(0), max: score(1) })
-  .superRefine((value, ctx) => {
-    if (value.max < value.min) ctx.addIssue({ code: 'custom', path: ['max'], message: RANGE_ERROR });
-  });
+export const semanticsSchema = pairSchema.extend({ min: score(0), max: score(1) }).superRefine((value, ctx) => {
+  if (value.max < value.min) ctx.addIssue({ code: 'custom', path: ['max'], message: RANGE_ERROR });
+});
 
 export const linkRowsSchema = pairSchema.extend({
   limit: z
@@ -49,18 +47,11 @@ export const inferHeaderSchema = z.object({ record: recordId, header: z.string({
 export const recordSchema = z.object({ record: recordId });
 
 export const definitionSchema = z.object({
-  word: z
-    .string({ error: REQUIRED })
-    .trim()
-    .min(1, REQUIRED)
-    .max(100, 'Ensure this field has no more than 100 characters.'),
+  word: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(100, 'Ensure this field has no more than 100 characters.'),
 });
 
 export const mergeScanSchema = z.object({
-  records: z
-    .array(recordId, { error: 'Expected a list of record ids.' })
-    .min(2, 'Choose at least two records.')
-    .max(20, 'Choose at most 20 records.'),
+  records: z.array(recordId, { error: 'Expected a list of record ids.' }).min(2, 'Choose at least two records.').max(20, 'Choose at most 20 records.'),
 });
 
 const header = z.string({ error: REQUIRED }).min(1, REQUIRED).max(1000);
@@ -83,7 +74,10 @@ const mergeType = z
 
 /** POST merge-features: the chosen field pairs and Merge Horizontal or Merge Vertical. */
 export const mergeFeaturesSchema = z.object({
-  merge_relations: z.array(mergeRelation, { error: 'Expected a list of merge relations.' }).min(1, 'Choose at least one field pair.').max(100, 'Choose at most 100 field pairs.'),
+  merge_relations: z
+    .array(mergeRelation, { error: 'Expected a list of merge relations.' })
+    .min(1, 'Choose at least one field pair.')
+    .max(100, 'Choose at most 100 field pairs.'),
   merge_type: mergeType,
 });
 

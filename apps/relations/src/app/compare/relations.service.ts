@@ -7,14 +7,20 @@ import { RecordsRepository } from '../projection/records.repository';
 import { RowReader } from '../rows/row-reader';
 import { columnsOf, totalRowsOf } from '../scoring/columns';
 import { headerCandidates } from '../scoring/header-inference';
-import {
-  estimatedMatches, joinabilityRelation, linkColumnPairs, semanticRelation, statisticalRelation, structuralRelation,
-} from '../scoring/relations';
+import { estimatedMatches, joinabilityRelation, linkColumnPairs, semanticRelation, statisticalRelation, structuralRelation } from '../scoring/relations';
 import { linkRows } from '../scoring/row-linkage';
 import { sightedBy } from '../scoring/value-sight';
 import { Lexicon } from '../wordnet/lexicon';
 import {
-  type Answer, inferHeaderResponseSchema, type linkabilitySchema, joiningResponseSchema, linkabilityResponseSchema, linkRowsResponseSchema, semanticsResponseSchema, statisticsResponseSchema, structuresResponseSchema,
+  type Answer,
+  inferHeaderResponseSchema,
+  type linkabilitySchema,
+  joiningResponseSchema,
+  linkabilityResponseSchema,
+  linkRowsResponseSchema,
+  semanticsResponseSchema,
+  statisticsResponseSchema,
+  structuresResponseSchema,
 } from './responses';
 
 export const NO_ACCESS = 'Some merges could not be completed. You do not have access to those data.';
@@ -36,7 +42,13 @@ export type Linkability = z.infer<typeof linkabilitySchema>;
 
 const withheldMessage = (left: SketchedRecord, right: SketchedRecord) => (left.valuesWithheld || right.valuesWithheld ? VALUES_WITHHELD : null);
 
-const brief = (record: SketchedRecord) => ({ id: record.record.id, name: record.record.name, type: record.record.type, size: record.record.size, date_changed: record.record.changedAt.toISOString() });
+const brief = (record: SketchedRecord) => ({
+  id: record.record.id,
+  name: record.record.name,
+  type: record.record.type,
+  size: record.record.size,
+  date_changed: record.record.changedAt.toISOString(),
+});
 
 /**
  * The five relations between two records (semantic, structural, statistical, joinability,
@@ -72,7 +84,15 @@ export class RelationsService {
   async semantics(viewer: Viewer, id1: string, id2: string, range: { min: number; max: number }): Promise<Answer<typeof semanticsResponseSchema>> {
     const { left, right } = await this.pair(viewer, id1, id2);
     const relation = semanticRelation(left, right, this.similarity, range);
-    return { record1: brief(left), record2: brief(right), sem_score: relation.sem_score, sim_words: relation.sim_words.slice(0, MAX_LISTED), total_sim_words: relation.sim_words.length, min: range.min, max: range.max };
+    return {
+      record1: brief(left),
+      record2: brief(right),
+      sem_score: relation.sem_score,
+      sim_words: relation.sim_words.slice(0, MAX_LISTED),
+      total_sim_words: relation.sim_words.length,
+      min: range.min,
+      max: range.max,
+    };
   }
 
   async structures(viewer: Viewer, id1: string, id2: string): Promise<Answer<typeof structuresResponseSchema>> {
@@ -83,13 +103,25 @@ export class RelationsService {
   async statistics(viewer: Viewer, id1: string, id2: string): Promise<Answer<typeof statisticsResponseSchema>> {
     const { left, right } = await this.pair(viewer, id1, id2);
     const relation = statisticalRelation(left, right);
-    return { record1: brief(left), record2: brief(right), stats_score: relation.stats_score, stats_mtx: relation.stats_mtx.slice(0, MAX_LISTED), message: withheldMessage(left, right) };
+    return {
+      record1: brief(left),
+      record2: brief(right),
+      stats_score: relation.stats_score,
+      stats_mtx: relation.stats_mtx.slice(0, MAX_LISTED),
+      message: withheldMessage(left, right),
+    };
   }
 
   async joining(viewer: Viewer, id1: string, id2: string): Promise<Answer<typeof joiningResponseSchema>> {
     const { left, right } = await this.pair(viewer, id1, id2);
     const relation = joinabilityRelation(left, right, this.similarity);
-    return { record1: brief(left), record2: brief(right), ...relation, matching_headers: relation.matching_headers.slice(0, MAX_LISTED), message: withheldMessage(left, right) };
+    return {
+      record1: brief(left),
+      record2: brief(right),
+      ...relation,
+      matching_headers: relation.matching_headers.slice(0, MAX_LISTED),
+      message: withheldMessage(left, right),
+    };
   }
 
   /** Linkability for the comparison modal: matches per column and the first row pairs. */
@@ -123,7 +155,8 @@ export class RelationsService {
     const all = linkColumnPairs(left, right, this.similarity);
     const downloadsBoth = downloads[0] && downloads[1];
     // Without download rights only hashed columns take part: whether others share values is not the caller's to learn.
-    if (all.length === 0 && downloadsBoth) return { link_score: 0, tot_rows, matches: [], rows: [], estimated: false, message: 'No columns of these records share values.' };
+    if (all.length === 0 && downloadsBoth)
+      return { link_score: 0, tot_rows, matches: [], rows: [], estimated: false, message: 'No columns of these records share values.' };
     const estimate = (message: string): Linkability => {
       const matches = estimatedMatches(all);
       const best = Math.max(0, ...matches.map((m) => m.total_matches));
@@ -132,7 +165,13 @@ export class RelationsService {
     if (!downloadsBoth) return estimate(NO_ACCESS);
     // Rows are linked within one table on each side: the best pair's.
     const [first] = all;
-    const sameTables = all.filter((p) => p.left.fileId === first.left.fileId && p.left.tableIndex === first.left.tableIndex && p.right.fileId === first.right.fileId && p.right.tableIndex === first.right.tableIndex);
+    const sameTables = all.filter(
+      (p) =>
+        p.left.fileId === first.left.fileId &&
+        p.left.tableIndex === first.left.tableIndex &&
+        p.right.fileId === first.right.fileId &&
+        p.right.tableIndex === first.right.tableIndex,
+    );
     if (!first.left.storageKey || !first.right.storageKey) return estimate(FILES_GONE);
     const [leftRows, rightRows] = await Promise.all([this.rows.read(sameTables.map((p) => p.left)), this.rows.read(sameTables.map((p) => p.right))]);
     if (!leftRows || !rightRows) return estimate(FILES_GONE);
@@ -152,9 +191,18 @@ export class RelationsService {
     const [found] = await this.records.sketched([recordId]);
     if (!found || !this.access.canView(found.record, viewer)) throw notFound();
     const record = sightedBy(found, await this.access.canDownload(found.record, viewer));
-    const column = columnsOf(record).find((c) => c.sketch.header === header) ?? columnsOf(record).find((c) => c.sketch.header.trim().toLowerCase() === header.trim().toLowerCase());
+    const column =
+      columnsOf(record).find((c) => c.sketch.header === header) ??
+      columnsOf(record).find((c) => c.sketch.header.trim().toLowerCase() === header.trim().toLowerCase());
     if (!column) throw new DetailError('This record has no such header.', 404);
     const candidates = headerCandidates(column.sketch, (words) => this.lexicon.commonHypernyms(words));
-    return { record: record.record.id, header: column.sketch.header, type: column.sketch.type, privacy: column.sketch.privacy, inferred: candidates[0].label, candidates };
+    return {
+      record: record.record.id,
+      header: column.sketch.header,
+      type: column.sketch.type,
+      privacy: column.sketch.privacy,
+      inferred: candidates[0].label,
+      candidates,
+    };
   }
 }

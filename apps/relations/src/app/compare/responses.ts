@@ -8,13 +8,21 @@ const score = z.number().min(0).max(1);
 const rowTotals = z.object({ left: z.number().int(), right: z.number().int() }).describe('rows of each record (its first table)');
 
 /** A record compared, as the comparison modal heads it (type, size and changed date). */
-export const recordBriefSchema = z.object({ id: z.string(), name: z.string(), type: z.string(), size: z.number(), date_changed: z.string().describe('ISO 8601 date and time') });
+export const recordBriefSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  size: z.number(),
+  date_changed: z.string().describe('ISO 8601 date and time'),
+});
 const compared = { record1: recordBriefSchema, record2: recordBriefSchema };
 
 export const semanticsResponseSchema = z.object({
   ...compared,
   sem_score: score,
-  sim_words: z.array(z.object({ word_left: z.string(), word_right: z.string(), score })).describe('similar words in the slider range, best first (at most 200)'),
+  sim_words: z
+    .array(z.object({ word_left: z.string(), word_right: z.string(), score }))
+    .describe('similar words in the slider range, best first (at most 200)'),
   total_sim_words: z.number().int(),
   min: score,
   max: score,
@@ -23,7 +31,9 @@ export const semanticsResponseSchema = z.object({
 export const structuresResponseSchema = z.object({
   ...compared,
   struct_score: score,
-  struct_types: z.array(z.object({ type: z.string(), headers_left: z.array(z.string()), headers_right: z.array(z.string()) })).describe('columns of both records grouped by the data type they share'),
+  struct_types: z
+    .array(z.object({ type: z.string(), headers_left: z.array(z.string()), headers_right: z.array(z.string()) }))
+    .describe('columns of both records grouped by the data type they share'),
 });
 
 /** Said when a record's values take no part because the caller may not download it (docs/metadata-before-access.md, "Relations"). */
@@ -32,7 +42,9 @@ const valuesMessage = z.string().nullable().describe('why some values were not c
 export const statisticsResponseSchema = z.object({
   ...compared,
   stats_score: score,
-  stats_mtx: z.array(z.object({ header_left: z.string(), header_right: z.string(), nrmsd: z.number() })).describe('numeric column pairs with NRMSD under 10, closest first (at most 200)'),
+  stats_mtx: z
+    .array(z.object({ header_left: z.string(), header_right: z.string(), nrmsd: z.number() }))
+    .describe('numeric column pairs with NRMSD under 10, closest first (at most 200)'),
   message: valuesMessage,
 });
 
@@ -44,7 +56,9 @@ export const matchingHeaderSchema = z.object({
   containment_right: score,
   jaccard: score,
   score,
-  values_compared: z.boolean().describe('the two columns\' values were compared; false: by header and type only (masked, or values the caller may not read), the overlap figures are 0'),
+  values_compared: z
+    .boolean()
+    .describe("the two columns' values were compared; false: by header and type only (masked, or values the caller may not read), the overlap figures are 0"),
 });
 
 export const joiningResponseSchema = z.object({
@@ -136,7 +150,9 @@ export const mergeCandidateSchema = z.object({
 export const mergeScanResponseSchema = z.object({
   records: z.array(z.object({ id: z.string(), name: z.string() })).describe('the records that took part (those the caller may see)'),
   merge_relations: z.array(mergeCandidateSchema),
-  linking_columns: z.array(z.object({ record_left: z.string(), record_left_name: z.string(), record_right: z.string(), record_right_name: z.string(), ...linkabilitySchema.shape })),
+  linking_columns: z.array(
+    z.object({ record_left: z.string(), record_left_name: z.string(), record_right: z.string(), record_right_name: z.string(), ...linkabilitySchema.shape }),
+  ),
   messages: z.array(z.string()),
 });
 
@@ -146,7 +162,14 @@ export const jobsStartedResponseSchema = z.object({
   nottabular: z.boolean().describe('some records are not stored delimited text'),
   nomatches: z.boolean(),
   newmerges: z.array(
-    z.object({ job_id: z.string(), type: z.enum(['MERGE', 'LINK']), record_left_id: z.string(), record_left_name: z.string(), record_right_id: z.string(), record_right_name: z.string() }),
+    z.object({
+      job_id: z.string(),
+      type: z.enum(['MERGE', 'LINK']),
+      record_left_id: z.string(),
+      record_left_name: z.string(),
+      record_right_id: z.string(),
+      record_right_name: z.string(),
+    }),
   ),
   messages: z.array(z.string()).describe("the spec's texts saying so"),
 });

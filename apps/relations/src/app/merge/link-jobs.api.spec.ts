@@ -29,7 +29,10 @@ describeInfra('link jobs and merge-enc-cols (real PostgreSQL, in-process events)
     return documented.checking('post', url, who ? call.set(headers.get(who)!) : call);
   };
   const requested = async (jobId: string) => {
-    const [row] = await relations.sql<{ payload: JobRequestedPayload }>("SELECT payload FROM relations.outbox_events WHERE type = 'job.requested' AND key = $1", [jobId]);
+    const [row] = await relations.sql<{ payload: JobRequestedPayload }>(
+      "SELECT payload FROM relations.outbox_events WHERE type = 'job.requested' AND key = $1",
+      [jobId],
+    );
     return row?.payload;
   };
 
@@ -51,13 +54,18 @@ describeInfra('link jobs and merge-enc-cols (real PostgreSQL, in-process events)
     await db?.drop();
   });
 
-  it('runs a LINK job on the hashed columns: row pairs with a probability, for the job\'s owner', async () => {
+  it("runs a LINK job on the hashed columns: row pairs with a probability, for the job's owner", async () => {
     const started = await post('/api/relations/link-records/', { record_left: hashedGlobal.id, record_right: hashedMaunaLoa.id });
     expect(started.status).toBe(200);
     expect(started.body).toMatchObject({ nodata: false, nottabular: false, messages: ['New link job was successfully initiated.'] });
     const [job] = started.body.newmerges;
     expect(job).toMatchObject({ type: 'LINK', record_left_id: hashedGlobal.id, record_right_id: hashedMaunaLoa.id });
-    expect(await requested(job.job_id)).toMatchObject({ type: 'LINK', owner: { userId: owner.id }, left: { recordId: hashedGlobal.id }, right: { recordId: hashedMaunaLoa.id } });
+    expect(await requested(job.job_id)).toMatchObject({
+      type: 'LINK',
+      owner: { userId: owner.id },
+      left: { recordId: hashedGlobal.id },
+      right: { recordId: hashedMaunaLoa.id },
+    });
 
     const done = await eventually(async () => {
       expect(completed.has(job.job_id)).toBe(true);
@@ -73,13 +81,22 @@ describeInfra('link jobs and merge-enc-cols (real PostgreSQL, in-process events)
   it('merges on the hashed columns both records share (merge-enc-cols), horizontally unless told', async () => {
     const started = await post('/api/relations/merge-enc-cols', { record_left: hashedGlobal.id, record_right: hashedMaunaLoa.id });
     expect(started.body.messages).toEqual(['New merge job was successfully initiated.']);
-    expect(await requested(started.body.newmerges[0].job_id)).toMatchObject({ type: 'MERGE', merge: { mergeType: 'horizontal', pairs: [{ left: 'Year', right: 'Year' }] } });
+    expect(await requested(started.body.newmerges[0].job_id)).toMatchObject({
+      type: 'MERGE',
+      merge: { mergeType: 'horizontal', pairs: [{ left: 'Year', right: 'Year' }] },
+    });
   });
 
   it('refuses records without hashed columns in common, callers who may not read them, and anonymous callers', async () => {
-    expect((await post('/api/relations/link-records/', { record_left: hashedGlobal.id, record_right: plain.id })).body).toEqual({ non_field_errors: [NO_HASHED_COLUMNS] });
+    expect((await post('/api/relations/link-records/', { record_left: hashedGlobal.id, record_right: plain.id })).body).toEqual({
+      non_field_errors: [NO_HASHED_COLUMNS],
+    });
     const refused = await post('/api/relations/link-records/', { record_left: hashedGlobal.id, record_right: hashedMaunaLoa.id }, outsider);
-    expect(refused.body).toMatchObject({ nodata: true, newmerges: [], messages: ['Some merges could not be completed. You do not have access to those data.'] });
+    expect(refused.body).toMatchObject({
+      nodata: true,
+      newmerges: [],
+      messages: ['Some merges could not be completed. You do not have access to those data.'],
+    });
     expect((await post('/api/relations/merge-enc-cols/', { record_left: hashedGlobal.id, record_right: hashedMaunaLoa.id }, null)).status).toBe(401);
     expect((await post('/api/relations/link-records/', { record_left: hashedGlobal.id })).body).toEqual({ record_right: ['This field is required.'] });
   });

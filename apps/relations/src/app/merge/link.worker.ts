@@ -48,12 +48,17 @@ export class LinkWorker implements OnApplicationBootstrap {
     const complete = (payload: Omit<Parameters<typeof createEvent<typeof JobCompleted.payload>>[2], 'jobId'>) =>
       report(createEvent(JobCompleted, job.jobId, { jobId: job.jobId, ...payload }));
     try {
-      const [left, right] = await this.records.sketched([job.left.recordId, job.right.recordId]).then((found) => [job.left, job.right].map((side) => found.find((r) => r.record.id === side.recordId)));
+      const [left, right] = await this.records
+        .sketched([job.left.recordId, job.right.recordId])
+        .then((found) => [job.left, job.right].map((side) => found.find((r) => r.record.id === side.recordId)));
       const gone = !left ? job.left : !right ? job.right : null;
       if (gone) return await complete({ status: 'failed', info: recordRemoved(gone.name) });
       await report(createEvent(JobProgressed, job.jobId, { jobId: job.jobId, current: 1, total: 2 }));
       const link = await this.relations.link({ left: left!, right: right!, downloads: [true, true] }, LINK_JOB_PAIRS);
-      const info = link.rows.length === 0 ? noLinksFound(job.left.name, job.right.name) : `Linked ${link.rows.length} row pairs of ${job.left.name} and ${job.right.name}.`;
+      const info =
+        link.rows.length === 0
+          ? noLinksFound(job.left.name, job.right.name)
+          : `Linked ${link.rows.length} row pairs of ${job.left.name} and ${job.right.name}.`;
       await complete({ status: 'done', info, matches: link.rows, totRows: link.tot_rows });
       this.logger.info({ jobId: job.jobId, pairs: link.rows.length }, 'link job done');
     } catch (error) {

@@ -11,7 +11,16 @@ const started = (type: 'MERGE' | 'LINK', message: string) => ({
   nodata: false,
   nottabular: false,
   nomatches: false,
-  newmerges: [{ job_id: '5b0f3c1e-8a4d-4f0e-9c57-2f1d9a6b7e10', type, record_left_id: LEFT, record_left_name: 'Rainfall', record_right_id: RIGHT, record_right_name: 'Stations' }],
+  newmerges: [
+    {
+      job_id: '5b0f3c1e-8a4d-4f0e-9c57-2f1d9a6b7e10',
+      type,
+      record_left_id: LEFT,
+      record_left_name: 'Rainfall',
+      record_right_id: RIGHT,
+      record_right_name: 'Stations',
+    },
+  ],
   messages: [message],
 });
 
@@ -38,7 +47,13 @@ export class MergeJobsController {
   }
 
   /** The linking result's merge button: merge two records on the hashed columns they share. */
-  @ApiContract({ summary: 'Merge two records on the hashed columns they share (400 when they share none)', body: recordPairSchema, requestExample: { record_left: LEFT, record_right: RIGHT, merge_type: 'horizontal' }, responses: { 200: jobsStartedResponseSchema }, example: started('MERGE', 'New merge job was successfully initiated.') })
+  @ApiContract({
+    summary: 'Merge two records on the hashed columns they share (400 when they share none)',
+    body: recordPairSchema,
+    requestExample: { record_left: LEFT, record_right: RIGHT, merge_type: 'horizontal' },
+    responses: { 200: jobsStartedResponseSchema },
+    example: started('MERGE', 'New merge job was successfully initiated.'),
+  })
   @Post('merge-enc-cols')
   @HttpCode(200)
   mergeHashedColumns(@CurrentUser() user: AuthUser, @Body(new SchemaPipe(recordPairSchema)) body: z.output<typeof recordPairSchema>) {
@@ -46,7 +61,13 @@ export class MergeJobsController {
   }
 
   /** Link Datasets: a LINK job over two records with hashed headers. */
-  @ApiContract({ summary: "Link Datasets: a LINK job matching two records' rows on their hashed columns (400 when they share none)", body: recordPairSchema, requestExample: { record_left: LEFT, record_right: RIGHT }, responses: { 200: jobsStartedResponseSchema }, example: started('LINK', 'New link job was successfully initiated.') })
+  @ApiContract({
+    summary: "Link Datasets: a LINK job matching two records' rows on their hashed columns (400 when they share none)",
+    body: recordPairSchema,
+    requestExample: { record_left: LEFT, record_right: RIGHT },
+    responses: { 200: jobsStartedResponseSchema },
+    example: started('LINK', 'New link job was successfully initiated.'),
+  })
   @Post('link-records')
   @HttpCode(200)
   link(@CurrentUser() user: AuthUser, @Body(new SchemaPipe(recordPairSchema)) body: z.output<typeof recordPairSchema>) {

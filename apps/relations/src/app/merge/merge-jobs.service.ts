@@ -44,7 +44,17 @@ const isDelimitedText = (file: FileSketch) => !!file.storageKey && (/\.(csv|tsv)
 function tabularSource(record: SketchedRecord, headers: string[]): JobSource | null {
   for (const file of record.files.filter(isDelimitedText)) {
     const table = file.tables.find((t) => headers.every((h) => t.columns.some((c) => c.header === h)));
-    if (table) return { recordId: record.record.id, name: record.record.name, fileId: file.fileId, fileName: file.fileName, storageKey: file.storageKey!, terms: null, requestId: null, grantExpiresAt: null };
+    if (table)
+      return {
+        recordId: record.record.id,
+        name: record.record.name,
+        fileId: file.fileId,
+        fileName: file.fileName,
+        storageKey: file.storageKey!,
+        terms: null,
+        requestId: null,
+        grantExpiresAt: null,
+      };
   }
   return null;
 }
@@ -118,14 +128,25 @@ export class MergeJobsService {
   }
 
   /** Both sides' sources, or why this pair takes no part (records unseen or not downloadable read as no access). */
-  private async plan(user: AuthUser, leftId: string, rightId: string, fields: Array<{ left: string; right: string }>): Promise<{ left: JobSource; right: JobSource } | { refused: 'nodata' | 'nottabular' }> {
+  private async plan(
+    user: AuthUser,
+    leftId: string,
+    rightId: string,
+    fields: Array<{ left: string; right: string }>,
+  ): Promise<{ left: JobSource; right: JobSource } | { refused: 'nodata' | 'nottabular' }> {
     const records = await this.records.sketched([leftId, rightId]);
     const left = records.find((r) => r.record.id === leftId);
     const right = records.find((r) => r.record.id === rightId);
     if (!left || !right || leftId === rightId) return { refused: 'nodata' };
     for (const side of [left, right]) if (!(await this.access.canDownload(side.record, user))) return { refused: 'nodata' };
-    const leftSource = tabularSource(left, fields.map((f) => f.left));
-    const rightSource = tabularSource(right, fields.map((f) => f.right));
+    const leftSource = tabularSource(
+      left,
+      fields.map((f) => f.left),
+    );
+    const rightSource = tabularSource(
+      right,
+      fields.map((f) => f.right),
+    );
     if (!leftSource || !rightSource) return { refused: 'nottabular' };
     return { left: await this.withTerms(leftSource, left.record, user), right: await this.withTerms(rightSource, right.record, user) };
   }
@@ -148,15 +169,33 @@ export class MergeJobsService {
     await this.db.transaction((tx) =>
       tx.publish(
         ...created.map((job) => {
-          const how = job.merge ? `${job.merge.mergeType} merge on ${job.merge.pairs.map((p) => (p.left === p.right ? p.left : `${p.left} = ${p.right}`)).join(', ')}` : 'row linkage on the hashed columns';
-          return createEvent(JobRequested, job.jobId, { ...job, owner, info: `${job.type === 'MERGE' ? 'Merge' : 'Link'} of ${job.left.name} and ${job.right.name}: ${how}.` }, { correlationId });
+          const how = job.merge
+            ? `${job.merge.mergeType} merge on ${job.merge.pairs.map((p) => (p.left === p.right ? p.left : `${p.left} = ${p.right}`)).join(', ')}`
+            : 'row linkage on the hashed columns';
+          return createEvent(
+            JobRequested,
+            job.jobId,
+            { ...job, owner, info: `${job.type === 'MERGE' ? 'Merge' : 'Link'} of ${job.left.name} and ${job.right.name}: ${how}.` },
+            { correlationId },
+          );
         }),
       ),
     );
-    return created.map((job) => ({ job_id: job.jobId, type: job.type, record_left_id: job.left.recordId, record_left_name: job.left.name, record_right_id: job.right.recordId, record_right_name: job.right.name }));
+    return created.map((job) => ({
+      job_id: job.jobId,
+      type: job.type,
+      record_left_id: job.left.recordId,
+      record_left_name: job.left.name,
+      record_right_id: job.right.recordId,
+      record_right_name: job.right.name,
+    }));
   }
 
-  private answer(outcome: { nodata: boolean; nottabular: boolean; nomatches: boolean }, newmerges: NewJob[], started = MERGE_STARTED): Answer<typeof jobsStartedResponseSchema> {
+  private answer(
+    outcome: { nodata: boolean; nottabular: boolean; nomatches: boolean },
+    newmerges: NewJob[],
+    started = MERGE_STARTED,
+  ): Answer<typeof jobsStartedResponseSchema> {
     const messages = [...(outcome.nottabular ? [NOT_TABULAR] : []), ...(outcome.nodata ? [NO_ACCESS] : []), ...(newmerges.length ? [started] : [])];
     return { ...outcome, newmerges, messages };
   }

@@ -30,7 +30,10 @@ export class MergeScanService {
   async scan(viewer: AuthUser, ids: string[]): Promise<Answer<typeof mergeScanResponseSchema>> {
     const unique = [...new Set(ids)];
     const found = (await this.records.sketched(unique)).filter((r) => this.access.canView(r.record, viewer));
-    const downloadable = await this.access.downloadable(found.map((r) => r.record), viewer);
+    const downloadable = await this.access.downloadable(
+      found.map((r) => r.record),
+      viewer,
+    );
     // Records the caller may not download take part by their headers and types only (scoring/value-sight.ts).
     const visible = found.map((r) => sightedBy(r, downloadable.has(r.record.id)));
     const tabular = visible.filter((r) => columnsOf(r).length > 0);
@@ -50,7 +53,13 @@ export class MergeScanService {
     const linking_columns = [];
     for (const [left, right] of pairs.values()) {
       const link = await this.relations.link({ left, right, downloads: [downloadable.has(left.record.id), downloadable.has(right.record.id)] }, 10);
-      linking_columns.push({ record_left: left.record.id, record_left_name: left.record.name, record_right: right.record.id, record_right_name: right.record.name, ...link });
+      linking_columns.push({
+        record_left: left.record.id,
+        record_left_name: left.record.name,
+        record_right: right.record.id,
+        record_right_name: right.record.name,
+        ...link,
+      });
     }
     // Said only from values the caller may read: of others, no match is as unknown as a match.
     const readLinks = linking_columns.filter((l) => downloadable.has(l.record_left) && downloadable.has(l.record_right));

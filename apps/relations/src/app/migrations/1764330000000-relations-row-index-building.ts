@@ -10,7 +10,9 @@ export class RelationsRowIndexBuilding1764330000000 implements MigrationInterfac
 
   async up(runner: QueryRunner): Promise<void> {
     await runner.query('ALTER TABLE relations.row_indexes DROP CONSTRAINT row_indexes_status_check');
-    await runner.query(`ALTER TABLE relations.row_indexes ADD CONSTRAINT row_indexes_status_check CHECK (status IN ('building', 'ready', 'failed', 'dropped'))`);
+    await runner.query(
+      `ALTER TABLE relations.row_indexes ADD CONSTRAINT row_indexes_status_check CHECK (status IN ('building', 'ready', 'failed', 'dropped'))`,
+    );
     await runner.query(`CREATE INDEX relations_row_indexes_building ON relations.row_indexes (built_at) WHERE status = 'building'`);
   }
 

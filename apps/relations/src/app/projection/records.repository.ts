@@ -72,7 +72,14 @@ const toRecord = (row: RecordRow): RelatedRecord => ({
   derivedFrom: row.derived_from,
 });
 
-const toSketch = (row: SketchRow): FileSketch => ({ fileId: row.file_id, recordId: row.record_id, fileName: row.file_name, contentType: row.content_type, storageKey: row.storage_key, tables: row.tables });
+const toSketch = (row: SketchRow): FileSketch => ({
+  fileId: row.file_id,
+  recordId: row.record_id,
+  fileName: row.file_name,
+  contentType: row.content_type,
+  storageKey: row.storage_key,
+  tables: row.tables,
+});
 
 /** The relations projection: records and their files' column sketches. All I/O of relations' own schema. */
 @Injectable()
@@ -86,7 +93,9 @@ export class RecordsRepository {
    * (owner, access, ownerOnly: scoring/value-sight.ts).
    */
   async upsertRecord(manager: EntityManager, record: RecordSnapshot, occurredAt: string): Promise<{ relateAgain: boolean }> {
-    const [before] = (await manager.query('SELECT headers, words, owner_id, access, owner_only FROM relations.records WHERE record_id = $1', [record.recordId])) as Array<{
+    const [before] = (await manager.query('SELECT headers, words, owner_id, access, owner_only FROM relations.records WHERE record_id = $1', [
+      record.recordId,
+    ])) as Array<{
       headers: string[];
       words: string[];
       owner_id: string;
@@ -105,13 +114,33 @@ export class RecordsRepository {
        WHERE relations.records.occurred_at <= EXCLUDED.occurred_at AND NOT relations.records.deleted
        RETURNING record_id`,
       [
-        record.recordId, record.name, record.ownerId, record.organisationId, record.visibility, record.sharedWithUserIds, record.sharedWithOrganisationIds,
-        record.access, record.type, record.size, record.changedAt, JSON.stringify(record.headers), JSON.stringify(record.words), record.totalRows,
-        JSON.stringify(record.encryptedHeaders), record.files.map((f) => f.fileId), occurredAt, record.ownerOnly, JSON.stringify(record.derivedFrom),
+        record.recordId,
+        record.name,
+        record.ownerId,
+        record.organisationId,
+        record.visibility,
+        record.sharedWithUserIds,
+        record.sharedWithOrganisationIds,
+        record.access,
+        record.type,
+        record.size,
+        record.changedAt,
+        JSON.stringify(record.headers),
+        JSON.stringify(record.words),
+        record.totalRows,
+        JSON.stringify(record.encryptedHeaders),
+        record.files.map((f) => f.fileId),
+        occurredAt,
+        record.ownerOnly,
+        JSON.stringify(record.derivedFrom),
       ],
     )) as unknown[];
     // Files the record no longer has (none today, but a snapshot is the truth) lose their sketches.
-    await this.dropFilesOutside(manager, record.recordId, record.files.map((f) => f.fileId));
+    await this.dropFilesOutside(
+      manager,
+      record.recordId,
+      record.files.map((f) => f.fileId),
+    );
     if (!applied) return { relateAgain: false };
     if (!before) return { relateAgain: record.headers.length > 0 || record.words.length > 0 };
     const same = (a: string[], b: string[]) => JSON.stringify(a) === JSON.stringify(b);
@@ -174,8 +203,14 @@ export class RecordsRepository {
 
   private async dropFilesOutside(manager: EntityManager, recordId: string, fileIds: string[]): Promise<void> {
     await manager.query('DELETE FROM relations.column_tokens WHERE record_id = $1 AND NOT (file_id = ANY($2))', [recordId, fileIds]);
-    const [gone] = (await manager.query('DELETE FROM relations.file_sketches WHERE record_id = $1 AND NOT (file_id = ANY($2)) RETURNING file_id', [recordId, fileIds])) as [Array<{ file_id: string }>, number];
-    await dropRowIndexes(manager, gone.map((row) => row.file_id));
+    const [gone] = (await manager.query('DELETE FROM relations.file_sketches WHERE record_id = $1 AND NOT (file_id = ANY($2)) RETURNING file_id', [
+      recordId,
+      fileIds,
+    ])) as [Array<{ file_id: string }>, number];
+    await dropRowIndexes(
+      manager,
+      gone.map((row) => row.file_id),
+    );
   }
 
   async findRecords(ids: string[]): Promise<RelatedRecord[]> {
@@ -226,7 +261,9 @@ export class RecordsRepository {
   async relatedCandidates(record: SketchedRecord, limit: number): Promise<SketchedRecord[]> {
     const { ownerId, ownerOnly, access } = record.record;
     const columns = record.files.flatMap((f) => f.tables.flatMap((t) => t.columns));
-    const tokensOf = (keep: (privacy: string) => boolean) => [...new Set(columns.filter((c) => keep(c.privacy)).flatMap((c) => c.minhash.slice(0, INDEXED_TOKENS)))];
+    const tokensOf = (keep: (privacy: string) => boolean) => [
+      ...new Set(columns.filter((c) => keep(c.privacy)).flatMap((c) => c.minhash.slice(0, INDEXED_TOKENS))),
+    ];
     // Values the whole world may compare: hashed columns, and every column of an Open record.
     const publicTokens = tokensOf((privacy) => privacy === 'hashed' || (!ownerOnly && access === 'OP'));
     // Values only the same owner's records may be compared with (never a derivative's: its data is not theirs for good).

@@ -40,8 +40,19 @@ export class RelatedService {
    * best first, each as the caller may compare it: what they may not read never takes a place.
    */
   private async readableCandidates(viewer: Viewer, record: SketchedRecord): Promise<SketchedRecord[]> {
-    const tokens = [...new Set(columnsOf(record).filter((c) => c.values).flatMap((c) => c.sketch.minhash.slice(0, INDEXED_TOKENS)))];
-    const sharers = new Map((await this.records.tokenSharers(record.record.id, tokens, { userId: viewer?.id ?? null, organisationId: viewer?.organisationId ?? null })).map((s) => [s.recordId, s]));
+    const tokens = [
+      ...new Set(
+        columnsOf(record)
+          .filter((c) => c.values)
+          .flatMap((c) => c.sketch.minhash.slice(0, INDEXED_TOKENS)),
+      ),
+    ];
+    const sharers = new Map(
+      (await this.records.tokenSharers(record.record.id, tokens, { userId: viewer?.id ?? null, organisationId: viewer?.organisationId ?? null })).map((s) => [
+        s.recordId,
+        s,
+      ]),
+    );
     const visible = (await this.records.findRecords([...sharers.keys()])).filter((r) => this.access.canView(r, viewer));
     const downloadable = await this.access.downloadable(visible, viewer);
     const shared = (id: string) => sharers.get(id)!.hashed + (downloadable.has(id) ? sharers.get(id)!.plain : 0);
@@ -83,7 +94,14 @@ export class RelatedService {
     const top_related = kept
       .filter((s) => visible.has(s.relatedId))
       .slice(0, TOP_RELATED)
-      .map((s) => ({ id: s.relatedId, name: visible.get(s.relatedId)!.name, sem_score: s.sem_score, struct_score: s.struct_score, stats_score: s.stats_score, link_score: s.link_score }));
+      .map((s) => ({
+        id: s.relatedId,
+        name: visible.get(s.relatedId)!.name,
+        sem_score: s.sem_score,
+        struct_score: s.struct_score,
+        stats_score: s.stats_score,
+        link_score: s.link_score,
+      }));
     return { record: record.record.id, top_related };
   }
 }

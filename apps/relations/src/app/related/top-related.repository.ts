@@ -39,7 +39,9 @@ export class TopRelatedRepository {
 
   /** The record due longest; requestedAt as PostgreSQL wrote it (microseconds, which a Date would lose). */
   async nextPending(): Promise<{ recordId: string; requestedAt: string } | null> {
-    const rows = (await this.db.dataSource.query('SELECT record_id, requested_at::text FROM relations.related_pending ORDER BY requested_at, record_id LIMIT 1')) as Array<{ record_id: string; requested_at: string }>;
+    const rows = (await this.db.dataSource.query(
+      'SELECT record_id, requested_at::text FROM relations.related_pending ORDER BY requested_at, record_id LIMIT 1',
+    )) as Array<{ record_id: string; requested_at: string }>;
     return rows[0] ? { recordId: rows[0].record_id, requestedAt: rows[0].requested_at } : null;
   }
 

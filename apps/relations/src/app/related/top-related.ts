@@ -28,7 +28,11 @@ const withTotal = (relatedId: string, s: Omit<RelatedScores, 'relatedId' | 'tota
  * by the first record's range), so it is computed for each direction. A list is shown to everyone
  * who sees both records, so values take part only where all of them may read them (publicSight).
  */
-export function scoresBothWays(recordWithValues: SketchedRecord, otherWithValues: SketchedRecord, similarity: WordSimilarity): { forward: RelatedScores; backward: RelatedScores } {
+export function scoresBothWays(
+  recordWithValues: SketchedRecord,
+  otherWithValues: SketchedRecord,
+  similarity: WordSimilarity,
+): { forward: RelatedScores; backward: RelatedScores } {
   const record = publicSight(recordWithValues, otherWithValues);
   const other = publicSight(otherWithValues, recordWithValues);
   const shared = {

@@ -33,7 +33,11 @@ export class TopRelatedWorker implements OnApplicationBootstrap, OnModuleDestroy
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'top-related' });
-    this.loop = new BackgroundLoop(() => this.step(), (error) => this.logger.error({ err: error }, 'top_related queue failed; trying again at the next poll'), POLL_INTERVAL_MS);
+    this.loop = new BackgroundLoop(
+      () => this.step(),
+      (error) => this.logger.error({ err: error }, 'top_related queue failed; trying again at the next poll'),
+      POLL_INTERVAL_MS,
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -59,7 +63,9 @@ export class TopRelatedWorker implements OnApplicationBootstrap, OnModuleDestroy
     const { recordId, requestedAt } = pending;
     const [record] = await this.records.sketched([recordId]);
     const similarity = rememberingSimilarity((a, b) => this.lexicon.similarity(a, b));
-    const scored = record ? (await this.records.relatedCandidates(record, TOP_RELATED_CANDIDATES)).map((other) => scoresBothWays(record, other, similarity)) : [];
+    const scored = record
+      ? (await this.records.relatedCandidates(record, TOP_RELATED_CANDIDATES)).map((other) => scoresBothWays(record, other, similarity))
+      : [];
     await this.db.transaction(async (tx) => {
       const { manager } = tx;
       // The record's own list (none once it is deleted) ...
@@ -86,9 +92,14 @@ export class TopRelatedWorker implements OnApplicationBootstrap, OnModuleDestroy
     await tx.publish(
       createEvent(RelationTopRelated, recordId, {
         recordId,
-        related: list.map((s) => ({ recordId: s.relatedId, semScore: s.sem_score, structScore: s.struct_score, statsScore: s.stats_score, linkScore: s.link_score })),
+        related: list.map((s) => ({
+          recordId: s.relatedId,
+          semScore: s.sem_score,
+          structScore: s.struct_score,
+          statsScore: s.stats_score,
+          linkScore: s.link_score,
+        })),
       }),
     );
   }
-
 }

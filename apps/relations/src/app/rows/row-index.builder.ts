@@ -5,10 +5,28 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { endianness, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { CLK_PATTERN, clkFilter, type ColumnPolicy, extractMetadata, normalisedValue, type TableObserver, type TableObserverFactory, valueHash } from '@dc/extraction';
+import {
+  CLK_PATTERN,
+  clkFilter,
+  type ColumnPolicy,
+  extractMetadata,
+  normalisedValue,
+  type TableObserver,
+  type TableObserverFactory,
+  valueHash,
+} from '@dc/extraction';
 import { listAll, ObjectStorage } from '@dc/storage';
 import type { IndexableFile } from './row-index.repository';
-import { CLK_BYTES, type IndexedColumn, type PlannedColumn, plannedColumns, rowIndexKey, rowIndexPrefix, type RowIndexBuild, sourcePositions } from './row-index';
+import {
+  CLK_BYTES,
+  type IndexedColumn,
+  type PlannedColumn,
+  plannedColumns,
+  rowIndexKey,
+  rowIndexPrefix,
+  type RowIndexBuild,
+  sourcePositions,
+} from './row-index';
 
 /** Rows buffered per column before they go to the column's temporary file (256 KiB). */
 const CHUNK_ROWS = 64 * 1024;
@@ -150,12 +168,10 @@ export class RowIndexBuilder {
     try {
       const stream = await this.storage.get(file.storageKey);
       try {
-        const meta = await extractMetadata(
-          { stream, fileName: file.fileName },
-          { extractOption: 'metadata', sketches: spooler, signal },
-        );
+        const meta = await extractMetadata({ stream, fileName: file.fileName }, { extractOption: 'metadata', sketches: spooler, signal });
         // A file read only in part this time must not pass for its whole index.
-        if (meta.STATUS === 'failed' || meta.STATUS === 'skipped') throw new Error(`the file could not be read again (${meta.STATUS}: ${meta.ERRORS.join('; ').slice(0, 200)})`);
+        if (meta.STATUS === 'failed' || meta.STATUS === 'skipped')
+          throw new Error(`the file could not be read again (${meta.STATUS}: ${meta.ERRORS.join('; ').slice(0, 200)})`);
       } finally {
         stream.destroy();
         for (const spool of spooler.spools) spool.close();

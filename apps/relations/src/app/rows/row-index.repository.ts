@@ -21,7 +21,13 @@ interface FileRow {
   occurred_at: Date;
 }
 
-const toFile = (row: FileRow): IndexableFile => ({ fileId: row.file_id, fileName: row.file_name, storageKey: row.storage_key, tables: row.tables, sketchedAt: row.occurred_at });
+const toFile = (row: FileRow): IndexableFile => ({
+  fileId: row.file_id,
+  fileName: row.file_name,
+  storageKey: row.storage_key,
+  tables: row.tables,
+  sketchedAt: row.occurred_at,
+});
 
 /**
  * Marks every finished build of these files dropped (their objects are deleted by the worker); in
@@ -70,9 +76,16 @@ export class RowIndexRepository {
    * Records a finished build. When the file's sketch changed or the file went away meanwhile, the
    * build is recorded as dropped at once; a ready build replaces the file's earlier builds.
    */
-  async save(file: IndexableFile, build: RowIndexBuild, outcome: { status: 'ready' } | { status: 'failed'; error: string }): Promise<'ready' | 'failed' | 'dropped'> {
+  async save(
+    file: IndexableFile,
+    build: RowIndexBuild,
+    outcome: { status: 'ready' } | { status: 'failed'; error: string },
+  ): Promise<'ready' | 'failed' | 'dropped'> {
     return this.db.transaction(async ({ manager }) => {
-      const [current] = (await manager.query('SELECT occurred_at FROM relations.file_sketches WHERE file_id = $1 AND storage_key = $2 FOR SHARE', [file.fileId, file.storageKey])) as Array<{ occurred_at: Date }>;
+      const [current] = (await manager.query('SELECT occurred_at FROM relations.file_sketches WHERE file_id = $1 AND storage_key = $2 FOR SHARE', [
+        file.fileId,
+        file.storageKey,
+      ])) as Array<{ occurred_at: Date }>;
       const stale = !current || current.occurred_at.getTime() !== file.sketchedAt.getTime();
       const status = stale ? 'dropped' : outcome.status;
       if (status === 'ready') await dropRowIndexes(manager, [file.fileId]);
@@ -110,7 +123,9 @@ export class RowIndexRepository {
   }
 
   async droppedBuilds(limit: number): Promise<Array<{ buildId: string; fileId: string }>> {
-    const rows = (await this.db.dataSource.query(`SELECT build_id, file_id FROM relations.row_indexes WHERE status = 'dropped' ORDER BY built_at LIMIT $1`, [limit])) as Array<{ build_id: string; file_id: string }>;
+    const rows = (await this.db.dataSource.query(`SELECT build_id, file_id FROM relations.row_indexes WHERE status = 'dropped' ORDER BY built_at LIMIT $1`, [
+      limit,
+    ])) as Array<{ build_id: string; file_id: string }>;
     return rows.map((r) => ({ buildId: r.build_id, fileId: r.file_id }));
   }
 

@@ -51,7 +51,14 @@ export function plannedColumns(tables: TableSketchPayload[]): PlannedColumn[] {
   return tables.flatMap((table, t) =>
     table.columns
       .filter((c) => c.type !== 'empty' && (c.privacy === 'plain' || c.privacy === 'hashed'))
-      .map((c) => ({ table: t, tableName: table.name, column: c.index, header: c.header, hashed: c.privacy === 'hashed', clk: c.privacy === 'hashed' && c.encoding === 'clk' })),
+      .map((c) => ({
+        table: t,
+        tableName: table.name,
+        column: c.index,
+        header: c.header,
+        hashed: c.privacy === 'hashed',
+        clk: c.privacy === 'hashed' && c.encoding === 'clk',
+      })),
   );
 }
 

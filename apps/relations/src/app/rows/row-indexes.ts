@@ -33,7 +33,11 @@ export class RowIndexes implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'row-indexes' });
-    this.loop = new BackgroundLoop((signal) => this.step(signal), (error) => this.logger.error({ err: error }, 'row index queue failed; trying again at the next poll'), POLL_INTERVAL_MS);
+    this.loop = new BackgroundLoop(
+      (signal) => this.step(signal),
+      (error) => this.logger.error({ err: error }, 'row index queue failed; trying again at the next poll'),
+      POLL_INTERVAL_MS,
+    );
   }
 
   onApplicationBootstrap(): void {
@@ -87,7 +91,10 @@ export class RowIndexes implements OnApplicationBootstrap, OnModuleDestroy {
         await this.repository.begin(file.fileId, buildId);
         const build = await this.builder.build(file, signal, buildId);
         const status = await this.repository.save(file, build, { status: 'ready' });
-        this.logger.info({ fileId: file.fileId, columns: build.columns.length, rows: build.columns[0]?.rows ?? 0, ms: Date.now() - started, status }, 'row index built');
+        this.logger.info(
+          { fileId: file.fileId, columns: build.columns.length, rows: build.columns[0]?.rows ?? 0, ms: Date.now() - started, status },
+          'row index built',
+        );
         return status === 'ready' ? build : null;
       } catch (error) {
         if (signal?.aborted) {
@@ -95,7 +102,11 @@ export class RowIndexes implements OnApplicationBootstrap, OnModuleDestroy {
           return null;
         }
         this.logger.warn({ err: error, fileId: file.fileId }, 'row index could not be built; rows are estimated from sketches');
-        await this.repository.save(file, { buildId, fileId: file.fileId, columns: [] }, { status: 'failed', error: error instanceof Error ? error.message.slice(0, 500) : 'failed' });
+        await this.repository.save(
+          file,
+          { buildId, fileId: file.fileId, columns: [] },
+          { status: 'failed', error: error instanceof Error ? error.message.slice(0, 500) : 'failed' },
+        );
         return null;
       }
     })().finally(() => this.building.delete(file.fileId));

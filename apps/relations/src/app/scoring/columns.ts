@@ -20,7 +20,14 @@ export function columnsOf(record: SketchedRecord): RecordColumn[] {
   return record.files.flatMap((file) =>
     file.tables.flatMap((table, tableIndex) =>
       table.columns.map((sketch) => ({
-        recordId: record.record.id, fileId: file.fileId, storageKey: file.storageKey, fileName: file.fileName, tableIndex, tableName: table.name, totalRows: table.totalRows, sketch,
+        recordId: record.record.id,
+        fileId: file.fileId,
+        storageKey: file.storageKey,
+        fileName: file.fileName,
+        tableIndex,
+        tableName: table.name,
+        totalRows: table.totalRows,
+        sketch,
         values: sketch.privacy === 'hashed' || (sketch.privacy === 'plain' && !record.valuesWithheld),
       })),
     ),

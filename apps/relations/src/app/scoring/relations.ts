@@ -1,7 +1,14 @@
 // The relations between two records (spec: Relation scores), computed from the projection's
 // sketches and word sets only. Pure: the caller decides what each record may contribute.
 import type { z } from 'zod';
-import type { columnMatchesSchema, joiningResponseSchema, matchingHeaderSchema, semanticsResponseSchema, statisticsResponseSchema, structuresResponseSchema } from '../compare/responses';
+import type {
+  columnMatchesSchema,
+  joiningResponseSchema,
+  matchingHeaderSchema,
+  semanticsResponseSchema,
+  statisticsResponseSchema,
+  structuresResponseSchema,
+} from '../compare/responses';
 import type { SketchedRecord } from '../projection/related-record';
 import { columnsOf, isNumeric, type RecordColumn, totalRowsOf, typeCompatibility, valuesComparable } from './columns';
 import { headerSimilarity, nrmsdOf, overlapOf, type WordSimilarity, wordsOf } from './sketch-math';
@@ -40,7 +47,12 @@ export function semanticWordsOf(record: SketchedRecord): string[] {
  * Semantic relation: every pair of words of the two records with their lexical similarity within
  * [min, max], best first; sem_score is the mean of each word's best match, both ways.
  */
-export function semanticRelation(left: SketchedRecord, right: SketchedRecord, similarity: WordSimilarity, range: { min: number; max: number } = { min: 0, max: 1 }): SemanticRelation {
+export function semanticRelation(
+  left: SketchedRecord,
+  right: SketchedRecord,
+  similarity: WordSimilarity,
+  range: { min: number; max: number } = { min: 0, max: 1 },
+): SemanticRelation {
   const a = semanticWordsOf(left);
   const b = semanticWordsOf(right);
   if (a.length === 0 || b.length === 0) return { sem_score: 0, sim_words: [] };
@@ -152,14 +164,25 @@ export function joinabilityRelation(left: SketchedRecord, right: SketchedRecord,
     }),
   ).length;
   const union_score = narrow.length ? round(aligned / Math.max(a.length, b.length), 4) : 0;
-  return { join_score, joinable: join_score >= JOIN_THRESHOLD, matching_headers: pairs, unionable: narrow.length > 0 && aligned === narrow.length, union_score };
+  return {
+    join_score,
+    joinable: join_score >= JOIN_THRESHOLD,
+    matching_headers: pairs,
+    unionable: narrow.length > 0 && aligned === narrow.length,
+    union_score,
+  };
 }
 
 /** Linkability without rows: per linkable column pair, the left rows whose value is estimated to occur on the right. */
 export function estimatedMatches(pairs: Array<{ left: RecordColumn; right: RecordColumn }>): ColumnMatches[] {
   return pairs.map(({ left: x, right: y }) => {
     const overlap = overlapOf(x.sketch, y.sketch);
-    return { column_left: x.sketch.header, column_right: y.sketch.header, total_matches: Math.round(overlap.containmentAinB * x.sketch.count), estimated: true };
+    return {
+      column_left: x.sketch.header,
+      column_right: y.sketch.header,
+      total_matches: Math.round(overlap.containmentAinB * x.sketch.count),
+      estimated: true,
+    };
   });
 }
 
@@ -179,7 +202,11 @@ function fuzzyPairScore(x: RecordColumn, y: RecordColumn, headers: number): numb
  * privacy (hashed with hashed: equal keyed hashes), or fuzzy hashed columns (CLKs) under the same
  * linkage key, compared row by row by Dice similarity; best first, each column used once.
  */
-export function linkColumnPairs(left: SketchedRecord, right: SketchedRecord, similarity: WordSimilarity): Array<{ left: RecordColumn; right: RecordColumn; score: number }> {
+export function linkColumnPairs(
+  left: SketchedRecord,
+  right: SketchedRecord,
+  similarity: WordSimilarity,
+): Array<{ left: RecordColumn; right: RecordColumn; score: number }> {
   const a = columnsOf(left);
   const b = columnsOf(right);
   const pairs: Array<{ left: RecordColumn; right: RecordColumn; score: number }> = [];

@@ -24,7 +24,8 @@ function reference(input: LinkInput, limit: number): LinkResult {
     const inRight = new Set([...r.hashes].filter((h) => h !== 0));
     return { column_left: l.header, column_right: r.header, total_matches: [...l.hashes].filter((h) => h !== 0 && inRight.has(h)).length };
   });
-  if (pairs.length === 0 || nLeft === 0 || nRight === 0) return { total_rows: { left: nLeft, right: nRight }, matches, rows: [], linked_pairs: 0, link_score: 0, candidates_capped: false };
+  if (pairs.length === 0 || nLeft === 0 || nRight === 0)
+    return { total_rows: { left: nLeft, right: nRight }, matches, rows: [], linked_pairs: 0, link_score: 0, candidates_capped: false };
   const weights = pairs.map(({ l, r }) => {
     const u = 1 / Math.max(2, Math.max(distinct(l.hashes), distinct(r.hashes)));
     return { agree: Math.log2(0.95 / u), disagree: Math.log2(0.05 / (1 - u)) };
@@ -70,7 +71,14 @@ function reference(input: LinkInput, limit: number): LinkResult {
     }
   }
   all.sort((p, q) => q.rows_match_prob - p.rows_match_prob || p.rowA - q.rowA || p.rowB - q.rowB);
-  return { total_rows: { left: nLeft, right: nRight }, matches, rows: all.slice(0, limit), linked_pairs: linked, link_score: Number((linkedLeft.size / nLeft).toFixed(4)), candidates_capped: capped };
+  return {
+    total_rows: { left: nLeft, right: nRight },
+    matches,
+    rows: all.slice(0, limit),
+    linked_pairs: linked,
+    link_score: Number((linkedLeft.size / nLeft).toFixed(4)),
+    candidates_capped: capped,
+  };
 }
 
 /** A column of `rows` value hashes drawn from `values` distinct ones (32-bit, as the row index holds them), some missing. */
@@ -95,7 +103,12 @@ describe('row linkage', () => {
       ];
       // The right table holds most left ids again, shuffled, with other values beside them.
       const right = [
-        { header: 'id', hashes: Float64Array.from(shared).sort().map((h) => (random() < 0.3 ? 0 : h)) },
+        {
+          header: 'id',
+          hashes: Float64Array.from(shared)
+            .sort()
+            .map((h) => (random() < 0.3 ? 0 : h)),
+        },
         { header: 'town', hashes: column(random, rows, 12) },
         { header: 'year', hashes: column(random, rows, 40) },
       ];
@@ -125,7 +138,10 @@ describe('row linkage', () => {
   it('answers no pairs for empty tables or no column pairs', () => {
     expect(linkRows({ left: [], right: [] })).toMatchObject({ rows: [], link_score: 0, matches: [] });
     const empty = new Float64Array(0);
-    expect(linkRows({ left: [{ header: 'a', hashes: empty }], right: [{ header: 'b', hashes: Float64Array.of(5) }] })).toMatchObject({ rows: [], total_rows: { left: 0, right: 1 } });
+    expect(linkRows({ left: [{ header: 'a', hashes: empty }], right: [{ header: 'b', hashes: Float64Array.of(5) }] })).toMatchObject({
+      rows: [],
+      total_rows: { left: 0, right: 1 },
+    });
   });
 
   it('links fuzzy (CLK) columns by Dice similarity: a typo links, another name does not', () => {
@@ -152,14 +168,20 @@ describe('row linkage', () => {
     expect(other.linked_pairs).toBe(0);
   });
 
-  it('blocks on an exact column and adds the fuzzy column\'s partial agreement', () => {
+  it("blocks on an exact column and adds the fuzzy column's partial agreement", () => {
     const years = Float64Array.of(1990, 1991, 1990, 1992);
     const result = linkRows({
       left: [{ header: 'born', hashes: years }, clkColumn('name', ['Jon Smith', 'Maria Garcia', 'Mary Jones', 'Li Wei'])],
       right: [{ header: 'year', hashes: Float64Array.of(1990, 1990, 1991, 1993) }, clkColumn('name', ['Mary Jones', 'John Smith', 'Marie Garcia', 'Li Wei'])],
     });
     const linked = result.rows.filter((r) => r.rows_match_prob >= 0.5).map((r) => [r.rowA, r.rowB, r.fieldsA]);
-    expect(linked).toEqual(expect.arrayContaining([[0, 1, ['born', 'name']], [1, 2, ['born', 'name']], [2, 0, ['born', 'name']]]));
+    expect(linked).toEqual(
+      expect.arrayContaining([
+        [0, 1, ['born', 'name']],
+        [1, 2, ['born', 'name']],
+        [2, 0, ['born', 'name']],
+      ]),
+    );
     // Li Wei was born in another year: no candidate of the exact block.
     expect(result.rows.some((r) => r.rowA === 3)).toBe(false);
   });

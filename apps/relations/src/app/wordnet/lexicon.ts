@@ -92,12 +92,14 @@ export class Lexicon {
         }
       }
     }
-    return [...counts.values()]
-      // Terms near the root ("entity", "object", "abstraction") say nothing about a column.
-      .filter((c) => c.depth >= 5)
-      .sort((p, q) => q.count - p.count || q.depth - p.depth)
-      .slice(0, limit)
-      .map((c) => ({ term: c.term, share: c.count / known.length, depth: c.depth }));
+    return (
+      [...counts.values()]
+        // Terms near the root ("entity", "object", "abstraction") say nothing about a column.
+        .filter((c) => c.depth >= 5)
+        .sort((p, q) => q.count - p.count || q.depth - p.depth)
+        .slice(0, limit)
+        .map((c) => ({ term: c.term, share: c.count / known.length, depth: c.depth }))
+    );
   }
 
   /** The most frequent senses of a word, looked up in WordNet's index once. */
@@ -160,7 +162,9 @@ export class Lexicon {
     let frontier = [synset];
     const seen = new Set<number>([synset.offset]);
     while (frontier.length && depth < 30) {
-      const parents = frontier.flatMap((node) => node.pointers.filter((p) => HYPERNYM.has(p.symbol) && !seen.has(p.offset)).map((p) => this.wordnet.synset(p.pos, p.offset)));
+      const parents = frontier.flatMap((node) =>
+        node.pointers.filter((p) => HYPERNYM.has(p.symbol) && !seen.has(p.offset)).map((p) => this.wordnet.synset(p.pos, p.offset)),
+      );
       if (parents.length === 0 || frontier.some((node) => !node.pointers.some((p) => HYPERNYM.has(p.symbol)))) break;
       parents.forEach((p) => seen.add(p.offset));
       frontier = parents;

@@ -24,9 +24,32 @@ export interface Synset {
 
 /** Detachment rules of WordNet's morphy (plural and inflected forms to base forms). */
 const DETACHMENTS: Record<PartOfSpeech, Array<[string, string]>> = {
-  noun: [['s', ''], ['ses', 's'], ['xes', 'x'], ['zes', 'z'], ['ches', 'ch'], ['shes', 'sh'], ['men', 'man'], ['ies', 'y']],
-  verb: [['s', ''], ['ies', 'y'], ['es', 'e'], ['es', ''], ['ed', 'e'], ['ed', ''], ['ing', 'e'], ['ing', '']],
-  adj: [['er', ''], ['est', ''], ['er', 'e'], ['est', 'e']],
+  noun: [
+    ['s', ''],
+    ['ses', 's'],
+    ['xes', 'x'],
+    ['zes', 'z'],
+    ['ches', 'ch'],
+    ['shes', 'sh'],
+    ['men', 'man'],
+    ['ies', 'y'],
+  ],
+  verb: [
+    ['s', ''],
+    ['ies', 'y'],
+    ['es', 'e'],
+    ['es', ''],
+    ['ed', 'e'],
+    ['ed', ''],
+    ['ing', 'e'],
+    ['ing', ''],
+  ],
+  adj: [
+    ['er', ''],
+    ['est', ''],
+    ['er', 'e'],
+    ['est', 'e'],
+  ],
   adv: [],
 };
 

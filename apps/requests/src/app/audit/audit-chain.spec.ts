@@ -34,7 +34,10 @@ describe('audit chain', () => {
 
   it('names the first changed, removed or inserted entry', () => {
     const entries = chain(content('sent'), content('review'), content('approved'), content('download'));
-    expect(firstBreak([entries[0], { ...entries[1], action: 'disapproved' }, ...entries.slice(2)], null)).toMatchObject({ seq: 2, reason: expect.stringContaining('changed') });
+    expect(firstBreak([entries[0], { ...entries[1], action: 'disapproved' }, ...entries.slice(2)], null)).toMatchObject({
+      seq: 2,
+      reason: expect.stringContaining('changed'),
+    });
     expect(firstBreak([entries[0], { ...entries[1], details: { note: 'added later' } }, ...entries.slice(2)], null)).toMatchObject({ seq: 2 });
     expect(firstBreak([entries[0], entries[2], entries[3]], null)).toMatchObject({ seq: 3, reason: expect.stringContaining('removed or inserted') });
     // Recomputing an edited entry's own hash still breaks the link from the next one.

@@ -40,7 +40,17 @@ export function canonicalJson(value: unknown): string {
 }
 
 export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
-  const content = [entry.seq, entry.id, entry.requestId, entry.recordId, entry.actorId, entry.action, entry.details, entry.occurredAt.toISOString(), entry.prevHash];
+  const content = [
+    entry.seq,
+    entry.id,
+    entry.requestId,
+    entry.recordId,
+    entry.actorId,
+    entry.action,
+    entry.details,
+    entry.occurredAt.toISOString(),
+    entry.prevHash,
+  ];
   return createHash('sha256').update(canonicalJson(content)).digest('hex');
 }
 
@@ -66,7 +76,8 @@ export function firstBreak(entries: Iterable<AuditEntry>, previous: Pick<AuditEn
   for (const entry of entries) {
     const expectedSeq = (before?.seq ?? 0) + 1;
     if (entry.seq !== expectedSeq) return { seq: entry.seq, id: entry.id, reason: `expected entry #${expectedSeq} here: an entry was removed or inserted` };
-    if (entry.prevHash !== (before?.hash ?? GENESIS_HASH)) return { seq: entry.seq, id: entry.id, reason: 'its previous hash does not match the entry before it' };
+    if (entry.prevHash !== (before?.hash ?? GENESIS_HASH))
+      return { seq: entry.seq, id: entry.id, reason: 'its previous hash does not match the entry before it' };
     if (entryHash(entry) !== entry.hash) return { seq: entry.seq, id: entry.id, reason: 'its content does not match its hash (the entry was changed)' };
     before = entry;
   }

@@ -45,14 +45,29 @@ export class AuditRepository {
     await manager.query(
       `INSERT INTO requests.audit_log (seq, id, request_id, record_id, actor_id, action, details, occurred_at, prev_hash, hash)
        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10)`,
-      [entry.seq, entry.id, entry.requestId, entry.recordId, entry.actorId, entry.action, JSON.stringify(entry.details), entry.occurredAt, entry.prevHash, entry.hash],
+      [
+        entry.seq,
+        entry.id,
+        entry.requestId,
+        entry.recordId,
+        entry.actorId,
+        entry.action,
+        JSON.stringify(entry.details),
+        entry.occurredAt,
+        entry.prevHash,
+        entry.hash,
+      ],
     );
     return entry;
   }
 
   async ofRecord(manager: EntityManager, recordId: string, page: { offset: number; limit: number }): Promise<{ count: number; entries: AuditEntry[] }> {
     const [{ count }]: Array<{ count: number }> = await manager.query('SELECT count(*)::int AS count FROM requests.audit_log WHERE record_id = $1', [recordId]);
-    const rows: AuditRow[] = await manager.query('SELECT * FROM requests.audit_log WHERE record_id = $1 ORDER BY seq LIMIT $2 OFFSET $3', [recordId, page.limit, page.offset]);
+    const rows: AuditRow[] = await manager.query('SELECT * FROM requests.audit_log WHERE record_id = $1 ORDER BY seq LIMIT $2 OFFSET $3', [
+      recordId,
+      page.limit,
+      page.offset,
+    ]);
     return { count, entries: rows.map(toEntry) };
   }
 

@@ -18,7 +18,10 @@ export class DirectoryConsumer implements OnModuleInit {
     });
     this.events.on([UserRegistered.type, UserUpdated.type], async (event, manager) => {
       // A new registration is not active until activated; user.updated says so when it is.
-      const payload = event.type === UserUpdated.type ? UserUpdated.payload.parse(event.payload) : { ...UserRegistered.payload.parse(event.payload), active: false, deleted: false };
+      const payload =
+        event.type === UserUpdated.type
+          ? UserUpdated.payload.parse(event.payload)
+          : { ...UserRegistered.payload.parse(event.payload), active: false, deleted: false };
       await this.directory.upsertUser(manager, {
         id: payload.userId,
         username: payload.username,

@@ -55,7 +55,10 @@ export class DirectoryRepository {
   }
 
   /** Fields an event leaves out (undefined) keep what is known. */
-  async upsertUser(manager: EntityManager, user: Pick<Person, 'id' | 'username' | 'organisationId' | 'active' | 'deleted'> & Partial<Pick<Person, 'firstName' | 'lastName' | 'email' | 'groups'>>): Promise<void> {
+  async upsertUser(
+    manager: EntityManager,
+    user: Pick<Person, 'id' | 'username' | 'organisationId' | 'active' | 'deleted'> & Partial<Pick<Person, 'firstName' | 'lastName' | 'email' | 'groups'>>,
+  ): Promise<void> {
     await manager.query(
       `INSERT INTO requests.users (id, username, first_name, last_name, email, organisation_id, groups, active, deleted)
        VALUES ($1, $2, COALESCE($3, ''), COALESCE($4, ''), COALESCE($5, ''), $6, COALESCE($7::int[], '{}'), $8, $9)
@@ -63,16 +66,28 @@ export class DirectoryRepository {
          first_name = COALESCE($3, requests.users.first_name), last_name = COALESCE($4, requests.users.last_name),
          email = COALESCE($5, requests.users.email), groups = COALESCE($7::int[], requests.users.groups),
          active = excluded.active, deleted = excluded.deleted`,
-      [user.id, user.username, user.firstName ?? null, user.lastName ?? null, user.email ?? null, user.organisationId, user.groups ?? null, user.active, user.deleted],
+      [
+        user.id,
+        user.username,
+        user.firstName ?? null,
+        user.lastName ?? null,
+        user.email ?? null,
+        user.organisationId,
+        user.groups ?? null,
+        user.active,
+        user.deleted,
+      ],
     );
   }
 
   /** The caller as the token describes them, when no event has told us of them yet (identity's events overwrite it). */
   async rememberCaller(manager: EntityManager, user: { id: string; username: string; organisationId: string; groups: number[] }): Promise<void> {
-    await manager.query(
-      `INSERT INTO requests.users (id, username, organisation_id, groups) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING`,
-      [user.id, user.username, user.organisationId, user.groups],
-    );
+    await manager.query(`INSERT INTO requests.users (id, username, organisation_id, groups) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING`, [
+      user.id,
+      user.username,
+      user.organisationId,
+      user.groups,
+    ]);
   }
 
   async person(manager: EntityManager, id: string): Promise<Person | null> {
@@ -82,7 +97,9 @@ export class DirectoryRepository {
 
   async usernames(manager: EntityManager, ids: string[]): Promise<Map<string, string>> {
     if (ids.length === 0) return new Map();
-    const rows: Array<{ id: string; username: string }> = await manager.query('SELECT id, username FROM requests.users WHERE id = ANY($1)', [[...new Set(ids)]]);
+    const rows: Array<{ id: string; username: string }> = await manager.query('SELECT id, username FROM requests.users WHERE id = ANY($1)', [
+      [...new Set(ids)],
+    ]);
     return new Map(rows.map((row) => [row.id, row.username]));
   }
 
@@ -99,7 +116,10 @@ export class DirectoryRepository {
 
   /** The active members of an organisation holding a group (Data Admins reviewing its requests). */
   async membersInGroup(manager: EntityManager, organisationId: string, group: number): Promise<Person[]> {
-    const rows: PersonRow[] = await manager.query('SELECT * FROM requests.users WHERE organisation_id = $1 AND $2 = ANY(groups) AND active AND NOT deleted ORDER BY username', [organisationId, group]);
+    const rows: PersonRow[] = await manager.query(
+      'SELECT * FROM requests.users WHERE organisation_id = $1 AND $2 = ANY(groups) AND active AND NOT deleted ORDER BY username',
+      [organisationId, group],
+    );
     return rows.map(toPerson);
   }
 }

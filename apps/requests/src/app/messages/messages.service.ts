@@ -16,7 +16,15 @@ export const SEND_FIRST = 'Send the request before writing messages.';
 
 /** Spec section 3, Request message: request, message, user, created. */
 function messageView(message: RequestMessage, username: string, viewer: AuthUser) {
-  return { id: message.id, request: message.requestId, message: message.message, user: username, user_id: message.userId, created: message.createdAt.toISOString(), mine: message.userId === viewer.id };
+  return {
+    id: message.id,
+    request: message.requestId,
+    message: message.message,
+    user: username,
+    user_id: message.userId,
+    created: message.createdAt.toISOString(),
+    mine: message.userId === viewer.id,
+  };
 }
 
 /** The thread of a request: its requestor and its owner side write and read it; nobody else learns it exists. */
@@ -58,14 +66,29 @@ export class MessagesService {
       await this.messages.insert(store.manager, message);
       const recipients = await this.otherParty(store.manager, party, request.requestorId, record, user.id);
       await store.publish(
-        createEvent(RequestMessagePosted, request.id, { requestId: request.id, messageId: message.id, recordId: request.recordId, authorId: user.id, createdAt: message.createdAt.toISOString() }, { correlationId }),
-        ...messageMails(recipients, user.username, message.message, party === 'requestor' ? 'received' : 'sent', { requestId: request.id, recordName: record.name, correlationId }),
+        createEvent(
+          RequestMessagePosted,
+          request.id,
+          { requestId: request.id, messageId: message.id, recordId: request.recordId, authorId: user.id, createdAt: message.createdAt.toISOString() },
+          { correlationId },
+        ),
+        ...messageMails(recipients, user.username, message.message, party === 'requestor' ? 'received' : 'sent', {
+          requestId: request.id,
+          recordName: record.name,
+          correlationId,
+        }),
       );
       return (await this.views(store.manager, [message], user))[0];
     });
   }
 
-  private async otherParty(manager: EntityManager, author: Party, requestorId: string, record: Parameters<RequestsService['reviewersOf']>[1], authorId: string) {
+  private async otherParty(
+    manager: EntityManager,
+    author: Party,
+    requestorId: string,
+    record: Parameters<RequestsService['reviewersOf']>[1],
+    authorId: string,
+  ) {
     if (author === 'reviewer') {
       const requestor = await this.directory.person(manager, requestorId);
       return requestor ? [requestor] : [];
@@ -74,7 +97,10 @@ export class MessagesService {
   }
 
   private async views(manager: EntityManager, messages: RequestMessage[], viewer: AuthUser) {
-    const names = await this.directory.usernames(manager, messages.map((m) => m.userId));
+    const names = await this.directory.usernames(
+      manager,
+      messages.map((m) => m.userId),
+    );
     return messages.map((m) => messageView(m, names.get(m.userId) ?? '', viewer));
   }
 }

@@ -104,6 +104,7 @@ export class RequestsInitial1764300000000 implements MigrationInterface {
   }
 
   async down(runner: QueryRunner): Promise<void> {
-    for (const table of ['audit_log', 'messages', 'requests', 'policies', 'records', 'users', 'organisations']) await runner.query(`DROP TABLE requests.${table}`);
+    for (const table of ['audit_log', 'messages', 'requests', 'policies', 'records', 'users', 'organisations'])
+      await runner.query(`DROP TABLE requests.${table}`);
   }
 }

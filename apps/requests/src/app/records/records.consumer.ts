@@ -36,7 +36,13 @@ export class RecordsConsumer implements OnModuleInit {
     });
     this.events.on([PolicyUpdated.type], async (event, manager) => {
       const policy = PolicyUpdated.payload.parse(event.payload);
-      await this.records.applyPolicy(manager, { id: policy.policyId, organisationId: policy.organisationId, name: policy.name, fields: policy.fields, version: policy.version });
+      await this.records.applyPolicy(manager, {
+        id: policy.policyId,
+        organisationId: policy.organisationId,
+        name: policy.name,
+        fields: policy.fields,
+        version: policy.version,
+      });
     });
     this.events.on([PolicyDeleted.type], async (event, manager) => {
       const policy = PolicyDeleted.payload.parse(event.payload);

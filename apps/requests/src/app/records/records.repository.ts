@@ -66,7 +66,19 @@ export class RecordsRepository {
          policy_id = excluded.policy_id, access = excluded.access, visibility = excluded.visibility, shared_user_ids = excluded.shared_user_ids,
          shared_organisation_ids = excluded.shared_organisation_ids, owner_only = excluded.owner_only, deleted = false, occurred_at = excluded.occurred_at
        WHERE requests.records.occurred_at <= excluded.occurred_at AND NOT requests.records.deleted`,
-      [record.id, record.name, record.ownerId, record.organisationId, record.policyId, record.access, record.visibility, record.sharedUserIds, record.sharedOrganisationIds, occurredAt, record.ownerOnly],
+      [
+        record.id,
+        record.name,
+        record.ownerId,
+        record.organisationId,
+        record.policyId,
+        record.access,
+        record.visibility,
+        record.sharedUserIds,
+        record.sharedOrganisationIds,
+        occurredAt,
+        record.ownerOnly,
+      ],
     );
   }
 

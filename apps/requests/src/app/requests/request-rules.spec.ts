@@ -26,16 +26,28 @@ describe('request rules', () => {
     );
   });
 
-  it('says 403 for the other party\'s statuses, 400 for a wrong moment, and that closed is final', () => {
+  it("says 403 for the other party's statuses, 400 for a wrong moment, and that closed is final", () => {
     expect(refusalToMove('requestor', 'review', 'approved')).toEqual({ status: 403, message: 'You do not have permission to perform this action.' });
     expect(refusalToMove('reviewer', 'sent', 'closed')?.status).toBe(403);
     expect(refusalToMove('reviewer', 'sent', 'approved')).toEqual({ status: 400, message: 'A request in status sent cannot become approved.' });
-    for (const to of REQUEST_STATUSES) expect(refusalToMove('requestor', 'closed', to as RequestStatus)).toEqual({ status: 400, message: 'This request is closed and cannot be reopened.' });
+    for (const to of REQUEST_STATUSES)
+      expect(refusalToMove('requestor', 'closed', to as RequestStatus)).toEqual({ status: 400, message: 'This request is closed and cannot be reopened.' });
   });
 
-  it('applies answers to the request\'s requirements only', () => {
+  it("applies answers to the request's requirements only", () => {
     const policy = unanswered({ id: 'p1', name: 'Terms', fields: [{ topic: 'Use', requirement: 'Research only', agree: 'yes' }] });
-    const { policies, errors } = applyAnswers([policy], [{ id: 'p1', json_content: [{ object: 'Use', requirement: 'Research only', agree: 'yes' }, { object: 'Use', requirement: 'Resale', agree: 'no' }] }]);
+    const { policies, errors } = applyAnswers(
+      [policy],
+      [
+        {
+          id: 'p1',
+          json_content: [
+            { object: 'Use', requirement: 'Research only', agree: 'yes' },
+            { object: 'Use', requirement: 'Resale', agree: 'no' },
+          ],
+        },
+      ],
+    );
     expect(errors).toEqual(['"Use: Resale" is not a requirement of the policy "Terms".']);
     expect(policies[0].items).toEqual([{ object: 'Use', requirement: 'Research only', agree: 'yes', expected: 'yes' }]);
     expect(policy.items[0].agree).toBe('');
@@ -50,10 +62,27 @@ describe('request rules', () => {
   });
 
   it('lets nobody but its owner see (and so request) an owner-only record (lineage), whatever its visibility', () => {
-    const user = (id: string, organisationId: string, groups: number[]): AuthUser => ({ id, username: id, organisationId, clientType: 'STANDARD', groups, permissions: permissionsOfGroups(groups), passwordVersion: 1 });
-    const derived = { ownerId: 'maker', organisationId: 'org-m', visibility: 'EV' as const, sharedUserIds: ['guest'], sharedOrganisationIds: [], access: 'OP' as const, ownerOnly: true };
+    const user = (id: string, organisationId: string, groups: number[]): AuthUser => ({
+      id,
+      username: id,
+      organisationId,
+      clientType: 'STANDARD',
+      groups,
+      permissions: permissionsOfGroups(groups),
+      passwordVersion: 1,
+    });
+    const derived = {
+      ownerId: 'maker',
+      organisationId: 'org-m',
+      visibility: 'EV' as const,
+      sharedUserIds: ['guest'],
+      sharedOrganisationIds: [],
+      access: 'OP' as const,
+      ownerOnly: true,
+    };
     expect(canSee(derived, user('maker', 'org-m', [3]))).toBe(true);
-    for (const other of [user('admin', 'org-m', [2]), user('colleague', 'org-m', [3]), user('guest', 'org-x', [3])]) expect([other.id, canSee(derived, other)]).toEqual([other.id, false]);
+    for (const other of [user('admin', 'org-m', [2]), user('colleague', 'org-m', [3]), user('guest', 'org-x', [3])])
+      expect([other.id, canSee(derived, other)]).toEqual([other.id, false]);
     expect(canSee({ ...derived, ownerOnly: false }, user('guest', 'org-x', [3]))).toBe(true);
   });
 });

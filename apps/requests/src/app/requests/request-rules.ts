@@ -10,7 +10,10 @@ import type { AccessRequest, PolicyItem, RequestPolicy } from './request';
 export type Party = 'requestor' | 'reviewer';
 
 /** Visibility (ARCHITECTURE section 8), the catalogue's rule (libs/contracts): only a record one may see can be requested; an owner-only one by nobody. */
-export function canSee(record: Pick<KnownRecord, 'visibility' | 'ownerId' | 'organisationId' | 'sharedUserIds' | 'sharedOrganisationIds' | 'access'> & { ownerOnly?: boolean }, user: AuthUser): boolean {
+export function canSee(
+  record: Pick<KnownRecord, 'visibility' | 'ownerId' | 'organisationId' | 'sharedUserIds' | 'sharedOrganisationIds' | 'access'> & { ownerOnly?: boolean },
+  user: AuthUser,
+): boolean {
   return canViewRecord(record, user);
 }
 
@@ -27,7 +30,11 @@ export function isReviewer(user: AuthUser, record: Pick<KnownRecord, 'ownerId' |
  * The caller's part in a request, or null when they have none (they then learn nothing of it). The
  * owner side sees a request only once it was sent; a draft (new) is the requestor's alone.
  */
-export function partyOf(user: AuthUser, request: Pick<AccessRequest, 'requestorId' | 'status'>, record: Pick<KnownRecord, 'ownerId' | 'organisationId'>): Party | null {
+export function partyOf(
+  user: AuthUser,
+  request: Pick<AccessRequest, 'requestorId' | 'status'>,
+  record: Pick<KnownRecord, 'ownerId' | 'organisationId'>,
+): Party | null {
   if (user.id === request.requestorId) return 'requestor';
   if (request.status !== 'new' && isReviewer(user, record)) return 'reviewer';
   return null;
@@ -91,7 +98,9 @@ export function applyAnswers(policies: RequestPolicy[], answers: AnswerInput[]):
   answers.forEach((answer, index) => {
     const policy = answer.id !== undefined ? next.find((p) => p.id === answer.id) : next[index];
     if (!policy) {
-      errors.push(answer.id !== undefined ? `The policy ${answer.id} is not one of this request's policies.` : 'This request has fewer policies than answered.');
+      errors.push(
+        answer.id !== undefined ? `The policy ${answer.id} is not one of this request's policies.` : 'This request has fewer policies than answered.',
+      );
       return;
     }
     for (const given of answer.json_content) {
@@ -110,7 +119,11 @@ export const everyRequirementAnswered = (policies: RequestPolicy[]) => policies.
 
 /** The policy's requirements, unanswered, for a new request. */
 export function unanswered(policy: { id: string; name: string; fields: Array<{ topic: string; requirement: string; agree: 'yes' | 'no' }> }): RequestPolicy {
-  return { id: policy.id, name: policy.name, items: policy.fields.map((f): PolicyItem => ({ object: f.topic, requirement: f.requirement, agree: '', expected: f.agree })) };
+  return {
+    id: policy.id,
+    name: policy.name,
+    items: policy.fields.map((f): PolicyItem => ({ object: f.topic, requirement: f.requirement, agree: '', expected: f.agree })),
+  };
 }
 
 /**

@@ -21,7 +21,15 @@ const POLICY = [
   { topic: 'Ethics', requirement: 'An approved ethics protocol', agree: 'yes' as const },
   { topic: 'Resale', requirement: 'You will sell the data', agree: 'no' as const },
 ];
-const ANSWERS = [{ id: policyId, json_content: [{ object: 'Ethics', requirement: 'An approved ethics protocol', agree: 'yes' }, { object: 'Resale', requirement: 'You will sell the data', agree: 'no' }] }];
+const ANSWERS = [
+  {
+    id: policyId,
+    json_content: [
+      { object: 'Ethics', requirement: 'An approved ethics protocol', agree: 'yes' },
+      { object: 'Resale', requirement: 'You will sell the data', agree: 'no' },
+    ],
+  },
+];
 const NOT_FOUND = { detail: 'Not found.' };
 
 describeInfra('requests API: requests, status machine, messages, mail, audit trail (real PostgreSQL)', true, () => {
@@ -38,7 +46,8 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
     return body.request ?? body;
   };
   const outboxCount = async () => (await service.sql<{ n: number }>('SELECT count(*)::int AS n FROM requests.outbox_events'))[0].n;
-  const state = async (id: string) => (await service.sql('SELECT status, purpose, note, access_policies, version FROM requests.requests WHERE id = $1', [id]))[0];
+  const state = async (id: string) =>
+    (await service.sql('SELECT status, purpose, note, access_policies, version FROM requests.requests WHERE id = $1', [id]))[0];
 
   beforeAll(async () => {
     db = await createTestDatabase('dc_requests');
@@ -74,7 +83,9 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
         expect(response.body).toEqual({ record: [message] });
       }
       expect((await http().post('/api/requests/').set(as(requestor)).send({})).body).toEqual({ record: ['This field is required.'] });
-      expect((await http().post('/api/requests/').set(as(requestor)).send({ record: record.recordId, status: 'sent' })).body).toEqual({ status: ['A request starts in status new.'] });
+      expect((await http().post('/api/requests/').set(as(requestor)).send({ record: record.recordId, status: 'sent' })).body).toEqual({
+        status: ['A request starts in status new.'],
+      });
       expect((await http().post('/api/requests/').send({ record: record.recordId })).status).toBe(401);
       expect((await service.sql('SELECT id FROM requests.requests')).length).toBe(0);
     });
@@ -94,11 +105,20 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
         data_admin: 'rq-owner',
         expires_at: null,
         role: 'requestor',
-        access_policies: [{ id: policyId, name: 'Research only', json_content: POLICY.map((p) => ({ object: p.topic, requirement: p.requirement, agree: '', expected: p.agree })) }],
+        access_policies: [
+          {
+            id: policyId,
+            name: 'Research only',
+            json_content: POLICY.map((p) => ({ object: p.topic, requirement: p.requirement, agree: '', expected: p.agree })),
+          },
+        ],
       });
       const again = await http().post('/api/requests/').set(as(requestor)).send({ record: record.recordId, status: 'new' });
       expect(again.status).toBe(200);
-      expect(again.body).toEqual({ message: 'You have already requested this record: your request is loaded.', request: expect.objectContaining({ id: created.body.id }) });
+      expect(again.body).toEqual({
+        message: 'You have already requested this record: your request is loaded.',
+        request: expect.objectContaining({ id: created.body.id }),
+      });
       expect((await service.events(created.body.id)).map((e) => e.type)).toEqual(['request.created']);
       // A draft is the requestor's alone.
       expect((await http().get(`/api/requests/${created.body.id}`).set(as(owner))).status).toBe(404);
@@ -115,14 +135,25 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
     it('while new the requestor edits; sending needs every requirement answered, and answers to unknown requirements change nothing', async () => {
       const before = await state(id);
       const events = await outboxCount();
-      const unknownItem = await put(id, requestor, { status: 'sent', purpose: 'Study', access_policies: [{ id: policyId, json_content: [{ object: 'Ethics', requirement: 'Something else', agree: 'yes' }] }] });
+      const unknownItem = await put(id, requestor, {
+        status: 'sent',
+        purpose: 'Study',
+        access_policies: [{ id: policyId, json_content: [{ object: 'Ethics', requirement: 'Something else', agree: 'yes' }] }],
+      });
       expect(unknownItem.status).toBe(400);
       expect(unknownItem.body).toEqual({ access_policies: ['"Ethics: Something else" is not a requirement of the policy "Research only".'] });
       const unknownPolicy = await put(id, requestor, { status: 'new', access_policies: [{ id: randomUUID(), json_content: [] }] });
       expect(unknownPolicy.status).toBe(400);
       const unanswered = await put(id, requestor, { status: 'sent', purpose: 'Study' });
       expect(unanswered.body).toEqual({ access_policies: ['Answer every requirement of the policy yes or no before sending the request.'] });
-      expect((await put(id, requestor, { status: 'sent', access_policies: [{ id: policyId, json_content: [{ object: 'Ethics', requirement: 'An approved ethics protocol', agree: 'maybe' }] }] })).status).toBe(400);
+      expect(
+        (
+          await put(id, requestor, {
+            status: 'sent',
+            access_policies: [{ id: policyId, json_content: [{ object: 'Ethics', requirement: 'An approved ethics protocol', agree: 'maybe' }] }],
+          })
+        ).status,
+      ).toBe(400);
       expect(await state(id)).toEqual(before);
       expect(await outboxCount()).toBe(events);
 
@@ -137,7 +168,11 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
       expect(sent.body.access_policies[0].json_content.map((i: { agree: string }) => i.agree)).toEqual(['yes', 'no']);
       const [mailToOwner] = await service.mailsTo(id, owner.email);
       expect(mailToOwner.values).toMatchObject({ subject: 'New data request for "Rainfall 2024"', action: { path: `/#/request?tab=received&id=${id}` } });
-      expect(mailToOwner.values.paragraphs).toEqual(['rq-requestor of Blue asks for access to "Rainfall 2024".', 'Purpose: Flood study', 'Open the request to review it and answer in its message thread.']);
+      expect(mailToOwner.values.paragraphs).toEqual([
+        'rq-requestor of Blue asks for access to "Rainfall 2024".',
+        'Purpose: Flood study',
+        'Open the request to review it and answer in its message thread.',
+      ]);
       expect(await service.mailsTo(id, dataAdmin.email)).toHaveLength(1);
       expect(await service.mailsTo(id, dataViewer.email)).toHaveLength(0);
 
@@ -151,23 +186,38 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
       expect((await put(id, dataAdmin, { status: 'review', purpose: 'Flood study', note: 'For a thesis', access_policies: ANSWERS })).status).toBe(200);
     });
 
-    it('review -> approved with an expiry (confirmation is the client\'s); the requestor may not decide, and approving twice is refused', async () => {
+    it("review -> approved with an expiry (confirmation is the client's); the requestor may not decide, and approving twice is refused", async () => {
       expect((await put(id, requestor, { status: 'approved' })).status).toBe(403);
       expect((await put(id, owner, { status: 'closed' })).status).toBe(403);
       const past = await put(id, owner, { status: 'approved', expires_at: '2001-01-01' });
       expect(past.body).toEqual({ expires_at: ['The expiry must be in the future.'] });
-      expect((await put(id, owner, { status: 'approved', expires_at: 'soon' })).body).toEqual({ expires_at: ['Enter a date (YYYY-MM-DD) or a date and time.'] });
+      expect((await put(id, owner, { status: 'approved', expires_at: 'soon' })).body).toEqual({
+        expires_at: ['Enter a date (YYYY-MM-DD) or a date and time.'],
+      });
       expect((await put(id, owner, { status: 'disapproved', expires_at: '2999-01-01' })).body).toEqual({ expires_at: ['Only an approval takes an expiry.'] });
 
       const approved = await put(id, owner, { status: 'approved', expires_at: '2999-12-31' });
       expect(approved.status).toBe(200);
-      expect(approved.body).toMatchObject({ status: 'approved', expires_at: '2999-12-31T23:59:59.999Z', expired: false, decided_by: 'rq-owner', role: 'reviewer' });
+      expect(approved.body).toMatchObject({
+        status: 'approved',
+        expires_at: '2999-12-31T23:59:59.999Z',
+        expired: false,
+        decided_by: 'rq-owner',
+        role: 'reviewer',
+      });
       expect((await put(id, dataAdmin, { status: 'approved' })).body).toEqual({ status: ['A request in status approved cannot become approved.'] });
       const [mail] = await service.mailsTo(id, requestor.email);
       expect(mail.values.subject).toBe('Your data request for "Rainfall 2024" was approved');
       expect(mail.values.paragraphs[1]).toBe('Your access ends on 2999-12-31.');
-      const updates = (await service.events(id)).filter((e) => e.type === 'request.updated').map((e) => e.payload as { status: string; version: number; expiresAt: string | null });
-      expect(updates.map((u) => [u.status, u.version])).toEqual([['new', 2], ['sent', 3], ['review', 4], ['approved', 5]]);
+      const updates = (await service.events(id))
+        .filter((e) => e.type === 'request.updated')
+        .map((e) => e.payload as { status: string; version: number; expiresAt: string | null });
+      expect(updates.map((u) => [u.status, u.version])).toEqual([
+        ['new', 2],
+        ['sent', 3],
+        ['review', 4],
+        ['approved', 5],
+      ]);
       expect(updates.at(-1)!.expiresAt).toBe('2999-12-31T23:59:59.999Z');
     });
 
@@ -184,12 +234,18 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
       expect((await put(id, requestor, { status: 'closed' })).body.status).toBe('closed');
       expect((await http().get('/api/requests/sent_requests').set(as(requestor))).body.results.map((r: { id: string }) => r.id)).not.toContain(id);
       expect((await http().get('/api/requests/received_requests').set(as(owner))).body.results.map((r: { id: string }) => r.id)).not.toContain(id);
-      for (const [who, status] of [[requestor, 'new'], [requestor, 'sent'], [owner, 'approved']] as const) {
+      for (const [who, status] of [
+        [requestor, 'new'],
+        [requestor, 'sent'],
+        [owner, 'approved'],
+      ] as const) {
         const response = await put(id, who, { status });
         expect(response.status).toBe(400);
         expect(response.body).toEqual({ status: ['This request is closed and cannot be reopened.'] });
       }
-      expect((await http().post('/api/request-messages/').set(as(requestor)).send({ request: id, message: 'Hello?' })).body).toEqual({ non_field_errors: ['This request is closed and cannot be reopened.'] });
+      expect((await http().post('/api/request-messages/').set(as(requestor)).send({ request: id, message: 'Hello?' })).body).toEqual({
+        non_field_errors: ['This request is closed and cannot be reopened.'],
+      });
       const fresh = await http().post('/api/requests/').set(as(requestor)).send({ record: record.recordId });
       expect(fresh.status).toBe(201);
       expect(fresh.body.id).not.toBe(id);
@@ -203,8 +259,16 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
       await put(id, colleague, { status: 'sent', access_policies: ANSWERS }).expect(200);
     });
 
-    it('reads: the requestor and the owner side; the requestor\'s colleague, Data Viewers and BASIC members of the owner\'s organisation, strangers: 404', async () => {
-      const expected = new Map<Person, number>([[colleague, 200], [owner, 200], [dataAdmin, 200], [requestor, 404], [dataViewer, 404], [basicSub, 404], [stranger, 404]]);
+    it("reads: the requestor and the owner side; the requestor's colleague, Data Viewers and BASIC members of the owner's organisation, strangers: 404", async () => {
+      const expected = new Map<Person, number>([
+        [colleague, 200],
+        [owner, 200],
+        [dataAdmin, 200],
+        [requestor, 404],
+        [dataViewer, 404],
+        [basicSub, 404],
+        [stranger, 404],
+      ]);
       for (const [who, status] of expected) {
         for (const path of [`/api/requests/${id}`, `/api/requests/${id}/`]) {
           const response = await http().get(path).set(as(who));
@@ -244,12 +308,17 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
     });
 
     it('not before the request is sent; empty or 100 kB messages are refused; both parties write, newest last; the other party is mailed', async () => {
-      expect((await http().post('/api/request-messages/').set(as(stranger)).send({ request: id, message: 'Hi' })).body).toEqual({ non_field_errors: ['Send the request before writing messages.'] });
+      expect((await http().post('/api/request-messages/').set(as(stranger)).send({ request: id, message: 'Hi' })).body).toEqual({
+        non_field_errors: ['Send the request before writing messages.'],
+      });
       await put(id, stranger, { status: 'sent', access_policies: ANSWERS }).expect(200);
       const empty = await http().post('/api/request-messages/').set(as(stranger)).send({ request: id, message: '   ' });
       expect(empty.status).toBe(400);
       expect(empty.body).toEqual({ message: ['This field may not be blank.'] });
-      const huge = await http().post('/api/request-messages/').set(as(stranger)).send({ request: id, message: 'x'.repeat(100_000) });
+      const huge = await http()
+        .post('/api/request-messages/')
+        .set(as(stranger))
+        .send({ request: id, message: 'x'.repeat(100_000) });
       expect(huge.status).toBeGreaterThanOrEqual(400);
       expect(huge.status).toBeLessThan(500);
       expect(Object.keys(huge.body)).toEqual([expect.stringMatching(/^(message|detail)$/)]);
@@ -265,7 +334,10 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
         ['Only 2024, sorry.', true],
       ]);
       const toOwner = await service.mailsTo(id, owner.email);
-      expect(toOwner.at(-1)!.values).toMatchObject({ subject: 'New message about the data request for "Rainfall 2024"', paragraphs: ['rq-stranger wrote about the request for "Rainfall 2024":', 'Can I get the 2023 data too?'] });
+      expect(toOwner.at(-1)!.values).toMatchObject({
+        subject: 'New message about the data request for "Rainfall 2024"',
+        paragraphs: ['rq-stranger wrote about the request for "Rainfall 2024":', 'Can I get the 2023 data too?'],
+      });
       expect((await service.mailsTo(id, stranger.email)).at(-1)!.values.paragraphs[1]).toBe('Only 2024, sorry.');
       // The owner side's own message is not mailed back to its author.
       expect((await service.mailsTo(id, owner.email)).filter((m) => m.values.paragraphs[1] === 'Only 2024, sorry.')).toHaveLength(0);
@@ -283,7 +355,8 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
       expect(approved).toMatchObject({ actor: 'rq-owner', details: { expiresAt: '2999-12-31T23:59:59.999Z' } });
       expect(trail.body.results.find((e: { action: string }) => e.action === 'revoked').details).toEqual({ reason: 'The licence ended.' });
       for (const [i, entry] of trail.body.results.entries()) if (i > 0) expect(entry.seq).toBeGreaterThan(trail.body.results[i - 1].seq);
-      for (const who of [dataViewer, requestor, stranger]) expect((await http().get('/api/requests/audit').query({ record: record.recordId }).set(as(who))).status).toBe(404);
+      for (const who of [dataViewer, requestor, stranger])
+        expect((await http().get('/api/requests/audit').query({ record: record.recordId }).set(as(who))).status).toBe(404);
       expect((await http().get('/api/requests/audit/').query({ record: record.recordId }).set(as(dataAdmin))).status).toBe(200);
     });
 

@@ -33,7 +33,11 @@ export class RequestsController {
   constructor(private readonly requests: RequestsService) {}
 
   /** My Requests: `{count, results}`, newest first, closed ones left out. */
-  @ApiContract({ summary: 'My Requests: the caller\'s requests, newest first, closed ones left out', query: pageQuerySchema, responses: { 200: requestListSchema } })
+  @ApiContract({
+    summary: "My Requests: the caller's requests, newest first, closed ones left out",
+    query: pageQuerySchema,
+    responses: { 200: requestListSchema },
+  })
   @Get('sent_requests')
   sent(@CurrentUser() user: AuthUser, @Query() query: PageQuery) {
     return this.requests.sent(user, query);
@@ -47,7 +51,11 @@ export class RequestsController {
   }
 
   /** `?record=<id>`: the record's hash-chained audit trail, for its owner side. */
-  @ApiContract({ summary: "A record's hash-chained audit trail (its owner side)", query: pageQuerySchema.extend({ record: z.string() }), responses: { 200: auditTrailSchema } })
+  @ApiContract({
+    summary: "A record's hash-chained audit trail (its owner side)",
+    query: pageQuerySchema.extend({ record: z.string() }),
+    responses: { 200: auditTrailSchema },
+  })
   @Get('audit')
   audit(@CurrentUser() user: AuthUser, @Query('record') record: string | undefined, @Query() query: PageQuery) {
     return this.requests.trail(user, typeof record === 'string' ? record : undefined, query);
@@ -60,7 +68,12 @@ export class RequestsController {
   }
 
   /** `{record, status: "new"}`: 201 with the request, or 200 `{message, request}` when the caller already has one open. */
-  @ApiContract({ summary: 'Open a request for a record (status new); 200 with the open one when it exists', body: createRequestSchema, requestExample: { record: '0b7f3c1e-8d2a-4f5b-9c6d-1e2f3a4b5c6d', status: 'new' }, responses: { 201: requestViewSchema, 200: z.object({ message: z.string(), request: requestViewSchema }) } })
+  @ApiContract({
+    summary: 'Open a request for a record (status new); 200 with the open one when it exists',
+    body: createRequestSchema,
+    requestExample: { record: '0b7f3c1e-8d2a-4f5b-9c6d-1e2f3a4b5c6d', status: 'new' },
+    responses: { 201: requestViewSchema, 200: z.object({ message: z.string(), request: requestViewSchema }) },
+  })
   @Post()
   async create(@CurrentUser() user: AuthUser, @Body(new SchemaPipe(createRequestSchema)) dto: CreateRequestDto, @Res({ passthrough: true }) res: Response) {
     const { created, body } = await this.requests.create(user, dto);
@@ -69,7 +82,11 @@ export class RequestsController {
   }
 
   /** `{status, note, purpose, access_policies}`; `expires_at` with approved, `reason` with revoked. */
-  @ApiContract({ summary: 'Send, review, approve, deny, revoke or close a request; answer its policy', body: updateRequestSchema, responses: { 200: requestViewSchema } })
+  @ApiContract({
+    summary: 'Send, review, approve, deny, revoke or close a request; answer its policy',
+    body: updateRequestSchema,
+    responses: { 200: requestViewSchema },
+  })
   @Put(':id')
   update(@Param('id') id: string, @CurrentUser() user: AuthUser, @Body(new SchemaPipe(updateRequestSchema)) dto: UpdateRequestDto) {
     return this.requests.update(id, user, dto);

@@ -70,7 +70,10 @@ export class RequestStore {
 
   /** The requestor's request for the record that is not closed (at most one). */
   async findOpen(recordId: string, requestorId: string): Promise<AccessRequest | null> {
-    const rows: RequestRow[] = await this.manager.query(`SELECT * FROM requests.requests WHERE record_id = $1 AND requestor_id = $2 AND status <> 'closed'`, [recordId, requestorId]);
+    const rows: RequestRow[] = await this.manager.query(`SELECT * FROM requests.requests WHERE record_id = $1 AND requestor_id = $2 AND status <> 'closed'`, [
+      recordId,
+      requestorId,
+    ]);
     return rows[0] ? toRequest(rows[0]) : null;
   }
 
@@ -83,7 +86,19 @@ export class RequestStore {
     await this.manager.query(
       `INSERT INTO requests.requests (id, record_id, requestor_id, requestor_organisation_id, status, purpose, note, access_policies, created_at, changed_at, version)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8::jsonb, $9, $10, $11)`,
-      [request.id, request.recordId, request.requestorId, request.requestorOrganisationId, request.status, request.purpose, request.note, storedPolicies(request.accessPolicies), request.createdAt, request.changedAt, request.version],
+      [
+        request.id,
+        request.recordId,
+        request.requestorId,
+        request.requestorOrganisationId,
+        request.status,
+        request.purpose,
+        request.note,
+        storedPolicies(request.accessPolicies),
+        request.createdAt,
+        request.changedAt,
+        request.version,
+      ],
     );
   }
 
@@ -93,15 +108,29 @@ export class RequestStore {
          decided_by = $9, expires_at = $10, revoked_at = $11, revoke_reason = $12, version = $13
        WHERE id = $1`,
       [
-        request.id, request.status, request.purpose, request.note, storedPolicies(request.accessPolicies), request.changedAt, request.sentAt, request.decidedAt,
-        request.decidedBy, request.expiresAt, request.revokedAt, request.revokeReason, request.version,
+        request.id,
+        request.status,
+        request.purpose,
+        request.note,
+        storedPolicies(request.accessPolicies),
+        request.changedAt,
+        request.sentAt,
+        request.decidedAt,
+        request.decidedBy,
+        request.expiresAt,
+        request.revokedAt,
+        request.revokeReason,
+        request.version,
       ],
     );
   }
 
   /** My Requests: the requestor's requests that are not closed, newest first. */
   async sent(requestorId: string, page: { offset: number; limit: number }): Promise<{ count: number; requests: AccessRequest[] }> {
-    const [{ count }]: Array<{ count: number }> = await this.manager.query(`SELECT count(*)::int AS count FROM requests.requests WHERE requestor_id = $1 AND status <> 'closed'`, [requestorId]);
+    const [{ count }]: Array<{ count: number }> = await this.manager.query(
+      `SELECT count(*)::int AS count FROM requests.requests WHERE requestor_id = $1 AND status <> 'closed'`,
+      [requestorId],
+    );
     const rows: RequestRow[] = await this.manager.query(
       `SELECT * FROM requests.requests WHERE requestor_id = $1 AND status <> 'closed' ORDER BY created_at DESC, id LIMIT $2 OFFSET $3`,
       [requestorId, page.limit, page.offset],
@@ -110,10 +139,17 @@ export class RequestStore {
   }
 
   /** Received Requests: sent requests for records the caller reviews (owner, or Data Admin of the organisation), newest first. */
-  async received(reviewer: { id: string; organisationId: string; dataAdmin: boolean }, page: { offset: number; limit: number }): Promise<{ count: number; requests: AccessRequest[] }> {
+  async received(
+    reviewer: { id: string; organisationId: string; dataAdmin: boolean },
+    page: { offset: number; limit: number },
+  ): Promise<{ count: number; requests: AccessRequest[] }> {
     const params = [reviewer.id, reviewer.organisationId, reviewer.dataAdmin];
     const [{ count }]: Array<{ count: number }> = await this.manager.query(`SELECT count(*)::int AS count ${RECEIVED}`, params);
-    const rows: RequestRow[] = await this.manager.query(`SELECT q.* ${RECEIVED} ORDER BY q.created_at DESC, q.id LIMIT $4 OFFSET $5`, [...params, page.limit, page.offset]);
+    const rows: RequestRow[] = await this.manager.query(`SELECT q.* ${RECEIVED} ORDER BY q.created_at DESC, q.id LIMIT $4 OFFSET $5`, [
+      ...params,
+      page.limit,
+      page.offset,
+    ]);
     return { count, requests: rows.map(toRequest) };
   }
 }

@@ -12,7 +12,18 @@ import { KnownRecord, RecordsRepository } from '../records/records.repository';
 import type { CreateRequestDto, UpdateRequestDto } from './dto/request.dto';
 import type { AccessRequest, RequestPolicy } from './request';
 import {
-  ANSWER_EVERYTHING, applyAnswers, canSee, everyRequirementAnswered, isDataAdminOf, isReviewer, parseExpiry, Party, partyOf, refusalToMove, refusalToRequest, unanswered,
+  ANSWER_EVERYTHING,
+  applyAnswers,
+  canSee,
+  everyRequirementAnswered,
+  isDataAdminOf,
+  isReviewer,
+  parseExpiry,
+  Party,
+  partyOf,
+  refusalToMove,
+  refusalToRequest,
+  unanswered,
 } from './request-rules';
 import { requestView, RequestView } from './request-view';
 import { RequestStore, RequestsRepository } from './requests.repository';
@@ -94,7 +105,15 @@ export class RequestsService {
       };
       await store.insert(request);
       await store.publish(createEvent(RequestCreated, request.id, snapshotOf(request, record), { correlationId }));
-      await this.audit.append(store.manager, { id: randomUUID(), requestId: request.id, recordId: record.id, actorId: user.id, action: 'created', details: {}, occurredAt: now });
+      await this.audit.append(store.manager, {
+        id: randomUUID(),
+        requestId: request.id,
+        recordId: record.id,
+        actorId: user.id,
+        action: 'created',
+        details: {},
+        occurredAt: now,
+      });
       return { created: true, body: await this.view(store.manager, request, 'requestor') };
     });
   }
@@ -119,7 +138,10 @@ export class RequestsService {
   received(user: AuthUser, query: { page?: string; page_size?: string }) {
     const { pageSize, offset } = pageOf(query);
     return this.requests.read(async (store) => {
-      const { count, requests } = await store.received({ id: user.id, organisationId: user.organisationId, dataAdmin: isDataAdminOf(user, user.organisationId) }, { offset, limit: pageSize });
+      const { count, requests } = await store.received(
+        { id: user.id, organisationId: user.organisationId, dataAdmin: isDataAdminOf(user, user.organisationId) },
+        { offset, limit: pageSize },
+      );
       return { count, results: await this.views(store.manager, requests, 'reviewer') };
     });
   }
@@ -149,7 +171,8 @@ export class RequestsService {
         throw new NonFieldError(READ_ONLY);
       }
       if (dto.status === 'sent' && !errors.access_policies && !everyRequirementAnswered(next.accessPolicies)) errors.access_policies = [ANSWER_EVERYTHING];
-      if (dto.expires_at !== undefined && dto.expires_at !== null && dto.expires_at !== '' && dto.status !== 'approved') errors.expires_at = ['Only an approval takes an expiry.'];
+      if (dto.expires_at !== undefined && dto.expires_at !== null && dto.expires_at !== '' && dto.status !== 'approved')
+        errors.expires_at = ['Only an approval takes an expiry.'];
       if (dto.status === 'approved') {
         const expiry = parseExpiry(dto.expires_at, now);
         if ('error' in expiry) errors.expires_at = [expiry.error];
@@ -160,7 +183,10 @@ export class RequestsService {
       if (Object.keys(errors).length) throw new FieldValidationError(errors);
 
       const statusChanged = next.status !== request.status;
-      if (!statusChanged && JSON.stringify([next.purpose, next.note, next.accessPolicies]) === JSON.stringify([request.purpose, request.note, request.accessPolicies])) {
+      if (
+        !statusChanged &&
+        JSON.stringify([next.purpose, next.note, next.accessPolicies]) === JSON.stringify([request.purpose, request.note, request.accessPolicies])
+      ) {
         return this.view(store.manager, request, party);
       }
       if (next.status === 'sent') next.sentAt = now;
@@ -174,19 +200,41 @@ export class RequestsService {
       if (next.status === 'sent') {
         const requestor = await this.directory.person(store.manager, next.requestorId);
         const organisation = await this.directory.organisation(store.manager, next.requestorOrganisationId);
-        events.push(...requestSentMails(await this.reviewersOf(store.manager, record), { username: requestor?.username ?? user.username, organisationName: organisation?.name ?? '' }, next.purpose, facts));
+        events.push(
+          ...requestSentMails(
+            await this.reviewersOf(store.manager, record),
+            { username: requestor?.username ?? user.username, organisationName: organisation?.name ?? '' },
+            next.purpose,
+            facts,
+          ),
+        );
       }
       if (next.status === 'approved' || next.status === 'disapproved' || next.status === 'revoked') {
         const requestor = await this.directory.person(store.manager, next.requestorId);
         if (requestor) events.push(...decisionMail(requestor, next.status, { expiresAt: next.expiresAt, reason: next.revokeReason ?? undefined }, facts));
       }
-      if (next.status === 'revoked') await this.messages.insert(store.manager, { id: randomUUID(), requestId: next.id, userId: user.id, message: revokedMessage(dto.reason!), createdAt: now });
+      if (next.status === 'revoked')
+        await this.messages.insert(store.manager, {
+          id: randomUUID(),
+          requestId: next.id,
+          userId: user.id,
+          message: revokedMessage(dto.reason!),
+          createdAt: now,
+        });
       await store.publish(...events);
       if (statusChanged) {
         const details: Record<string, string | null> = {};
         if (next.status === 'approved') details.expiresAt = next.expiresAt?.toISOString() ?? null;
         if (next.status === 'revoked') details.reason = next.revokeReason;
-        await this.audit.append(store.manager, { id: randomUUID(), requestId: next.id, recordId: next.recordId, actorId: user.id, action: next.status as AuditAction, details, occurredAt: now });
+        await this.audit.append(store.manager, {
+          id: randomUUID(),
+          requestId: next.id,
+          recordId: next.recordId,
+          actorId: user.id,
+          action: next.status as AuditAction,
+          details,
+          occurredAt: now,
+        });
       }
       return this.view(store.manager, next, party);
     });
@@ -200,7 +248,10 @@ export class RequestsService {
       const record = isUuid(recordId) ? await this.records.findRecord(store.manager, recordId.toLowerCase()) : null;
       if (!record || !isReviewer(user, record)) throw notFound();
       const { count, entries } = await this.audit.ofRecord(store.manager, record.id, { offset, limit: pageSize });
-      const names = await this.directory.usernames(store.manager, entries.map((e) => e.actorId));
+      const names = await this.directory.usernames(
+        store.manager,
+        entries.map((e) => e.actorId),
+      );
       return {
         count,
         results: entries.map((e) => ({
@@ -220,7 +271,12 @@ export class RequestsService {
   }
 
   /** The request and the caller's part in it; 404 when they have none, whether or not it exists. */
-  async partOf(store: RequestStore, id: string, user: AuthUser, options: { forUpdate?: boolean } = {}): Promise<{ request: AccessRequest; party: Party; record: KnownRecord }> {
+  async partOf(
+    store: RequestStore,
+    id: string,
+    user: AuthUser,
+    options: { forUpdate?: boolean } = {},
+  ): Promise<{ request: AccessRequest; party: Party; record: KnownRecord }> {
     const request = isUuid(id) ? await store.find(id.toLowerCase(), options) : null;
     const record = request && (await this.records.findRecord(store.manager, request.recordId));
     const party = request && record ? partyOf(user, request, record) : null;
@@ -242,10 +298,16 @@ export class RequestsService {
 
   /** Views of a page of requests: their records, people and organisations read in one query each. */
   async views(manager: EntityManager, requests: AccessRequest[], party: Party): Promise<RequestView[]> {
-    const records = await this.records.records(manager, requests.map((r) => r.recordId));
+    const records = await this.records.records(
+      manager,
+      requests.map((r) => r.recordId),
+    );
     const people = requests.flatMap((r) => [r.requestorId, ...(r.decidedBy ? [r.decidedBy] : [])]);
     const names = await this.directory.usernames(manager, [...people, ...[...records.values()].map((r) => r.ownerId)]);
-    const organisations = await this.directory.organisations(manager, requests.map((r) => r.requestorOrganisationId));
+    const organisations = await this.directory.organisations(
+      manager,
+      requests.map((r) => r.requestorOrganisationId),
+    );
     return requests.map((request) => {
       const record = records.get(request.recordId) ?? null;
       return requestView(request, party, {

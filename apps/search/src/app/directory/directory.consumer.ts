@@ -26,12 +26,23 @@ export class DirectoryConsumer implements OnModuleInit {
   onModuleInit(): void {
     this.events.on([OrganisationUpdated.type], async (event, manager) => {
       const payload = OrganisationUpdated.payload.parse(event.payload);
-      const applied = await this.directory.upsertOrganisation(manager, { id: payload.organisationId, name: payload.name, description: payload.description }, event.occurredAt);
+      const applied = await this.directory.upsertOrganisation(
+        manager,
+        { id: payload.organisationId, name: payload.name, description: payload.description },
+        event.occurredAt,
+      );
       if (applied) await this.rewriteCards(manager, { organisationId: payload.organisationId }, (doc) => withOrganisationName(doc, payload.name));
     });
     this.events.on([UserRegistered.type, UserUpdated.type], async (event, manager) => {
-      const payload = event.type === UserUpdated.type ? UserUpdated.payload.parse(event.payload) : { ...UserRegistered.payload.parse(event.payload), active: false };
-      const user = { id: payload.userId, username: payload.username, organisationId: payload.organisationId, clientType: payload.clientType, active: payload.active };
+      const payload =
+        event.type === UserUpdated.type ? UserUpdated.payload.parse(event.payload) : { ...UserRegistered.payload.parse(event.payload), active: false };
+      const user = {
+        id: payload.userId,
+        username: payload.username,
+        organisationId: payload.organisationId,
+        clientType: payload.clientType,
+        active: payload.active,
+      };
       const applied = await this.directory.upsertUser(manager, user, event.occurredAt);
       if (applied) await this.rewriteCards(manager, { ownerId: payload.userId }, (doc) => withOwnerName(doc, payload.username));
     });
@@ -41,7 +52,11 @@ export class DirectoryConsumer implements OnModuleInit {
    * Rewrites the cards of the owner's or organisation's records. Their version rows stay locked
    * until this event's transaction ends, so a record event in between waits instead of being overwritten.
    */
-  private async rewriteCards(manager: EntityManager, of: { ownerId: string } | { organisationId: string }, rewrite: (doc: RecordDocument) => RecordDocument | null): Promise<void> {
+  private async rewriteCards(
+    manager: EntityManager,
+    of: { ownerId: string } | { organisationId: string },
+    rewrite: (doc: RecordDocument) => RecordDocument | null,
+  ): Promise<void> {
     const ids = await this.versions.lockLiveRecords(manager, of);
     for (let i = 0; i < ids.length; i += BATCH) {
       const docs = await this.index.getMany(ids.slice(i, i + BATCH));

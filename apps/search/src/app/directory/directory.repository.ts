@@ -50,6 +50,9 @@ export class DirectoryRepository {
       `SELECT (SELECT username FROM search.users WHERE id = $1) AS username, (SELECT name FROM search.organisations WHERE id = $2) AS organisation_name`,
       [ownerId, organisationId],
     );
-    return { ...(row.username !== null ? { username: row.username } : {}), ...(row.organisation_name !== null ? { organisationName: row.organisation_name } : {}) };
+    return {
+      ...(row.username !== null ? { username: row.username } : {}),
+      ...(row.organisation_name !== null ? { organisationName: row.organisation_name } : {}),
+    };
   }
 }

@@ -14,7 +14,8 @@ describeInfra('search migration: projects keyed by their organisation (real Post
     await db?.drop();
   });
 
-  const open = (migrations: typeof SEARCH_MIGRATIONS) => openServiceDataSource({ url: db.url, schema: 'search', migrations: [createMessagingMigration('search'), ...migrations] });
+  const open = (migrations: typeof SEARCH_MIGRATIONS) =>
+    openServiceDataSource({ url: db.url, schema: 'search', migrations: [createMessagingMigration('search'), ...migrations] });
   const rebuildsAsked = async (source: Awaited<ReturnType<typeof open>>) =>
     Number((await source.query(`SELECT count(*) FROM search.outbox_events WHERE type = 'index.rebuild-requested'`))[0].count);
 

@@ -33,7 +33,10 @@ export class RecordVersionsRepository {
   /** The indexed records of an owner or of an organisation, locked until the transaction ends. */
   async lockLiveRecords(manager: EntityManager, of: { ownerId: string } | { organisationId: string }): Promise<string[]> {
     const [column, value] = 'ownerId' in of ? ['owner_id', of.ownerId] : ['organisation_id', of.organisationId];
-    const rows: Array<{ id: string }> = await manager.query(`SELECT id FROM search.record_versions WHERE ${column} = $1 AND NOT deleted ORDER BY id FOR UPDATE`, [value]);
+    const rows: Array<{ id: string }> = await manager.query(
+      `SELECT id FROM search.record_versions WHERE ${column} = $1 AND NOT deleted ORDER BY id FOR UPDATE`,
+      [value],
+    );
     return rows.map((row) => row.id);
   }
 }

@@ -13,13 +13,46 @@ const viewers = { anonymous: null, ada, amy, bob, carol, dave };
 type ViewerName = keyof typeof viewers;
 
 let minute = 0;
-function record(recordId: string, owner: Viewer, visibility: RecordSnapshot['visibility'], shared: { users?: string[]; organisations?: string[] } = {}): RecordSnapshot {
+function record(
+  recordId: string,
+  owner: Viewer,
+  visibility: RecordSnapshot['visibility'],
+  shared: { users?: string[]; organisations?: string[] } = {},
+): RecordSnapshot {
   const changedAt = new Date(Date.UTC(2026, 0, 1, 0, minute++)).toISOString();
   return {
-    recordId, name: `Record ${recordId}`, altName: '', description: `sensor feed ${recordId}`, provenance: '', source: '',
-    ownerId: owner.id, ownerUsername: owner.username, organisationId: owner.organisationId, organisationName: owner.organisationId, visibility,
-    sharedWithUserIds: shared.users ?? [], sharedWithOrganisationIds: shared.organisations ?? [], groupIds: [], projects: [], access: 'RE', ownerOnly: false, derivedFrom: [], accessFee: null, currency: 'CAD',
-    policyId: null, origin: 'metadata', type: 'metadata', size: 0, version: 1, createdAt: changedAt, changedAt, headers: ['station', 'value'], words: [], totalRows: null, encryptedHeaders: [], files: [],
+    recordId,
+    name: `Record ${recordId}`,
+    altName: '',
+    description: `sensor feed ${recordId}`,
+    provenance: '',
+    source: '',
+    ownerId: owner.id,
+    ownerUsername: owner.username,
+    organisationId: owner.organisationId,
+    organisationName: owner.organisationId,
+    visibility,
+    sharedWithUserIds: shared.users ?? [],
+    sharedWithOrganisationIds: shared.organisations ?? [],
+    groupIds: [],
+    projects: [],
+    access: 'RE',
+    ownerOnly: false,
+    derivedFrom: [],
+    accessFee: null,
+    currency: 'CAD',
+    policyId: null,
+    origin: 'metadata',
+    type: 'metadata',
+    size: 0,
+    version: 1,
+    createdAt: changedAt,
+    changedAt,
+    headers: ['station', 'value'],
+    words: [],
+    totalRows: null,
+    encryptedHeaders: [],
+    files: [],
   };
 }
 
@@ -72,7 +105,10 @@ describeInfra('search API: GET /api/records/ and /api/recordsannon/ visibility m
   async function list(viewerName: ViewerName, params: string) {
     const viewer = viewers[viewerName];
     const response = viewer
-      ? await search.http().get(`/api/records/?${params}`).set(await search.auth(viewer))
+      ? await search
+          .http()
+          .get(`/api/records/?${params}`)
+          .set(await search.auth(viewer))
       : await search.http().get(`/api/recordsannon/?${params}`);
     expect(response.status).toBe(200);
     return response.body as { count: number; next: string | null; previous: string | null; results: Array<{ id: string }> };
@@ -159,18 +195,45 @@ describeInfra('search API: GET /api/records/ and /api/recordsannon/ visibility m
 
   it('answers the card fields and what the viewer may do with each record', async () => {
     const own = (await list('ada', 'view=own&query=a-ev')).results[0];
-    expect(own).toMatchObject({ id: 'a-ev', name: 'Record a-ev', user: 'ada', visibility: 'EV', headers: ['station', 'value'], enc_headers: ['station'], is_owner: true, edit: true, can_delete: true });
+    expect(own).toMatchObject({
+      id: 'a-ev',
+      name: 'Record a-ev',
+      user: 'ada',
+      visibility: 'EV',
+      headers: ['station', 'value'],
+      enc_headers: ['station'],
+      is_owner: true,
+      edit: true,
+      can_delete: true,
+    });
     const other = (await list('dave', 'query=a-ev')).results[0];
     expect(other).toMatchObject({ id: 'a-ev', is_owner: false, edit: false, can_delete: false });
     // Whether two records can be linked is decided from the list: the hashed headers are on every card.
     expect((await list('ada', 'view=own&query=a-pr')).results.find((card) => card.id === 'a-pr')).toMatchObject({ enc_headers: [] });
   });
 
-  it('shows each card its viewer\'s request status from the requests service\'s events: newest not closed, expired approvals as expired', async () => {
-    const request = (requestId: string, recordId: string, requestor: Viewer, status: RequestSnapshot['status'], version: number, extra: Partial<RequestSnapshot> = {}) =>
+  it("shows each card its viewer's request status from the requests service's events: newest not closed, expired approvals as expired", async () => {
+    const request = (
+      requestId: string,
+      recordId: string,
+      requestor: Viewer,
+      status: RequestSnapshot['status'],
+      version: number,
+      extra: Partial<RequestSnapshot> = {},
+    ) =>
       createEvent(RequestUpdated, requestId, {
-        requestId, recordId, requestorId: requestor.id, requestorOrganisationId: requestor.organisationId, ownerId: ada.id, organisationId: ada.organisationId,
-        status, expiresAt: null, createdAt: '2026-02-01T00:00:00.000Z', changedAt: '2026-02-01T00:00:00.000Z', version, ...extra,
+        requestId,
+        recordId,
+        requestorId: requestor.id,
+        requestorOrganisationId: requestor.organisationId,
+        ownerId: ada.id,
+        organisationId: ada.organisationId,
+        status,
+        expiresAt: null,
+        createdAt: '2026-02-01T00:00:00.000Z',
+        changedAt: '2026-02-01T00:00:00.000Z',
+        version,
+        ...extra,
       });
     await search.apply([
       request('q1', 'a-ev', bob, 'sent', 2),
@@ -178,7 +241,15 @@ describeInfra('search API: GET /api/records/ and /api/recordsannon/ visibility m
       request('q3', 'b-ev', carol, 'closed', 3),
       request('q4', 'a-ev', carol, 'approved', 4),
     ]);
-    const statuses = async (viewer: Viewer) => Object.fromEntries((await search.http().get('/api/records/').set(await search.auth(viewer))).body.results.map((c: { id: string; request_status: string | null }) => [c.id, c.request_status]));
+    const statuses = async (viewer: Viewer) =>
+      Object.fromEntries(
+        (
+          await search
+            .http()
+            .get('/api/records/')
+            .set(await search.auth(viewer))
+        ).body.results.map((c: { id: string; request_status: string | null }) => [c.id, c.request_status]),
+      );
     expect(await statuses(bob)).toMatchObject({ 'a-ev': 'sent', 'a-cu-user': 'expired', 'b-ev': null });
     expect(await statuses(carol)).toMatchObject({ 'a-ev': 'approved', 'b-ev': null });
     expect(await statuses(ada)).toMatchObject({ 'a-ev': null });
@@ -211,7 +282,7 @@ describeInfra('search API: GET /api/records/ and /api/recordsannon/ visibility m
     }
   });
 
-  it('reads each page\'s statuses from PostgreSQL for a viewer with too many open requests to remember', async () => {
+  it("reads each page's statuses from PostgreSQL for a viewer with too many open requests to remember", async () => {
     const other = new Client({ connectionString: db.url });
     await other.connect();
     try {
@@ -227,14 +298,22 @@ describeInfra('search API: GET /api/records/ and /api/recordsannon/ visibility m
       await other.end();
     }
     (search.app.get(RequestStatuses) as PostgresRequestStatuses).forget();
-    const cards = (await search.http().get('/api/records/').set(await search.auth(dave))).body.results as Array<{ id: string; request_status: string | null }>;
+    const cards = (
+      await search
+        .http()
+        .get('/api/records/')
+        .set(await search.auth(dave))
+    ).body.results as Array<{ id: string; request_status: string | null }>;
     expect(Object.fromEntries(cards.map((card) => [card.id, card.request_status]))).toEqual({ 'a-ev': null, 'b-ev': 'approved' });
   });
 
   it('answers a huge page as any page past the end (404 Invalid page.) and caps a huge page_size, never a 500', async () => {
     for (const page of ['99999999999999999999999', '9'.repeat(400), '1000001']) {
       for (const path of [`/api/recordsannon/?page=${page}`, `/api/records/?page=${page}&page_size=100`]) {
-        const response = await search.http().get(path).set(path.startsWith('/api/records/') ? await search.auth(ada) : {});
+        const response = await search
+          .http()
+          .get(path)
+          .set(path.startsWith('/api/records/') ? await search.auth(ada) : {});
         expect([path, response.status, response.body]).toEqual([path, 404, { detail: 'Invalid page.' }]);
       }
     }
@@ -279,7 +358,11 @@ describeInfra('search API: GET /api/records/ and /api/recordsannon/ visibility m
   it('refuses text PostgreSQL cannot search for (NUL, a lone surrogate) with 400 naming the parameter, never 500', async () => {
     for (const path of ['/api/recordsannon/?query=%00', '/api/recordsannon/?refid=a%00']) {
       const response = await search.http().get(path);
-      expect({ path, status: response.status, body: response.body }).toEqual({ path, status: 400, body: { [path.includes('refid') ? 'refid' : 'query']: ['Null characters are not allowed.'] } });
+      expect({ path, status: response.status, body: response.body }).toEqual({
+        path,
+        status: 400,
+        body: { [path.includes('refid') ? 'refid' : 'query']: ['Null characters are not allowed.'] },
+      });
     }
   });
 });

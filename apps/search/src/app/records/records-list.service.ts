@@ -46,10 +46,18 @@ export class RecordsListService {
     const result = groupId === null ? EMPTY_RESULT : await this.index.search(after && page > 1 ? { ...search, after } : search);
     if (page > 1 && result.results.length === 0) throw new DetailError('Invalid page.', 404);
     // The viewer's requests, for "Request {status}" and the download rule, as the record details say.
-    const statuses = viewer ? await this.requests.statusesFor(viewer.userId, result.results.filter((hit) => hit.ownerId !== viewer.userId).map((hit) => hit.id)) : new Map<string, ShownRequestStatus>();
+    const statuses = viewer
+      ? await this.requests.statusesFor(
+          viewer.userId,
+          result.results.filter((hit) => hit.ownerId !== viewer.userId).map((hit) => hit.id),
+        )
+      : new Map<string, ShownRequestStatus>();
     const last = result.results.at(-1);
     const nextCursor = last && encodeSearchCursor({ score: last.score ?? null, changedAt: last.changedAt, id: last.id });
-    return toRecordsPage({ ...result, results: result.results.map((hit) => toCard(hit, viewer, statuses.get(hit.id) ?? null)) }, { baseUrl, page, pageSize, nextCursor });
+    return toRecordsPage(
+      { ...result, results: result.results.map((hit) => toCard(hit, viewer, statuses.get(hit.id) ?? null)) },
+      { baseUrl, page, pageSize, nextCursor },
+    );
   }
 }
 
@@ -75,7 +83,10 @@ export const recordCardSchema = z.looseObject({
   is_owner: z.boolean(),
   edit: z.boolean().describe('the caller may edit the record'),
   can_delete: z.boolean().describe('the caller may delete the record'),
-  request_status: z.enum([...REQUEST_STATUSES, 'expired']).nullable().describe("the caller's access request for this record, if any"),
+  request_status: z
+    .enum([...REQUEST_STATUSES, 'expired'])
+    .nullable()
+    .describe("the caller's access request for this record, if any"),
   // The catalogue's card fields (record-document.ts); optional because documents indexed before a
   // field existed lack it until the index is rebuilt.
   user: z.string().optional().describe("the owner's username"),

@@ -23,13 +23,25 @@ export class RecordsConsumer implements OnModuleInit {
   onModuleInit(): void {
     this.events.on([RecordCreated.type, RecordUpdated.type], async (event, manager) => {
       const record = RecordUpdated.payload.parse(event.payload);
-      const newest = await this.versions.advance(manager, { id: record.recordId, ownerId: record.ownerId, organisationId: record.organisationId, occurredAt: event.occurredAt, deleted: false });
+      const newest = await this.versions.advance(manager, {
+        id: record.recordId,
+        ownerId: record.ownerId,
+        organisationId: record.organisationId,
+        occurredAt: event.occurredAt,
+        deleted: false,
+      });
       if (!newest) return;
       await this.index.upsert([toDocument(record, await this.directory.names(manager, record.ownerId, record.organisationId))]);
     });
     this.events.on([RecordDeleted.type], async (event, manager) => {
       const deleted = RecordDeleted.payload.parse(event.payload);
-      const newest = await this.versions.advance(manager, { id: deleted.recordId, ownerId: deleted.ownerId, organisationId: deleted.organisationId, occurredAt: event.occurredAt, deleted: true });
+      const newest = await this.versions.advance(manager, {
+        id: deleted.recordId,
+        ownerId: deleted.ownerId,
+        organisationId: deleted.organisationId,
+        occurredAt: event.occurredAt,
+        deleted: true,
+      });
       if (newest) await this.index.remove([deleted.recordId]);
     });
   }

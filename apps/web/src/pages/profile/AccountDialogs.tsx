@@ -30,16 +30,13 @@ const NEW_ACCOUNT_FIELDS = ['username', 'email', 'first_name', 'last_name', 'pas
 /** New Account: a BASIC sub-account of the organisation (spec section 2, Accounts). */
 export function NewAccountDialog({ open, onClose, onCreated }: NewAccountDialogProps) {
   const [groups, setGroups] = useState<number[]>([3]);
-  const form = useForm(
-    { username: '', email: '', first_name: '', last_name: '', password: '', password_confirm: '' },
-    (values) => ({
-      username: requiredMessage(values.username, 'Username is required.'),
-      email: emailMessage(values.email),
-      first_name: requiredMessage(values.first_name, 'First Name is required'),
-      last_name: requiredMessage(values.last_name, 'Last Name is required'),
-      ...passwordMessages(values.password, values.password_confirm, ['password', 'password_confirm']),
-    }),
-  );
+  const form = useForm({ username: '', email: '', first_name: '', last_name: '', password: '', password_confirm: '' }, (values) => ({
+    username: requiredMessage(values.username, 'Username is required.'),
+    email: emailMessage(values.email),
+    first_name: requiredMessage(values.first_name, 'First Name is required'),
+    last_name: requiredMessage(values.last_name, 'Last Name is required'),
+    ...passwordMessages(values.password, values.password_confirm, ['password', 'password_confirm']),
+  }));
   const close = () => {
     form.reset();
     setGroups([3]);
@@ -63,7 +60,15 @@ export function NewAccountDialog({ open, onClose, onCreated }: NewAccountDialogP
   const groupsError = form.serverError?.fieldError('groups');
 
   return (
-    <FormDialog open={open} title="New Account" onClose={close} onSubmit={submit} formRef={form.formRef} submitLabel="Create Account" submitting={form.submitting}>
+    <FormDialog
+      open={open}
+      title="New Account"
+      onClose={close}
+      onSubmit={submit}
+      formRef={form.formRef}
+      submitLabel="Create Account"
+      submitting={form.submitting}
+    >
       <ServerErrorAlert error={form.serverError} shownFields={NEW_ACCOUNT_FIELDS} />
       <TextField label="Username" autoComplete="off" required {...form.field('username')} />
       <TextField label="Email" type="email" autoComplete="off" required {...form.field('email')} />
@@ -165,7 +170,15 @@ function SetPasswordForm({ account, onClose, onDone }: { account: Account; onClo
     onClose();
   });
   return (
-    <FormDialog open title={`Set password of ${account.username}`} onClose={onClose} onSubmit={submit} formRef={form.formRef} submitLabel="Set Password" submitting={form.submitting}>
+    <FormDialog
+      open
+      title={`Set password of ${account.username}`}
+      onClose={onClose}
+      onSubmit={submit}
+      formRef={form.formRef}
+      submitLabel="Set Password"
+      submitting={form.submitting}
+    >
       <ServerErrorAlert error={form.serverError} shownFields={['new_password', 'new_password_confirm']} />
       <input type="text" name="username" autoComplete="username" value={account.username} readOnly hidden />
       <TextField label="New password" type="password" autoComplete="new-password" required {...form.field('new_password')} />

@@ -166,7 +166,12 @@ export function AccountsTab({ user }: { user: UserAccount }) {
                       ))}
                       <Table.Cell>
                         <HStack gap="1" justify="end">
-                          <Button size="xs" variant="outline" aria-label={`${canChange ? 'Edit' : 'View'} ${account.username}`} onClick={() => setEditing(account)}>
+                          <Button
+                            size="xs"
+                            variant="outline"
+                            aria-label={`${canChange ? 'Edit' : 'View'} ${account.username}`}
+                            onClick={() => setEditing(account)}
+                          >
                             {canChange ? 'Edit' : 'View'}
                           </Button>
                           {/* One's own password changes on the Profile tab, with the current password. */}

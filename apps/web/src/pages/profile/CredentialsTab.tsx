@@ -110,9 +110,9 @@ export function CredentialsTab() {
       <Section title="Using the API">
         <Stack gap="3" fontSize="sm">
           <Text>
-            Exchange your credentials for a token at the token endpoint <Code>POST {origin}/api-token-auth/</Code>. It takes a{' '}
-            <Code>username</Code> and a <Code>password</Code>: either your own, or the API token as the username and the API secret as the
-            password. The answer is <Code>{'{"token": "…"}'}</Code>; the token is valid for 24 hours.
+            Exchange your credentials for a token at the token endpoint <Code>POST {origin}/api-token-auth/</Code>. It takes a <Code>username</Code> and a{' '}
+            <Code>password</Code>: either your own, or the API token as the username and the API secret as the password. The answer is{' '}
+            <Code>{'{"token": "…"}'}</Code>; the token is valid for 24 hours.
           </Text>
           <CodeBlock>{`curl -X POST ${origin}/api-token-auth/ \\
   -H 'Content-Type: application/json' \\

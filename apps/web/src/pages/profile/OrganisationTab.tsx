@@ -15,13 +15,10 @@ const FIELDS = ['name', 'email', 'description'] as const;
 
 function OrganisationForm({ organisation, canEdit }: { organisation: Organisation; canEdit: boolean }) {
   const queryClient = useQueryClient();
-  const form = useForm(
-    { name: organisation.name ?? '', email: organisation.email ?? '', description: organisation.description ?? '' },
-    (values) => ({
-      name: requiredMessage(values.name, 'Name is required.'),
-      email: values.email.trim() && !EMAIL_PATTERN.test(values.email.trim()) ? 'Enter a valid email address.' : undefined,
-    }),
-  );
+  const form = useForm({ name: organisation.name ?? '', email: organisation.email ?? '', description: organisation.description ?? '' }, (values) => ({
+    name: requiredMessage(values.name, 'Name is required.'),
+    email: values.email.trim() && !EMAIL_PATTERN.test(values.email.trim()) ? 'Enter a valid email address.' : undefined,
+  }));
   const submit = form.handleSubmit(async (values) => {
     const saved = await identityApi.updateOrganisation(organisation.id, {
       name: values.name.trim(),

@@ -7,8 +7,14 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefin
 /** Spec section 9: sync modes; the selector is disabled, so only once applies. */
 export const SYNC_MODES = ['once', 'hourly', 'daily', 'weekly'] as const;
 
-const bucketName = z.string({ error: 'Not a valid bucket name.' }).trim().regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'Not a valid bucket name.');
-const objectKey = z.string({ error: 'Not a valid object name.' }).min(1, 'This field may not be blank.').max(1024, 'Ensure this field has no more than 1024 characters.');
+const bucketName = z
+  .string({ error: 'Not a valid bucket name.' })
+  .trim()
+  .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, 'Not a valid bucket name.');
+const objectKey = z
+  .string({ error: 'Not a valid object name.' })
+  .min(1, 'This field may not be blank.')
+  .max(1024, 'Ensure this field has no more than 1024 characters.');
 /** One value, several (a query string's repeated parameter) or a JSON list. */
 const listOf = <T extends z.ZodType>(item: T) =>
   z.preprocess((value) => {
@@ -28,7 +34,13 @@ const endpointField = z
   .refine((value) => {
     try {
       const url = new URL(value);
-      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password && (url.pathname === '/' || url.pathname === '') && !url.search;
+      return (
+        (url.protocol === 'http:' || url.protocol === 'https:') &&
+        !url.username &&
+        !url.password &&
+        (url.pathname === '/' || url.pathname === '') &&
+        !url.search
+      );
     } catch {
       return false;
     }
@@ -48,7 +60,12 @@ export const cloudSchema = z
       AwsAccessKeyId: optional(z.string({ error: 'Not a valid string.' }).trim().min(1).max(128, 'Ensure this field has no more than 128 characters.')),
       AwsSecretAccessKey: optional(z.string({ error: 'Not a valid string.' }).min(1).max(256, 'Ensure this field has no more than 256 characters.')),
       endpoint: optional(endpointField).transform((v) => v ?? ''),
-      region: optional(z.string().trim().regex(/^[a-z0-9-]{2,32}$/, 'Not a valid region.')).transform((v) => v ?? 'us-east-1'),
+      region: optional(
+        z
+          .string()
+          .trim()
+          .regex(/^[a-z0-9-]{2,32}$/, 'Not a valid region.'),
+      ).transform((v) => v ?? 'us-east-1'),
       saveAccount: optional(booleanField('Must be "true" or "false".')).transform((v) => v ?? false),
       bucket: listOf(bucketName),
       buckets: listOf(bucketName),
@@ -67,5 +84,9 @@ export const cloudSchema = z
     if (dto.sync !== 'once') ctx.addIssue({ code: 'custom', path: ['sync'], message: 'Only "once" is available: scheduled sync is not offered yet.' });
     checkPrivateColumns(dto, ctx);
   })
-  .transform(({ bucket, buckets, object, objects, ...dto }) => ({ ...dto, buckets: [...new Set([...(bucket ?? []), ...(buckets ?? [])])], objects: [...new Set([...(object ?? []), ...(objects ?? [])])] }));
+  .transform(({ bucket, buckets, object, objects, ...dto }) => ({
+    ...dto,
+    buckets: [...new Set([...(bucket ?? []), ...(buckets ?? [])])],
+    objects: [...new Set([...(object ?? []), ...(objects ?? [])])],
+  }));
 export type CloudDto = z.output<typeof cloudSchema>;

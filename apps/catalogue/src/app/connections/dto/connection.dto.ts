@@ -32,8 +32,18 @@ export const connectionSchema = z.preprocess(
     {
       sqltype: z.enum(SQL_TYPES, { error: 'Select mysql or postgresql.' }),
       host: hostField,
-      port: optional(portNumber.pipe(z.coerce.number<string | number>({ error: 'A valid integer is required.' }).int('A valid integer is required.').min(1, 'Enter a port from 1 to 65535.').max(65535, 'Enter a port from 1 to 65535.'))).transform((v) => v ?? DEFAULT_DB_PORT),
-      name: withoutBidiControls(z.string({ error: required }).trim().min(1, 'This field may not be blank.').max(64, 'Ensure this field has no more than 64 characters.')),
+      port: optional(
+        portNumber.pipe(
+          z.coerce
+            .number<string | number>({ error: 'A valid integer is required.' })
+            .int('A valid integer is required.')
+            .min(1, 'Enter a port from 1 to 65535.')
+            .max(65535, 'Enter a port from 1 to 65535.'),
+        ),
+      ).transform((v) => v ?? DEFAULT_DB_PORT),
+      name: withoutBidiControls(
+        z.string({ error: required }).trim().min(1, 'This field may not be blank.').max(64, 'Ensure this field has no more than 64 characters.'),
+      ),
       username: z.string({ error: required }).trim().min(1, 'This field may not be blank.').max(128, 'Ensure this field has no more than 128 characters.'),
       password: optional(z.string({ error: 'Not a valid string.' }).max(1024, 'Ensure this field has no more than 1024 characters.')).transform((v) => v ?? ''),
     },
@@ -50,7 +60,9 @@ export const getObjectSchema = z.object(
   {
     connectionId: connectionIdField,
     objectName: objectNameField,
-    rowsPerPage: optional(z.coerce.number({ error: 'A valid integer is required.' }).int().min(1, 'Enter 1 to 100.').max(100, 'Enter 1 to 100.')).transform((v) => v ?? 10),
+    rowsPerPage: optional(z.coerce.number({ error: 'A valid integer is required.' }).int().min(1, 'Enter 1 to 100.').max(100, 'Enter 1 to 100.')).transform(
+      (v) => v ?? 10,
+    ),
   },
   { error: 'Expected a JSON object.' },
 );

@@ -6,13 +6,19 @@ import type { GroupField } from '../group';
 export const MAX_RECORD_IDS = 500;
 
 const text = z.union([z.string(), z.number(), z.boolean(), z.null()]).transform((v) => (v === null ? '' : String(v).trim()));
-const label = z.string({ error: 'A label must be text.' }).trim().min(1, 'A label may not be blank.').max(MAX_NAME_LENGTH, `A label has at most ${MAX_NAME_LENGTH} characters.`);
+const label = z
+  .string({ error: 'A label must be text.' })
+  .trim()
+  .min(1, 'A label may not be blank.')
+  .max(MAX_NAME_LENGTH, `A label has at most ${MAX_NAME_LENGTH} characters.`);
 
 /** groupFields: a list of {label, text} (or {label, value}), or a {label: text} object. */
 const groupFieldsField = z
   .union(
     [
-      z.array(z.object({ label, text: text.optional(), value: text.optional() }).transform((f): GroupField => ({ label: f.label, text: f.text ?? f.value ?? '' }))),
+      z.array(
+        z.object({ label, text: text.optional(), value: text.optional() }).transform((f): GroupField => ({ label: f.label, text: f.text ?? f.value ?? '' })),
+      ),
       z.record(z.string(), text).transform((map): GroupField[] => Object.entries(map).map(([l, t]) => ({ label: l.trim(), text: t }))),
     ],
     { error: 'Fields must be a list of {"label", "text"} pairs.' },
@@ -46,10 +52,12 @@ export type CreateGroupDto = z.output<typeof createGroupSchema>;
 /** PUT /api/groups/{id}/: any of the same fields, and records to add or remove. */
 export const updateGroupSchema = z.preprocess(
   aliases,
-  z.object({ ...fields, groupName: requiredName.optional(), addRecordIds: recordIds.optional(), removeRecordIds: recordIds.optional() }, { error: 'Expected a JSON object.' }),
+  z.object(
+    { ...fields, groupName: requiredName.optional(), addRecordIds: recordIds.optional(), removeRecordIds: recordIds.optional() },
+    { error: 'Expected a JSON object.' },
+  ),
 );
 export type UpdateGroupDto = z.output<typeof updateGroupSchema>;
-
 
 /** A project as the API answers it (spec section 3, Group/project). */
 export const groupViewSchema = z.object({

@@ -8,34 +8,45 @@ export const MAX_REQUIREMENTS = 50;
 export const REQUIRED = 'This field is required.';
 
 /** A required name (of a policy or a project): missing or blank says so once. */
-export const requiredName = withoutBidiControls(z.string({ error: REQUIRED }).trim().min(1, { error: REQUIRED, abort: true })).max(MAX_NAME_LENGTH, `Ensure this field has no more than ${MAX_NAME_LENGTH} characters.`);
+export const requiredName = withoutBidiControls(z.string({ error: REQUIRED }).trim().min(1, { error: REQUIRED, abort: true })).max(
+  MAX_NAME_LENGTH,
+  `Ensure this field has no more than ${MAX_NAME_LENGTH} characters.`,
+);
 export const MAX_REQUIREMENT_LENGTH = 2_000;
 
-const topicField = z.string({ error: 'Not a valid string.' }).trim().min(1, 'A topic may not be blank.').max(MAX_NAME_LENGTH, `A topic has at most ${MAX_NAME_LENGTH} characters.`);
+const topicField = z
+  .string({ error: 'Not a valid string.' })
+  .trim()
+  .min(1, 'A topic may not be blank.')
+  .max(MAX_NAME_LENGTH, `A topic has at most ${MAX_NAME_LENGTH} characters.`);
 const requirementField = z
   .string({ error: 'Not a valid string.' })
   .trim()
   .min(1, 'A requirement may not be blank.')
   .max(MAX_REQUIREMENT_LENGTH, `A requirement has at most ${MAX_REQUIREMENT_LENGTH} characters.`);
 /** The Yes/No requestor option: yes/no, or a boolean. */
-const agreeField = z
-  .union([z.boolean(), z.string()])
-  .transform((value, ctx) => {
-    const text = typeof value === 'boolean' ? (value ? 'yes' : 'no') : value.trim().toLowerCase();
-    if (text === 'yes' || text === 'no') return text;
-    ctx.addIssue({ code: 'custom', message: 'The requestor option must be "yes" or "no".' });
-    return z.NEVER;
-  });
+const agreeField = z.union([z.boolean(), z.string()]).transform((value, ctx) => {
+  const text = typeof value === 'boolean' ? (value ? 'yes' : 'no') : value.trim().toLowerCase();
+  if (text === 'yes' || text === 'no') return text;
+  ctx.addIssue({ code: 'custom', message: 'The requestor option must be "yes" or "no".' });
+  return z.NEVER;
+});
 
 const row = z
-  .object({ topic: topicField.optional(), object: topicField.optional(), requirement: requirementField, agree: agreeField.optional(), answer: agreeField.optional() }, { error: 'Each requirement is {"topic", "requirement", "agree"}.' })
+  .object(
+    { topic: topicField.optional(), object: topicField.optional(), requirement: requirementField, agree: agreeField.optional(), answer: agreeField.optional() },
+    { error: 'Each requirement is {"topic", "requirement", "agree"}.' },
+  )
   .refine((r) => r.topic !== undefined || r.object !== undefined, 'A topic may not be blank.')
   .transform((r): PolicyRequirement => ({ topic: (r.topic ?? r.object)!, requirement: r.requirement, agree: r.agree ?? r.answer ?? 'yes' }));
 
 /** policyFields: a list of {topic, requirement, agree} rows, or a {topic: requirement} object (agree "yes"). */
 const ROWS = 'Requirements must be a list of {"topic", "requirement", "agree"} rows.';
 const policyFieldsField = z.preprocess(
-  (value) => (value && typeof value === 'object' && !Array.isArray(value) ? Object.entries(value).map(([topic, requirement]) => ({ topic, requirement, agree: 'yes' })) : value),
+  (value) =>
+    value && typeof value === 'object' && !Array.isArray(value)
+      ? Object.entries(value).map(([topic, requirement]) => ({ topic, requirement, agree: 'yes' }))
+      : value,
   z
     .array(row, { error: (issue) => (issue.input === undefined ? REQUIRED : ROWS) })
     .refine((rows) => rows.length >= 1, 'Add at least one requirement.')

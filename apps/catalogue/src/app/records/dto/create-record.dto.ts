@@ -1,7 +1,17 @@
 import { z } from 'zod';
 import { linkageKeyId } from '@dc/extraction';
 import {
-  accessFeeField, accessField, blankToUndefined, booleanField, currencyField, customFieldsField, DEFAULT_ACCESS_CURRENCY, nameField, policyField, sourceField, textField,
+  accessFeeField,
+  accessField,
+  blankToUndefined,
+  booleanField,
+  currencyField,
+  customFieldsField,
+  DEFAULT_ACCESS_CURRENCY,
+  nameField,
+  policyField,
+  sourceField,
+  textField,
 } from './record-fields';
 import { checkPrivateColumns, privateColumnFields, privateColumnsOf } from './private-columns';
 

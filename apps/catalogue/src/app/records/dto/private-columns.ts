@@ -18,7 +18,11 @@ const linkageKeyField = z.string({ error: LINKAGE_KEY_INVALID }).transform((text
   return key;
 });
 
-const linkageKeyIdField = z.string({ error: 'Must be 16 hexadecimal characters.' }).trim().toLowerCase().regex(/^[0-9a-f]{16}$/, 'Must be 16 hexadecimal characters.');
+const linkageKeyIdField = z
+  .string({ error: 'Must be 16 hexadecimal characters.' })
+  .trim()
+  .toLowerCase()
+  .regex(/^[0-9a-f]{16}$/, 'Must be 16 hexadecimal characters.');
 
 /**
  * The private-column fields shared by every way of indexing (uploads, SQL tables, S3 objects),
@@ -48,14 +52,19 @@ type PrivateColumnInput = { [K in keyof typeof privateColumnFields]: z.output<(t
 /** Cross-field rules: a hashed column is not excluded too, hashing needs the key (or its id). */
 export function checkPrivateColumns(dto: PrivateColumnInput, ctx: z.RefinementCtx): void {
   const excluded = new Set(dto.formatList.filter((f) => f.format === 'exclude').map((f) => columnKey(f.column)));
-  for (const [field, columns] of [['encryptList', dto.encryptList], ['hashedList', dto.hashedList]] as const) {
+  for (const [field, columns] of [
+    ['encryptList', dto.encryptList],
+    ['hashedList', dto.hashedList],
+  ] as const) {
     for (const column of columns) {
-      if (excluded.has(columnKey(column))) ctx.addIssue({ code: 'custom', path: [field], message: `${columnLabel(column)} is excluded: it cannot also be hashed.` });
+      if (excluded.has(columnKey(column)))
+        ctx.addIssue({ code: 'custom', path: [field], message: `${columnLabel(column)} is excluded: it cannot also be hashed.` });
     }
   }
   const hashed = new Set([...dto.encryptList, ...dto.hashedList].map(columnKey));
   for (const column of dto.fuzzyList) {
-    if (!hashed.has(columnKey(column))) ctx.addIssue({ code: 'custom', path: ['fuzzyList'], message: `${columnLabel(column)} is not hashed: only hashed columns can be fuzzy.` });
+    if (!hashed.has(columnKey(column)))
+      ctx.addIssue({ code: 'custom', path: ['fuzzyList'], message: `${columnLabel(column)} is not hashed: only hashed columns can be fuzzy.` });
   }
   if (dto.encryptList.length && !dto.linkageKey) ctx.addIssue({ code: 'custom', path: ['linkageKey'], message: LINKAGE_KEY_REQUIRED });
   if (dto.hashedList.length && !dto.linkageKeyId && !dto.linkageKey) ctx.addIssue({ code: 'custom', path: ['linkageKeyId'], message: LINKAGE_KEY_ID_REQUIRED });

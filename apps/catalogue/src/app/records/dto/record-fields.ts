@@ -24,8 +24,17 @@ export const booleanField = (message: string) =>
     return z.NEVER;
   });
 
-export const nameField = withoutBidiControls(z.string({ error: 'Not a valid string.' }).trim().min(1, 'This field may not be blank.').max(MAX_NAME_LENGTH, `Ensure this field has no more than ${MAX_NAME_LENGTH} characters.`));
-export const textField = z.string({ error: 'Not a valid string.' }).trim().max(MAX_TEXT_LENGTH, `Ensure this field has no more than ${MAX_TEXT_LENGTH} characters.`);
+export const nameField = withoutBidiControls(
+  z
+    .string({ error: 'Not a valid string.' })
+    .trim()
+    .min(1, 'This field may not be blank.')
+    .max(MAX_NAME_LENGTH, `Ensure this field has no more than ${MAX_NAME_LENGTH} characters.`),
+);
+export const textField = z
+  .string({ error: 'Not a valid string.' })
+  .trim()
+  .max(MAX_TEXT_LENGTH, `Ensure this field has no more than ${MAX_TEXT_LENGTH} characters.`);
 
 export const sourceField = z
   .string({ error: 'Not a valid string.' })
@@ -84,7 +93,9 @@ export const customFieldsField = z
     z.union(
       [
         z.array(z.object({ label: z.string().trim().min(1, 'A label may not be blank.').max(MAX_NAME_LENGTH), value: customValue.optional().default('') })),
-        z.record(z.string().trim().min(1).max(MAX_NAME_LENGTH), customValue).transform((map) => Object.entries(map).map(([label, value]) => ({ label, value }))),
+        z
+          .record(z.string().trim().min(1).max(MAX_NAME_LENGTH), customValue)
+          .transform((map) => Object.entries(map).map(([label, value]) => ({ label, value }))),
       ],
       { error: 'Custom fields must be a JSON list of {"label", "value"} pairs.' },
     ),
@@ -104,11 +115,13 @@ export const groupsField = z
 export const MAX_PRIVATE_COLUMNS = 500;
 
 const COLUMN_LIST = 'Must be a JSON list of column positions (0, 1, ...) or header names, e.g. [0, "Email"].';
-const FORMAT_LIST = 'Must be a JSON list of {"column": position or header name, "format": "exclude", "mask" or "plain"}, or a JSON object of header name to format.';
+const FORMAT_LIST =
+  'Must be a JSON list of {"column": position or header name, "format": "exclude", "mask" or "plain"}, or a JSON object of header name to format.';
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isColumnRef = (value: unknown): value is ColumnRef =>
-  (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 100_000) || (typeof value === 'string' && value.trim() !== '' && value.length <= MAX_NAME_LENGTH);
+  (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value < 100_000) ||
+  (typeof value === 'string' && value.trim() !== '' && value.length <= MAX_NAME_LENGTH);
 /** Positions and names are different picks; names match ignoring case. */
 export const columnKey = (ref: ColumnRef) => (typeof ref === 'number' ? `#${ref}` : `=${ref.toLowerCase()}`);
 export const columnLabel = (ref: ColumnRef) => (typeof ref === 'number' ? `Column ${ref}` : `Column "${ref}"`);
@@ -141,7 +154,11 @@ export const formatListField = z
   .unknown()
   .transform(jsonText(FORMAT_LIST))
   .transform((value, ctx): PrivateColumnChoices['formats'] => {
-    const entries: unknown[] | null = Array.isArray(value) ? value : isObject(value) ? Object.entries(value).map(([column, format]) => ({ column, format })) : null;
+    const entries: unknown[] | null = Array.isArray(value)
+      ? value
+      : isObject(value)
+        ? Object.entries(value).map(([column, format]) => ({ column, format }))
+        : null;
     if (!entries || !entries.every((e) => isObject(e) && isColumnRef(e.column)) || entries.length > MAX_PRIVATE_COLUMNS) {
       ctx.addIssue({ code: 'custom', message: entries && entries.length > MAX_PRIVATE_COLUMNS ? `At most ${MAX_PRIVATE_COLUMNS} columns.` : FORMAT_LIST });
       return z.NEVER;
@@ -155,7 +172,8 @@ export const formatListField = z
         continue;
       }
       const earlier = formats.get(columnKey(column));
-      if (earlier && earlier.format !== format) ctx.addIssue({ code: 'custom', message: `${columnLabel(column)} has two formats (${earlier.format} and ${String(format)}).` });
+      if (earlier && earlier.format !== format)
+        ctx.addIssue({ code: 'custom', message: `${columnLabel(column)} has two formats (${earlier.format} and ${String(format)}).` });
       formats.set(columnKey(column), { column, format: format as ShareFormat });
     }
     return [...formats.values()];

@@ -12,21 +12,24 @@ export const updateRecordSchema = z.preprocess(
     const { record, ...rest } = body as Record<string, unknown>;
     return record && typeof record === 'object' && !Array.isArray(record) ? { ...(record as Record<string, unknown>), ...rest } : rest;
   },
-  z.object({
-    name: nameField.optional(),
-    alt_name: textField.max(255, 'Ensure this field has no more than 255 characters.').optional(),
-    description: textField.optional(),
-    provenance: textField.optional(),
-    source: sourceField.optional(),
-    recordFields: customFieldsField.optional(),
-    RECORD: customFieldsField.optional(),
-    access: accessField.optional(),
-    accessFee: z.preprocess((v) => (v === '' ? null : v), accessFeeField.nullable()).optional(),
-    currency: currencyField.optional(),
-    policy: policyField.optional(),
-    groups: groupsField.optional(),
-    visibility: z.enum(['PR', 'EV', 'CU'], { error: 'Select PR, EV or CU.' }).optional(),
-  }, { error: 'Expected a JSON object.' }),
+  z.object(
+    {
+      name: nameField.optional(),
+      alt_name: textField.max(255, 'Ensure this field has no more than 255 characters.').optional(),
+      description: textField.optional(),
+      provenance: textField.optional(),
+      source: sourceField.optional(),
+      recordFields: customFieldsField.optional(),
+      RECORD: customFieldsField.optional(),
+      access: accessField.optional(),
+      accessFee: z.preprocess((v) => (v === '' ? null : v), accessFeeField.nullable()).optional(),
+      currency: currencyField.optional(),
+      policy: policyField.optional(),
+      groups: groupsField.optional(),
+      visibility: z.enum(['PR', 'EV', 'CU'], { error: 'Select PR, EV or CU.' }).optional(),
+    },
+    { error: 'Expected a JSON object.' },
+  ),
 );
 
 export type UpdateRecordDto = z.output<typeof updateRecordSchema>;

@@ -8,7 +8,9 @@ const name = (message: string) => requiredName(message).max(150, 'Ensure this fi
 const groupsField = () =>
   z
     .array(
-      z.preprocess((value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value), z.number({ error: 'A group must be 1, 2 or 3.' })).refine(isGroupId, 'A group must be 1 (Access Admin), 2 (Data Admin) or 3 (Data Viewer).'),
+      z
+        .preprocess((value) => (typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value), z.number({ error: 'A group must be 1, 2 or 3.' }))
+        .refine(isGroupId, 'A group must be 1 (Access Admin), 2 (Data Admin) or 3 (Data Viewer).'),
       { error: 'Expected a list of group ids.' },
     )
     .transform((groups) => [...new Set(groups)].sort((a, b) => a - b));
@@ -57,7 +59,15 @@ export type SetPasswordDto = z.infer<typeof setPasswordSchema>;
 
 /** GET /api/account/?page=&page_size= (a huge page is capped as every list's is, so it answers as a page past the end) */
 export const listAccountsSchema = z.object({
-  page: z.preprocess((value) => (value === undefined ? value : (strictPageOf(value) ?? value)), z.coerce.number({ error: 'Invalid page.' }).int('Invalid page.').min(1, 'Invalid page.').default(1)),
-  page_size: z.coerce.number({ error: 'Invalid page size.' }).int('Invalid page size.').min(1, 'Invalid page size.').max(500, 'Ensure this value is less than or equal to 500.').default(100),
+  page: z.preprocess(
+    (value) => (value === undefined ? value : (strictPageOf(value) ?? value)),
+    z.coerce.number({ error: 'Invalid page.' }).int('Invalid page.').min(1, 'Invalid page.').default(1),
+  ),
+  page_size: z.coerce
+    .number({ error: 'Invalid page size.' })
+    .int('Invalid page size.')
+    .min(1, 'Invalid page size.')
+    .max(500, 'Ensure this value is less than or equal to 500.')
+    .default(100),
 });
 export type ListAccountsDto = z.infer<typeof listAccountsSchema>;

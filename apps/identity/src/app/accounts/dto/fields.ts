@@ -17,7 +17,10 @@ export const requiredText = (message: string = REQUIRED) => z.string({ error: me
 /** A name a person gives (first and last names, an organisation's): required, without bidi controls. */
 export const requiredName = (message: string = REQUIRED) => withoutBidiControls(requiredText(message));
 
-export const usernameField = () => requiredName().max(150, 'Ensure this field has no more than 150 characters.').regex(/^[\w.@+-]+$/, INVALID_USERNAME);
+export const usernameField = () =>
+  requiredName()
+    .max(150, 'Ensure this field has no more than 150 characters.')
+    .regex(/^[\w.@+-]+$/, INVALID_USERNAME);
 
 export const emailField = () => requiredText().pipe(z.email({ error: INVALID_EMAIL }));
 
