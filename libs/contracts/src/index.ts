@@ -13,3 +13,4 @@ export * from './record-access';
 export * from './paging';
 export * from './events/job-events';
 export * from './names';
+export * from './ids';

@@ -28,3 +28,18 @@ export function strictPageOf(value: unknown): number | null {
   if (!Number.isInteger(page) || page < 1) return null;
   return Math.min(page, MAX_PAGE);
 }
+
+/** A list answer `{count, next, previous, results}` (spec section 8); `link(n)` is the address of page n. */
+export function listPage<T>(
+  results: T[],
+  count: number,
+  at: { page: number; offset: number },
+  link: (page: number) => string,
+): { count: number; next: string | null; previous: string | null; results: T[] } {
+  return {
+    count,
+    next: at.offset + results.length < count ? link(at.page + 1) : null,
+    previous: at.page > 1 ? link(at.page - 1) : null,
+    results,
+  };
+}

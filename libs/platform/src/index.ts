@@ -24,3 +24,4 @@ export * from './cli/script-database';
 export * from './security/secret-cipher';
 export * from './process/process-error-policy';
 export * from './security/http-security';
+export * from './service/background-loop';

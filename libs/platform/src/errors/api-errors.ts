@@ -36,3 +36,9 @@ export class TooManyRequestsError extends DetailError {
     super(message, HttpStatus.TOO_MANY_REQUESTS);
   }
 }
+
+/** 404 `{"detail": "Not found."}`: the answer for anything the caller may not see as well as for what does not exist. */
+export const notFound = (message = 'Not found.') => new DetailError(message, HttpStatus.NOT_FOUND);
+
+/** A field naming a record, policy or request that does not exist (or that the caller may not see). */
+export const invalidPk = (id: string) => `Invalid pk "${id}" - object does not exist.`;

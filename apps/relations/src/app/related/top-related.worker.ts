@@ -2,7 +2,7 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@ne
 import type { Logger } from 'pino';
 import { createEvent, RelationTopRelated } from '@dc/contracts';
 import { LOGGER, ServiceDatabase, type ServiceTransaction } from '@dc/platform';
-import { BackgroundLoop } from '../background/background-loop';
+import { BackgroundLoop } from '@dc/platform';
 import { RecordsRepository } from '../projection/records.repository';
 import { Lexicon } from '../wordnet/lexicon';
 import { bestRelated, rememberingSimilarity, type RelatedScores, scoresBothWays } from './top-related';
