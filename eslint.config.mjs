@@ -1,4 +1,5 @@
 import nx from '@nx/eslint-plugin';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 /** The service modules: only the gateway composes them (embedded mode runs them all in one process). */
@@ -21,15 +22,23 @@ const LAYERS = [
 ];
 /** Tests may use any library (the testing helpers included), but still import no app unless allowed. */
 const ANY_LIBRARY = [{ sourceTag: '*', onlyDependOnLibsWithTags: ['*'] }];
-// End-to-end helpers beside the suites (e2e/ folders) count as tests too.
-const TESTS = ['**/*.spec.ts', '**/*.spec.tsx', '**/*.e2e-spec.ts', '**/e2e/**/*.ts'];
+// End-to-end helpers beside the suites (e2e/ folders), test fixtures (*.fixture.ts, left out of the
+// build) and the services' test harnesses (src/testing/) count as tests too.
+const TESTS = ['**/*.spec.ts', '**/*.spec.tsx', '**/*.e2e-spec.ts', '**/e2e/**/*.ts', '**/*.fixture.ts', '**/src/testing/**/*.ts'];
 
 // Nx forbids importing an app unless its path is in `allow`; the gateway's blocks come last, so only they allow the services.
 const boundaries = (depConstraints, allow = []) => ['error', { enforceBuildableLibDependency: false, allow, depConstraints }];
 
 export default [
-  { ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/test-artifacts/**', '**/*.cjs', '**/*.mjs'] },
+  { ignores: ['**/dist/**', '**/node_modules/**', '**/.data/**', '**/test-artifacts/**'] },
   ...tseslint.configs.recommended,
+  // The scripts of tools/ and deploy/ run on Node as they are (CommonJS or ES modules).
+  {
+    files: ['**/*.cjs', '**/*.mjs'],
+    languageOptions: { globals: globals.node },
+    rules: { 'no-undef': 'error' },
+  },
+  { files: ['**/*.cjs'], rules: { '@typescript-eslint/no-require-imports': 'off' } },
   {
     files: ['**/*.ts', '**/*.tsx'],
     plugins: { '@nx': nx },

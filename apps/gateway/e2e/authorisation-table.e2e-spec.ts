@@ -1,8 +1,6 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ensureServerBuild, freePort, RunningProcess, startNode, waitForHttp } from '@dc/testing';
 import { ROUTES } from '../src/app/route-table';
+import { type EmbeddedProduct, startEmbeddedProduct } from './embedded-product';
 import { activateAndLogin, register } from './flows';
 
 const PASSWORD = 'correct horse battery';
@@ -116,7 +114,7 @@ describe('authorisation table: every route of the gateway x every kind of caller
   jest.setTimeout(360_000);
   let dataDir: string;
   let port: number;
-  let app: RunningProcess | undefined;
+  let product: EmbeddedProduct | undefined;
   const base = () => `http://127.0.0.1:${port}`;
   const tokens = {} as Record<Role, string | undefined>;
   let fixture: Fixture;
@@ -136,11 +134,8 @@ describe('authorisation table: every route of the gateway x every kind of caller
 
   describe('with the product running', () => {
     beforeAll(async () => {
-      ensureServerBuild();
-      dataDir = mkdtempSync(path.join(tmpdir(), 'dc-authz-'));
-      port = await freePort();
-      app = startNode('authz', 'dist/apps/gateway/src/main.js', { DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(await freePort()) });
-      await waitForHttp(`${base()}/health/ready`, { process: app, timeoutMs: 180_000 });
+      product = await startEmbeddedProduct('authz');
+      ({ dataDir, port } = product);
       const mailDir = path.join(dataDir, 'mail');
       for (const founder of ['owner', 'otherorg']) expect((await register(base(), founder, PASSWORD)).status).toBe(201);
       tokens.owner = await activateAndLogin(base(), mailDir, 'owner', PASSWORD);
@@ -173,8 +168,7 @@ describe('authorisation table: every route of the gateway x every kind of caller
     }, 360_000);
 
     afterAll(async () => {
-      await app?.stop();
-      rmSync(dataDir, { recursive: true, force: true });
+      await product?.stop();
     });
 
     it('answers each call with the status written in the table, for each caller', async () => {

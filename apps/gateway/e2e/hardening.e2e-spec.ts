@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { ensureServerBuild, freePort, isChromiumInstalled, launchChromium, RunningProcess, startNode, waitForHttp } from '@dc/testing';
+import { isChromiumInstalled, launchChromium } from '@dc/testing';
+import { type EmbeddedProduct, startEmbeddedProduct } from './embedded-product';
 import { activateAndLogin, register } from './flows';
 
 const PASSWORD = 'correct horse battery';
@@ -65,30 +65,23 @@ function nextAnswer(socket: Socket): Promise<string> {
  */
 describe('hardening of the embedded product', () => {
   jest.setTimeout(120_000);
+  let product: EmbeddedProduct | undefined;
   let dataDir: string;
   let port: number;
-  let app: RunningProcess | undefined;
-  const base = () => `http://127.0.0.1:${port}`;
+  const base = () => product!.base;
 
   beforeAll(async () => {
-    ensureServerBuild();
-    dataDir = mkdtempSync(path.join(tmpdir(), 'dc-hardening-'));
-    port = await freePort();
-    app = startNode('hardening', 'dist/apps/gateway/src/main.js', {
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      EMBEDDED_PG_PORT: String(await freePort()),
+    product = await startEmbeddedProduct('hardening', {
       TRUST_PROXY: '192.0.2.1',
       HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),
       BODY_IDLE_TIMEOUT_MS: String(BODY_IDLE_TIMEOUT_MS),
       MAX_CONNECTIONS_PER_ADDRESS: String(MAX_CONNECTIONS),
     });
-    await waitForHttp(`${base()}/health/ready`, { process: app, timeoutMs: 180_000 });
+    ({ dataDir, port } = product);
   }, 240_000);
 
   afterAll(async () => {
-    await app?.stop();
-    rmSync(dataDir, { recursive: true, force: true });
+    await product?.stop();
   });
 
   it('starts in a DATA_DIR made by mktemp (0700) and opens it only for the postgres group to pass through', () => {

@@ -1,17 +1,9 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Papa from 'papaparse';
 import type { Browser, Page } from 'playwright-core';
-import { describeInfra, eventually, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
+import { DATASETS, describeInfra, eventually, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
 import { apiCall, founder, type SignedIn, startRealProduct, type RealProduct } from './real-product';
-
-function findDatasets(): string {
-  for (let dir = __dirname; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'shared/datasets'))) return path.join(dir, 'shared/datasets');
-  }
-  return path.resolve(__dirname, '../../../../shared/datasets');
-}
-const datasets = findDatasets();
 
 /** One owner's linkage key: the same values hash equally in both records (base64url, 32 bytes). */
 const LINKAGE_KEY = Buffer.alloc(32, 42).toString('base64url');
@@ -62,7 +54,7 @@ describeInfra('merge jobs end to end in embedded mode', isChromiumInstalled() ||
       form.append('encryptList', JSON.stringify(hashed.columns));
       form.append('linkageKey', LINKAGE_KEY);
     }
-    form.append('file', new Blob([readFileSync(path.join(datasets, file))], { type: 'text/csv' }), path.basename(file));
+    form.append('file', new Blob([readFileSync(path.join(DATASETS, file))], { type: 'text/csv' }), path.basename(file));
     const response = await fetch(`${product.base}/api/records/`, { method: 'POST', headers: { authorization: `JWT ${ana.token}` }, body: form });
     if (response.status !== 201) throw new Error(`upload ${file}: ${response.status} ${await response.text()}`);
     return ((await response.json()) as { id: string }).id;
@@ -157,8 +149,8 @@ describeInfra('merge jobs end to end in embedded mode', isChromiumInstalled() ||
     const link = (await (await apiCall(product, ana.token, 'GET', download.pathname + download.search)).json()) as { url: string };
     const merged = parseCsv(await (await fetch(new URL(link.url, product.base))).text());
 
-    const gdp = parseCsv(readFileSync(path.join(datasets, 'csv/gdp.csv'), 'utf8')).rows;
-    const population = parseCsv(readFileSync(path.join(datasets, 'csv/population.csv'), 'utf8')).rows;
+    const gdp = parseCsv(readFileSync(path.join(DATASETS, 'csv/gdp.csv'), 'utf8')).rows;
+    const population = parseCsv(readFileSync(path.join(DATASETS, 'csv/population.csv'), 'utf8')).rows;
     const expected = innerJoin(gdp, population);
     expect(expected.length).toBeGreaterThan(1000);
     // Every column of the left side, then the right side's other columns (named after their record where they clash); values as written.

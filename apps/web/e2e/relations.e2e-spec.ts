@@ -1,16 +1,8 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { describeInfra, eventually, expectAccessible, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
+import { DATASETS, describeInfra, eventually, expectAccessible, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
 import { apiCall, founder, type SignedIn, startRealProduct, type RealProduct } from './real-product';
-
-function findDatasets(): string {
-  for (let dir = __dirname; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'shared/datasets'))) return path.join(dir, 'shared/datasets');
-  }
-  return path.resolve(__dirname, '../../../../shared/datasets');
-}
-const datasets = findDatasets();
 
 /**
  * The relations screens against the real product in embedded mode: records indexed through the
@@ -29,7 +21,7 @@ describeInfra('relations screens end to end in embedded mode', isChromiumInstall
   async function upload(file: string, extractOption = 'metadata'): Promise<string> {
     const form = new FormData();
     form.append('extractOption', extractOption);
-    form.append('file', new Blob([readFileSync(path.join(datasets, file))], { type: 'text/csv' }), path.basename(file));
+    form.append('file', new Blob([readFileSync(path.join(DATASETS, file))], { type: 'text/csv' }), path.basename(file));
     const response = await fetch(`${product.base}/api/records/`, { method: 'POST', headers: { authorization: `JWT ${ana.token}` }, body: form });
     expect(response.status).toBe(201);
     return ((await response.json()) as { id: string }).id;

@@ -1,12 +1,13 @@
 import { CreateBucketCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { createHash, createHmac } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import Papa from 'papaparse';
 import type { Browser, Page } from 'playwright-core';
 import { clkEncoder } from '@dc/extraction';
 import {
   createTestMysqlDatabase,
+  DATASETS,
   describeInfra,
   eventually,
   expectAccessible,
@@ -20,15 +21,7 @@ import {
 } from '@dc/testing';
 import { founder, startRealProduct, type RealProduct, type SignedIn } from './real-product';
 
-/** The nearest shared/datasets above this file (beside the repository, or above a worktree). */
-function findDatasets(): string {
-  for (let dir = __dirname; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'shared/datasets'))) return path.join(dir, 'shared/datasets');
-  }
-  return path.resolve(__dirname, '../../../../shared/datasets');
-}
-const datasets = findDatasets();
-const csvOf = (relative: string) => Papa.parse<string[]>(readFileSync(path.join(datasets, relative), 'utf8'), { skipEmptyLines: 'greedy' }).data;
+const csvOf = (relative: string) => Papa.parse<string[]>(readFileSync(path.join(DATASETS, relative), 'utf8'), { skipEmptyLines: 'greedy' }).data;
 
 /** A linkage key the test knows, so it can compute the hashes the browser must send. */
 const LINKAGE_KEY = Buffer.alloc(32, 21);
@@ -103,12 +96,12 @@ describeInfra(
       });
       for (const bucket of ['climate', 'speeches']) await client.send(new CreateBucketCommand({ Bucket: bucket }));
       await client.send(
-        new PutObjectCommand({ Bucket: 'climate', Key: 'co2-annmean-gl.csv', Body: readFileSync(path.join(datasets, 'csv/co2-annmean-gl.csv')) }),
+        new PutObjectCommand({ Bucket: 'climate', Key: 'co2-annmean-gl.csv', Body: readFileSync(path.join(DATASETS, 'csv/co2-annmean-gl.csv')) }),
       );
       await client.send(
-        new PutObjectCommand({ Bucket: 'climate', Key: 'co2-annmean-mlo.csv', Body: readFileSync(path.join(datasets, 'csv/co2-annmean-mlo.csv')) }),
+        new PutObjectCommand({ Bucket: 'climate', Key: 'co2-annmean-mlo.csv', Body: readFileSync(path.join(DATASETS, 'csv/co2-annmean-mlo.csv')) }),
       );
-      await client.send(new PutObjectCommand({ Bucket: 'speeches', Key: 'Alaska_SOTS.txt', Body: readFileSync(path.join(datasets, 'txt/Alaska_SOTS.txt')) }));
+      await client.send(new PutObjectCommand({ Bucket: 'speeches', Key: 'Alaska_SOTS.txt', Body: readFileSync(path.join(DATASETS, 'txt/Alaska_SOTS.txt')) }));
       client.destroy();
 
       // MariaDB and s3rver listen on loopback: the operator allows it (README, ALLOWED_PRIVATE_ENDPOINTS).
@@ -292,7 +285,7 @@ describeInfra(
       await page.goto(`${product.base}/#/indexdata?tab=private`);
       await page.getByTestId('linkage-key').getByLabel('Linkage key').fill(LINKAGE_KEY_TEXT);
       await page.getByTestId('linkage-key-id').getByText(keyId).waitFor();
-      await page.getByLabel('CSV file').setInputFiles(path.join(datasets, 'csv/gdp.csv'));
+      await page.getByLabel('CSV file').setInputFiles(path.join(DATASETS, 'csv/gdp.csv'));
       const modal = page.getByTestId('column-selection');
       await modal.getByTestId('total-rows').getByText('Total rows: 13,979').waitFor({ timeout: 60_000 });
       await tick('Hash Country Code');

@@ -14,3 +14,4 @@ export * from './paging';
 export * from './events/job-events';
 export * from './names';
 export * from './ids';
+export * from './events/directory-entries';

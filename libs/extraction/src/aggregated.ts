@@ -5,11 +5,13 @@ import { withoutCellValues } from './cell-masking';
 // data, the values of an uploaded CSV's. Private columns apply as they do to files: excluded
 // columns are never asked for, hashed ones are hashed as their values arrive (first rows, samples)
 // and counted by distinct text, masked ones show masks.
-import { classify, type ColumnFacts, isMissingText, statsOf, truncate } from './column';
+import { classify, isMissingText, truncate } from './column';
+import { type ColumnFacts, statsOf } from './column-stats';
 import { resolveLimits, withPrivacyNotes } from './extract';
 import { ColumnPrivacy, type ColumnPolicy, PLAIN } from './private-columns';
 import { ErrorList } from './table';
-import type { ColumnStats, ExtractionOptions, ExtractionResult, FileTable, ShareFormatEntry } from './types';
+import type { ExtractionOptions } from './options';
+import type { ColumnStats, ExtractionResult, FileTable, ShareFormatEntry } from './types';
 import { isMeaningful, keywordsOf, TopWords, words } from './words';
 
 /** What a database answers about one column, over every row of its table. */

@@ -1,7 +1,9 @@
 // Reading a cell from its bytes must give what column.ts gives for its text: the same trimming,
 // missing tokens, kind and number (to the bit), on hand-picked edge cases and on many generated ones.
 import { ASK_TEXT, asciiCell, classifyAscii, isMissingAscii, trimAscii } from './ascii-cells';
-import { classify, isMissingText, seededRandom, VALUE_KINDS } from './column';
+import { classify, isMissingText } from './column';
+import { seededRandom } from './seeded-random';
+import { VALUE_KINDS } from './value-kinds';
 import { TopWords, WordCounts, words } from './words';
 
 /** What the text path makes of a cell: missing, or its kind and number. */

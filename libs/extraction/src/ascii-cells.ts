@@ -4,13 +4,8 @@
 // one: dates other than yyyy-mm-dd, times, long digit strings) is answered ASK_TEXT, and the caller
 // classifies the cell's text the usual way. For ASCII, a byte is its character's code, so the
 // answers are the text path's by construction; ascii-cells.spec.ts compares the two on many inputs.
+import { BOOL, DAT, FLT, INT, MISSING_TOKENS, TXT } from './value-kinds';
 
-/** Kind codes, as column.ts numbers them. */
-export const INT = 0;
-export const FLT = 1;
-export const BOOL = 2;
-export const DAT = 3;
-export const TXT = 5;
 /** The bytes alone do not settle it: classify the cell's text. */
 export const ASK_TEXT = -1;
 
@@ -58,8 +53,6 @@ export function trimAscii(bytes: Uint8Array, start: number, end: number): void {
 export function asciiText(bytes: Uint8Array, start: number, end: number): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset + start, end - start).toString('latin1');
 }
-
-const MISSING_TOKENS = new Set(['na', 'n/a', 'null', 'none', 'nan', '?', '""', '#n/a']);
 
 /** isMissingText of a trimmed ASCII cell. */
 export function isMissingAscii(bytes: Uint8Array, start: number, end: number): boolean {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Readable } from 'node:stream';
 import { CorruptFileError, ExtractionLimitError, UnsupportedFileError } from './errors';
 import { extractMetadata } from './extract';
-import { buildZip, dataset, extract, streamOf } from './spec-support';
+import { buildZip, dataset, extract, streamOf } from './spec-support.fixture';
 
 describe('empty files', () => {
   it.each(['empty.csv', 'empty.txt', 'empty.hl7', 'empty.xlsx', 'empty.xls', 'empty.pdf', 'empty.docx', 'empty.zip'])(

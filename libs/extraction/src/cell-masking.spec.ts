@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { isMaskShaped, maskCellValue, withoutCellValues } from './cell-masking';
 import { extractMetadata } from './extract';
-import { DATASETS, streamOf } from './spec-support';
+import { DATASETS, streamOf } from './spec-support.fixture';
 import type { ExtractionResult, FileTable } from './types';
 import { isMeaningful, words } from './words';
 

@@ -1,7 +1,8 @@
 import type { Readable } from 'node:stream';
 import type { ColumnPrivacy } from './private-columns';
-import type { TableObserverFactory } from './sketch';
-import type { CsvThreads, ExtractionLimits, ExtractionResult, ExtractOption } from './types';
+import type { CsvThreads } from './options';
+import type { TableObserverFactory } from './table-observer';
+import type { ExtractionLimits, ExtractionResult, ExtractOption } from './types';
 
 export interface ExtractorContext {
   option: Exclude<ExtractOption, 'minimal'>;

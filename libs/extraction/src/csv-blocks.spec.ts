@@ -1,6 +1,6 @@
 // Blocks end at record ends outside quotes, at the same places however the stream is chunked.
 import { BlockCutter } from './csv-blocks';
-import { seededRandom } from './column';
+import { seededRandom } from './seeded-random';
 
 function cutsOf(text: string, chunkSize: number, blockBytes: number, lineEnd = 10): number[] {
   const bytes = Buffer.from(text);

@@ -6,9 +6,9 @@ import { extractCsv } from './csv';
 import { readSimpleRecords } from './csv-records';
 import { resolveLimits } from './extract';
 import { TextChunkDecoder } from './io';
-import { seededRandom } from './column';
+import { seededRandom } from './seeded-random';
 import { SketchCollector } from './sketch';
-import { DATASETS, streamOf } from './spec-support';
+import { DATASETS, streamOf } from './spec-support.fixture';
 import type { ExtractionLimits } from './types';
 
 async function both(bytes: Buffer | string, fileName: string, chunkSize: number, limits?: Partial<ExtractionLimits>): Promise<void> {

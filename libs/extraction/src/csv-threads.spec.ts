@@ -5,12 +5,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { csvThreadsFor, csvThreadsRunning, DEFAULT_THREADS_MIN_BYTES } from './csv-threads';
+import { csvThreadsRunning } from './csv-thread';
+import { csvThreadsFor, DEFAULT_THREADS_MIN_BYTES } from './csv-threads';
 import { extractMetadata, resolveLimits } from './extract';
 import { ColumnPrivacy } from './private-columns';
 import { MAX_SKETCHED_COLUMNS, SketchCollector } from './sketch';
-import { DATASETS, streamOf } from './spec-support';
-import type { ExtractionLimits, ExtractionOptions, ExtractOption, PrivateColumns } from './types';
+import { DATASETS, streamOf } from './spec-support.fixture';
+import type { ExtractionOptions } from './options';
+import type { ExtractionLimits, ExtractOption, PrivateColumns } from './types';
 
 interface Run {
   workers: number;

@@ -1,10 +1,10 @@
-// Worker thread entry of csv-threads.ts: describes the blocks of records it is handed, one after the
+// Worker thread entry of csv-threads.ts (started by csv-thread.ts): describes the blocks of records it is handed, one after the
 // other, into one table whose figures it hands back block by block; at the end, the distinct values
 // and sketches it counted over all its blocks.
 import { parentPort, workerData } from 'node:worker_threads';
 import { describeBlock } from './csv-blocks';
 import { ByteRecords } from './csv-bytes';
-import type { CsvThreadData, FromCsvThread, ToCsvThread } from './csv-threads';
+import type { CsvThreadData, FromCsvThread, ToCsvThread } from './csv-thread';
 import { ColumnPrivacy } from './private-columns';
 import { SketchCollector } from './sketch';
 import { TableBuilder } from './table';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { detectDelimiter, scanRecords } from './csv';
-import { dataset, expectClose, extractDataset, isMissing, parseCsvText, reference, summary } from './spec-support';
+import { dataset, expectClose, extractDataset, isMissing, parseCsvText, reference, summary } from './spec-support.fixture';
 import type { ExtractionResult } from './types';
 
 interface CsvCase {

@@ -54,7 +54,8 @@ export function hash53AsciiLower(bytes: Uint8Array, start: number, end: number):
 const float = new Float64Array(1);
 const words32 = new Uint32Array(float.buffer);
 
-function mix32(x: number): number {
+/** murmur3's 32-bit finaliser: every bit of x mixed into every bit of the result. */
+export function mix32(x: number): number {
   let h = x >>> 0;
   h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
   h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import yauzl from 'yauzl';
-import { dataset, extractDataset } from './spec-support';
+import { dataset, extractDataset } from './spec-support.fixture';
 
 const WORD = /[\p{L}\p{N}]+(?:['’-][\p{L}\p{N}]+)*/gu;
 

@@ -2,21 +2,14 @@
 // checked against zip bombs first, then read in memory up to maxDocumentBytes.
 import type { Readable } from 'node:stream';
 import type { Extracted, ExtractorContext } from './context';
-import { CorruptFileError, ExtractionLimitError } from './errors';
-import { readAll } from './io';
+import { CorruptFileError } from './errors';
+import { readInMemory } from './io';
 import { documentWords, TextStats } from './text';
 import { checkZipDocument } from './zip';
 
 export async function extractDocx(stream: Readable, ctx: ExtractorContext): Promise<Extracted> {
   const { limits } = ctx;
-  if (ctx.size !== undefined && ctx.size > limits.maxDocumentBytes) {
-    stream.destroy();
-    throw new ExtractionLimitError(
-      `Documents are read in memory and this one is larger than ${limits.maxDocumentBytes} bytes (maxDocumentBytes): not extracted`,
-    );
-  }
-  const buffer = await readAll(stream, limits.maxDocumentBytes, 'maxDocumentBytes: documents are read in memory');
-  if (buffer.length === 0) throw new CorruptFileError('The file is empty');
+  const buffer = await readInMemory(stream, ctx.size, limits.maxDocumentBytes, 'maxDocumentBytes', 'documents');
   if (buffer.length < 4 || buffer.readUInt32LE(0) !== 0x04034b50) throw new CorruptFileError('Not a Word (.docx) document: not a zip container');
   await checkZipDocument(buffer, limits, 10 * limits.maxDocumentBytes); // mammoth inflates in memory
 

@@ -1,5 +1,5 @@
 // A large CSV must not hold the event loop for the whole extraction: a server keeps answering.
-import { extract } from './spec-support';
+import { extract } from './spec-support.fixture';
 
 it('lets other callbacks run while a CSV of many chunks is profiled', async () => {
   const lines = ['id,amount,comment'];

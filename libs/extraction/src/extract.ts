@@ -12,7 +12,8 @@ import { extractPdf } from './pdf';
 import { ColumnPrivacy } from './private-columns';
 import { extractSpreadsheet } from './spreadsheet';
 import { extractText } from './text';
-import { DEFAULT_LIMITS, type ExtractionInput, type ExtractionLimits, type ExtractionOptions, type ExtractionResult, type FileKind } from './types';
+import type { ExtractionInput, ExtractionOptions } from './options';
+import { DEFAULT_LIMITS, type ExtractionLimits, type ExtractionResult, type FileKind } from './types';
 import { extractZip } from './zip';
 
 export function resolveLimits(limits?: Partial<ExtractionLimits>): ExtractionLimits {

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { dataset, extractDataset } from './spec-support';
+import { dataset, extractDataset } from './spec-support.fixture';
 
 const FILES = [
   { file: 'hl7/005_MN_ADT_A01.hl7', segments: 7, type: 'ADT^A01', version: '2.3' },

@@ -2,7 +2,8 @@
 // column of the segments of its type; the encoding characters come from each MSH. Streamed segment
 // by segment, so a large batch file is read in flat memory.
 import type { Readable } from 'node:stream';
-import { ColumnAccumulator, type ColumnContext } from './column';
+import { ColumnAccumulator } from './column';
+import type { ColumnContext } from './column-figures';
 import { type ColumnPolicy, PLAIN } from './private-columns';
 import type { Extracted, ExtractorContext } from './context';
 import { CorruptFileError } from './errors';

@@ -8,7 +8,7 @@ import {
   publishableStatistics,
   withoutIdentifyingStatistics,
 } from './identifying-statistics';
-import { DATASETS, streamOf } from './spec-support';
+import { DATASETS, streamOf } from './spec-support.fixture';
 import type { ExtractionResult, FileTable } from './types';
 
 const describe_ = (relative: string, extractOption: 'metadata' | 'samples' = 'metadata') =>

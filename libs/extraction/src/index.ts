@@ -34,11 +34,13 @@
  * stream always rejects (so a caller can retry the read).
  */
 export * from './types';
+export * from './options';
+export * from './table-observer';
 export * from './errors';
 export { extractMetadata, resolveLimits } from './extract';
 export { fileKindOf, contentTypeOf } from './detect';
 export { detectDelimiter } from './csv';
-export { revived as revivedExtractionError } from './csv-threads';
+export { revived as revivedExtractionError } from './csv-thread';
 export { keyedHash, linkageKeyId, parseLinkageKey, HASH_PATTERN, LINKAGE_KEY_PATTERN, maskOf } from './private-columns';
 export { bigramsOf, CLK_PATTERN, clkEncoder, clkFilter, clkKeyOf, DEFAULT_CLK, type ClkOptions } from './clk';
 export { isMaskShaped, maskCellValue, withoutCellValues } from './cell-masking';
@@ -49,7 +51,7 @@ export {
   publishableStatistics,
   withoutIdentifyingStatistics,
 } from './identifying-statistics';
-export { seededRandom } from './column';
+export { seededRandom } from './seeded-random';
 export { buildZip, type ZipEntrySpec } from './zip-writer';
 export { describeAggregatedTable, type AggregatedTableSource, type AggregatedTableInput, type ColumnAggregates } from './aggregated';
 export * from './sketch';

@@ -2,7 +2,7 @@
 // byte counting, and whole-buffer reads bounded by a limit (for formats that need random access).
 import { isUtf8 } from 'node:buffer';
 import type { Readable } from 'node:stream';
-import { ExtractionLimitError } from './errors';
+import { CorruptFileError, ExtractionLimitError } from './errors';
 
 /** Length of the prefix of `bytes` that does not end inside a UTF-8 sequence. */
 export function completeUtf8Length(bytes: Uint8Array): number {
@@ -198,7 +198,7 @@ export function toBytes(chunk: unknown): Uint8Array {
  * Reads the whole stream into memory, refusing more than `max` bytes (the stream is destroyed then).
  * `what` names the limit in the message.
  */
-export async function readAll(stream: Readable, max: number, what: string): Promise<Buffer> {
+async function readAll(stream: Readable, max: number, what: string): Promise<Buffer> {
   const chunks: Buffer[] = [];
   let total = 0;
   for await (const chunk of stream) {
@@ -211,6 +211,23 @@ export async function readAll(stream: Readable, max: number, what: string): Prom
     chunks.push(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
   }
   return Buffer.concat(chunks, total);
+}
+
+/**
+ * A file its format makes read whole (random access): refused when its size, as given or as read, is
+ * over the limit `limit` of `max` bytes; an empty file is corrupt. `files` names such files in the
+ * messages ("documents", "PDFs").
+ */
+export async function readInMemory(stream: Readable, size: number | undefined, max: number, limit: string, files: string): Promise<Buffer> {
+  if (size !== undefined && size > max) {
+    stream.destroy();
+    throw new ExtractionLimitError(
+      `${files[0].toUpperCase()}${files.slice(1)} are read in memory and this one is larger than ${max} bytes (${limit}): not extracted`,
+    );
+  }
+  const buffer = await readAll(stream, max, `${limit}: ${files} are read in memory`);
+  if (buffer.length === 0) throw new CorruptFileError('The file is empty');
+  return buffer;
 }
 
 /**

@@ -3,7 +3,7 @@ import { Readable } from 'node:stream';
 import { ColumnAccumulator } from './column';
 import { DistinctCounter } from './distinct';
 import { extractMetadata } from './extract';
-import { dataset, extract, extractDataset, parseCsvText } from './spec-support';
+import { dataset, extract, extractDataset, parseCsvText } from './spec-support.fixture';
 import { DEFAULT_LIMITS } from './types';
 import { TopWords, words } from './words';
 

@@ -2,8 +2,8 @@
 // author and subject. PDF needs random access, so the file is read in memory up to maxDocumentBytes.
 import type { Readable } from 'node:stream';
 import type { Extracted, ExtractorContext } from './context';
-import { CorruptFileError, ExtractionLimitError } from './errors';
-import { readAll } from './io';
+import { CorruptFileError } from './errors';
+import { readInMemory } from './io';
 import { documentWords, TextStats } from './text';
 import type { DocumentInfo } from './types';
 
@@ -14,12 +14,7 @@ function infoText(info: unknown, key: string): string | undefined {
 
 export async function extractPdf(stream: Readable, ctx: ExtractorContext): Promise<Extracted> {
   const { limits } = ctx;
-  if (ctx.size !== undefined && ctx.size > limits.maxDocumentBytes) {
-    stream.destroy();
-    throw new ExtractionLimitError(`PDFs are read in memory and this one is larger than ${limits.maxDocumentBytes} bytes (maxDocumentBytes): not extracted`);
-  }
-  const buffer = await readAll(stream, limits.maxDocumentBytes, 'maxDocumentBytes: PDFs are read in memory');
-  if (buffer.length === 0) throw new CorruptFileError('The file is empty');
+  const buffer = await readInMemory(stream, ctx.size, limits.maxDocumentBytes, 'maxDocumentBytes', 'PDFs');
   if (!buffer.subarray(0, 1024).toString('latin1').includes('%PDF-')) throw new CorruptFileError('Not a PDF: no %PDF- header');
 
   const { PDFParse } = await import('pdf-parse'); // loaded on first use: PDF.js is large

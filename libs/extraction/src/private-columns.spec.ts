@@ -2,7 +2,7 @@ import { createHash, createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractMetadata } from './extract';
-import { dataset, parseCsvText, reference, streamOf, summary } from './spec-support';
+import { dataset, parseCsvText, reference, streamOf, summary } from './spec-support.fixture';
 import type { ExtractionResult, ExtractOption, PrivateColumns } from './types';
 
 /** A linkage key as an organisation would hold it: 32 bytes, passed around in base64url. */

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { extractMetadata } from './extract';
 import { keyedHash } from './private-columns';
 import { quantilesOf, SketchCollector, SKETCH_K, valueHash } from './sketch';
-import { DATASETS } from './spec-support';
+import { DATASETS } from './spec-support.fixture';
 
 const file = (name: string) => path.join(DATASETS, name);
 

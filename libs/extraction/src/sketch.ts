@@ -6,13 +6,14 @@
 //  - the column's words (already in META) and its type and counts.
 // Privacy: a masked or excluded column gets no value sketch at all; a hashed column is sketched from
 // its keyed hashes only, so its raw values never reach a sketch.
-import { asciiCell, FLT, isCanonicalNumberAscii, MISSING_KIND, otherNumberOfAscii } from './ascii-cells';
-import { type CellValue, classify, isMissingText, seededRandom } from './column';
-import { hash53, hash53Ascii, hash53AsciiLower } from './distinct';
+import { asciiCell, isCanonicalNumberAscii, MISSING_KIND, otherNumberOfAscii } from './ascii-cells';
+import { type CellValue, classify, isMissingText } from './column';
+import { hash53, hash53Ascii, hash53AsciiLower, mix32 } from './distinct';
 import type { ColumnPolicy } from './private-columns';
-
-export type { ColumnPolicy } from './private-columns';
+import { seededRandom } from './seeded-random';
+import type { CellObserver, ColumnSketchState, ReservoirState, TableObserver, TableObserverFactory, TableSketchState } from './table-observer';
 import type { ColumnStats, ColumnType, FileTable } from './types';
+import { FLT } from './value-kinds';
 
 /** Values kept per column sketch (bottom-k). */
 export const SKETCH_K = 256;
@@ -63,44 +64,6 @@ export interface TableSketch {
   name: string;
   totalRows: number;
   columns: ColumnSketch[];
-}
-
-/** Sees each data row of a table as extraction reads it (the hook TableBuilder calls). */
-export interface TableObserver {
-  addRow(cells: ArrayLike<CellValue>): void;
-  /**
-   * Optional, instead of addRow: what sees the cells of one column (by source position), one at a
-   * time, as its statistics read them (the CSV byte reader, TableBuilder.addByteRow); undefined
-   * for a column it does not look at.
-   */
-  cellObserver?(sourceIndex: number): CellObserver | undefined;
-  /** Block mode (csv-threads.ts): the blocks' rows come next, numbered `index` in the file. */
-  startBlock?(index: number): void;
-  /** Block mode: what was observed so far, as plain data for the thread that merges. */
-  blockState?(): TableSketchState;
-  /** Block mode: takes in another thread's blockState() of the same table. */
-  mergeFrom?(state: TableSketchState): void;
-  /** The table is complete; `table` is what META shows of it. */
-  finish(table: FileTable): void;
-}
-
-/** The sketched columns' states of a table, in its column order (block mode). */
-export type TableSketchState = ColumnSketchState[];
-
-/** Sees one column's cells (TableObserver.cellObserver). */
-export interface CellObserver {
-  /** A cell as its text (or typed value, or null when missing). */
-  add(value: CellValue): void;
-  /**
-   * An ASCII cell of a plain column, given as bytes, that ColumnAccumulator.addAscii has just read:
-   * asciiCell holds what it found (trimmed range, kind, number, text hash).
-   */
-  addReadAscii(bytes: Uint8Array): void;
-}
-
-/** Hands a TableObserver to each table of one file, e.g. a SketchCollector. */
-export interface TableObserverFactory {
-  openTable(name: string, headers: string[], policies: ColumnPolicy[]): TableObserver | undefined;
 }
 
 /**
@@ -228,20 +191,6 @@ class NumberReservoir {
   }
 }
 
-/** A PriorityReservoir as plain data. */
-export interface ReservoirState {
-  seen: number;
-  values: Float64Array;
-  priorities: Float64Array;
-}
-
-function mix32(x: number): number {
-  let h = x >>> 0;
-  h = Math.imul(h ^ (h >>> 16), 0x85ebca6b);
-  h = Math.imul(h ^ (h >>> 13), 0xc2b2ae35);
-  return (h ^ (h >>> 16)) >>> 0;
-}
-
 /**
  * Block mode (csv-threads.ts): keeps the SKETCH_RESERVOIR numbers of the smallest priorities, a
  * priority being a 53-bit hash of the number's place in the file (its block, its position there).
@@ -326,12 +275,6 @@ class PriorityReservoir {
     [priorities[a], priorities[b]] = [priorities[b], priorities[a]];
     [values[a], values[b]] = [values[b], values[a]];
   }
-}
-
-/** A column sketcher's values as plain data (block mode). */
-export interface ColumnSketchState {
-  bottom: number[];
-  numbers: ReservoirState | null;
 }
 
 function hasCapital(bytes: Uint8Array, start: number, end: number): boolean {

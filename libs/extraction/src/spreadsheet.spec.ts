@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import * as XLSX from '@e965/xlsx';
-import { dataset, expectClose, extractDataset, reference, summary } from './spec-support';
+import { dataset, expectClose, extractDataset, reference, summary } from './spec-support.fixture';
 import type { ExtractionResult } from './types';
 
 interface SheetCase {

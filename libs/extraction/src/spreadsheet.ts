@@ -9,12 +9,14 @@ import type * as XLSX from '@e965/xlsx';
 import type { CellValue } from './column';
 import type { Extracted, ExtractorContext } from './context';
 import { CorruptFileError, ExtractionLimitError } from './errors';
-import { readAll } from './io';
+import { readInMemory } from './io';
 import { headerName, TableBuilder } from './table';
 import type { FileTable, SheetTable } from './types';
 import { keywordsOf, TopWords } from './words';
-import { isCompoundFile, XlsWorkbook } from './xls-reader';
-import { type ScannedRow, type SheetCell, type SheetScan, type WorkbookSheet, XlsxWorkbook } from './xlsx-reader';
+import { isCompoundFile } from './compound-file';
+import type { ScannedRow, SheetCell, SheetScan, WorkbookSheet } from './sheet-scan';
+import { XlsWorkbook } from './xls-reader';
+import { XlsxWorkbook } from './xlsx-reader';
 import { checkZipDocument } from './zip';
 
 const HEADER_SCAN_ROWS = 20;
@@ -78,7 +80,7 @@ function cellValue(cell: Cell | null | undefined): CellValue {
 function looksLikeSpreadsheet(buffer: Buffer, kind: 'xls' | 'xlsx'): boolean {
   const zip = buffer[0] === 0x50 && buffer[1] === 0x4b && buffer[2] === 0x03 && buffer[3] === 0x04;
   if (kind === 'xlsx') return zip;
-  const cfb = buffer.subarray(0, 8).equals(Buffer.from([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1]));
+  const cfb = isCompoundFile(buffer);
   // Old exporters write HTML or SpreadsheetML XML under .xls; SheetJS reads those too.
   const markup = /^\s*</.test(
     buffer
@@ -274,14 +276,7 @@ export type WorkbookReader = 'auto' | 'sheetjs' | 'xlsx-reader' | 'xls-reader';
 
 export async function extractSpreadsheet(stream: Readable, ctx: ExtractorContext, kind: 'xls' | 'xlsx', reader: WorkbookReader = 'auto'): Promise<Extracted> {
   const { limits } = ctx;
-  if (ctx.size !== undefined && ctx.size > limits.maxSpreadsheetBytes) {
-    stream.destroy();
-    throw new ExtractionLimitError(
-      `Spreadsheets are read in memory and this one is larger than ${limits.maxSpreadsheetBytes} bytes (maxSpreadsheetBytes): not extracted`,
-    );
-  }
-  const buffer = await readAll(stream, limits.maxSpreadsheetBytes, 'maxSpreadsheetBytes: spreadsheets are read in memory');
-  if (buffer.length === 0) throw new CorruptFileError('The file is empty');
+  const buffer = await readInMemory(stream, ctx.size, limits.maxSpreadsheetBytes, 'maxSpreadsheetBytes', 'spreadsheets');
   if (!looksLikeSpreadsheet(buffer, kind)) throw new CorruptFileError(`Not an ${kind === 'xlsx' ? 'Office Open XML (.xlsx)' : 'Excel (.xls)'} workbook`);
   if (buffer[0] === 0x50) await checkZipDocument(buffer, limits, EXPANSION * limits.maxSpreadsheetBytes);
 

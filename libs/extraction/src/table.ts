@@ -1,9 +1,11 @@
 // A table being described: headers, one accumulator per column, row count and table-level errors.
-import { type CellValue, ColumnAccumulator, type ColumnBlock, type ColumnContext, ColumnMerger, isMissingText } from './column';
+import { type CellValue, ColumnAccumulator, isMissingText } from './column';
+import type { ColumnContext } from './column-figures';
+import { type ColumnBlock, ColumnMerger } from './column-merger';
 import type { DistinctState } from './distinct';
 import type { ByteCells } from './csv-bytes';
 import { type ColumnPolicy, type ColumnPrivacy, PLAIN } from './private-columns';
-import type { CellObserver, TableObserver, TableObserverFactory, TableSketchState } from './sketch';
+import type { CellObserver, TableObserver, TableObserverFactory, TableSketchState } from './table-observer';
 import type { ColumnStats, ExtractionLimits, ExtractOption, FileTable, ShareFormatEntry } from './types';
 import { detach, isMeaningful, TopWords, words } from './words';
 

@@ -5,74 +5,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as XLSX from '@e965/xlsx';
-import type { ExtractorContext } from './context';
-import { resolveLimits } from './extract';
-import { ColumnPrivacy } from './private-columns';
-import { SketchCollector } from './sketch';
-import { buildZip, DATASETS, streamOf } from './spec-support';
-import { extractSpreadsheet, type WorkbookReader } from './spreadsheet';
-import type { ExtractionLimits, ExtractOption, PrivateColumns } from './types';
-import { Declined } from './xlsx-reader';
+import { Declined } from './sheet-scan';
+import { buildZip, DATASETS } from './spec-support.fixture';
+import { VARIANTS, workbookChecks } from './workbook-readers.fixture';
 
-interface Variant {
-  option: Exclude<ExtractOption, 'minimal'>;
-  limits?: Partial<ExtractionLimits>;
-  privacy?: PrivateColumns;
-  sketches?: boolean;
-}
-
-const KEY = new Uint8Array(32).fill(7);
-const VARIANTS: Variant[] = [
-  { option: 'metadata' },
-  { option: 'samples', sketches: true },
-  { option: 'metadata', limits: { maxRowsScanned: 3 } },
-  { option: 'samples', limits: { maxRowsScanned: 40, maxColumns: 3, maxCellChars: 6, maxDistinctTracked: 10 }, sketches: true },
-  {
-    option: 'samples',
-    privacy: {
-      hash: [0],
-      formats: [
-        { column: 1, format: 'mask' },
-        { column: 2, format: 'exclude' },
-      ],
-      linkageKey: KEY,
-    },
-    sketches: true,
-  },
-];
-
-async function read(bytes: Buffer, reader: WorkbookReader, variant: Variant): Promise<unknown> {
-  const observers = variant.sketches ? new SketchCollector() : undefined;
-  const ctx: ExtractorContext = {
-    option: variant.option,
-    limits: resolveLimits(variant.limits),
-    fileName: 'book.xlsx',
-    allowArchives: true,
-    privacy: variant.privacy ? new ColumnPrivacy(variant.privacy) : undefined,
-    observers,
-  };
-  try {
-    const meta = await extractSpreadsheet(streamOf(bytes, 7919), ctx, 'xlsx', reader);
-    return { meta, sketches: observers?.tables };
-  } catch (error) {
-    if (reader === 'xlsx-reader') throw error;
-    return { error: `${(error as Error).name}: ${(error as Error).message}` };
-  }
-}
-
-/** Both readers, every variant: the same META; the streaming reader must not have declined. */
-async function expectSameAsSheetjs(bytes: Buffer): Promise<void> {
-  for (const variant of VARIANTS) {
-    const streamed = await read(bytes, 'xlsx-reader', variant);
-    expect({ variant, result: streamed }).toEqual({ variant, result: await read(bytes, 'sheetjs', variant) });
-  }
-}
-
-/** A form the reader declines: SheetJS reads it, so 'auto' gives what SheetJS gives. */
-async function expectDeclinedAndSameAsSheetjs(bytes: Buffer): Promise<void> {
-  await expect(read(bytes, 'xlsx-reader', VARIANTS[0])).rejects.toBeInstanceOf(Declined);
-  for (const variant of VARIANTS) expect(await read(bytes, 'auto', variant)).toEqual(await read(bytes, 'sheetjs', variant));
-}
+const { read, expectSameAsSheetjs, expectDeclinedAndSameAsSheetjs } = workbookChecks('xlsx');
 
 const sharedWorkbooks = existsSync(path.join(DATASETS, 'excel')) ? readdirSync(path.join(DATASETS, 'excel')).filter((f) => f.endsWith('.xlsx')) : [];
 

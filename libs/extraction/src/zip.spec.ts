@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import yauzl from 'yauzl';
-import { buildZip, dataset, extract, extractDataset, parseCsvText } from './spec-support';
+import { buildZip, dataset, extract, extractDataset, parseCsvText } from './spec-support.fixture';
 import type { ExtractionResult } from './types';
 
 /** Every entry of a zip with its bytes, read with yauzl directly. */

@@ -1,8 +1,9 @@
 import { createTestDatabase, type TestDatabase } from '@dc/testing';
 import { Pool } from 'pg';
+import pino from 'pino';
 import { InProcessSearchIndex } from './in-process-search-index';
 import { PostgresSearchIndex } from './postgres-search-index';
-import { SNAPSHOT_FORMAT } from './ranked-memory';
+import { SNAPSHOT_FORMAT } from './memory-snapshot-codec';
 import type { RecordDocument, SearchIndex, SearchQuery, SearchResult, SearchViewer } from './search-index';
 import { minutesIn, recordDocument, searchIndexContract } from './search-index.contract';
 
@@ -352,6 +353,50 @@ describe('InProcessSearchIndex', () => {
       const restarted = await start();
       expect(restarted.memoryOrigin).toBe('store');
       expect(await restarted.search({ viewer, view: 'all', page: 1, pageSize: 10 })).toMatchObject({ count: 0 });
+    });
+  });
+  describe('failures of its background work', () => {
+    const schema = 'search_failing';
+    let sql: Pool;
+    beforeAll(() => {
+      sql = new Pool({ connectionString: db.url });
+      sql.on('error', () => undefined);
+    });
+    afterAll(() => sql?.end());
+
+    it('logs a failing snapshot write and shows it in backgroundFailures() until a snapshot is written again', async () => {
+      const logged: Array<Record<string, unknown>> = [];
+      const logger = pino({ level: 'info' }, { write: (line: string) => logged.push(JSON.parse(line)) });
+      const index = new InProcessSearchIndex({ connectionString: db.url, schema, snapshotAfterRows: 1, logger });
+      try {
+        await index.init();
+        // The store refuses snapshots from now on, as a full disk would.
+        await sql.query(
+          `CREATE FUNCTION ${schema}.refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no space left for the snapshot'; END $$`,
+        );
+        await sql.query(`CREATE TRIGGER refuse BEFORE INSERT ON ${schema}.memory_snapshots FOR EACH ROW EXECUTE FUNCTION ${schema}.refuse()`);
+        await index.upsert([recordDocument({ id: 'a', name: 'Kelp forest' })]);
+        await index.snapshotWritten();
+        expect(index.backgroundFailures()).toEqual([{ task: 'snapshot', at: expect.any(String), message: 'no space left for the snapshot' }]);
+        expect(logged).toContainEqual(
+          expect.objectContaining({
+            level: 50,
+            component: 'in-process-search-index',
+            task: 'snapshot',
+            err: expect.objectContaining({ message: 'no space left for the snapshot' }),
+          }),
+        );
+        // Searches go on meanwhile.
+        expect((await index.search({ text: 'kelp', viewer: null, view: 'all', page: 1, pageSize: 10 })).results.map((hit) => hit.id)).toEqual(['a']);
+
+        await sql.query(`DROP TRIGGER refuse ON ${schema}.memory_snapshots`);
+        await index.upsert([recordDocument({ id: 'b', name: 'Kelp survey' })]);
+        await index.snapshotWritten();
+        expect(index.backgroundFailures()).toEqual([]);
+        expect((await sql.query(`SELECT seq FROM ${schema}.memory_snapshots`)).rows).toHaveLength(1);
+      } finally {
+        await index.close();
+      }
     });
   });
 });

@@ -12,6 +12,7 @@ export {
   normalizeSearchText,
   prepareDocuments,
   relatedTerms,
+  type BackgroundFailure,
   type RecordDocument,
   type RecordVisibility,
   type SearchHit,

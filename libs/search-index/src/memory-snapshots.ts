@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw } from 'node:zlib';
 import type { Pool, PoolClient } from 'pg';
-import { SNAPSHOT_FORMAT, type MemorySnapshot } from './ranked-memory';
+import { SNAPSHOT_FORMAT, type MemorySnapshot } from './memory-snapshot-codec';
+import { inTransaction } from './pg-transaction';
 import { SnapshotFormatError } from './snapshot-format';
 
 const compress = promisify(deflateRaw);
@@ -68,18 +69,14 @@ export class MemorySnapshotStore {
    * written. Stops (rolling back) between chunks once `stop()` says so.
    */
   async write(snapshot: MemorySnapshot, stop: () => boolean): Promise<boolean> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return inTransaction(this.pool, async (client) => {
       const { rows } = await client.query<{ locked: boolean; newest: string | null }>(
         // Only a snapshot of this format counts: one of another can never be loaded, whatever its number.
         `SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked, (SELECT max(seq) FROM ${this.snapshots} WHERE format = $2) AS newest`,
         [`in-process-search-snapshot:${this.schema}`, SNAPSHOT_FORMAT],
       );
-      if (!rows[0].locked || (rows[0].newest !== null && Number(rows[0].newest) >= snapshot.appliedSeq)) {
-        await client.query('ROLLBACK');
-        return false;
-      }
+      // Nothing written: the transaction ends (and the lock with it) at once.
+      if (!rows[0].locked || (rows[0].newest !== null && Number(rows[0].newest) >= snapshot.appliedSeq)) return false;
       const inserted = await client.query<{ id: string }>(
         `INSERT INTO ${this.snapshots} (seq, format, bytes, chunks, sha256) VALUES ($1, $2, 0, 0, '') RETURNING id`,
         [snapshot.appliedSeq, SNAPSHOT_FORMAT],
@@ -112,14 +109,8 @@ export class MemorySnapshotStore {
       if (filled > 0) await flush();
       await client.query(`UPDATE ${this.snapshots} SET bytes = $2, chunks = $3, sha256 = $4 WHERE id = $1`, [id, bytes, chunks, hash.digest()]);
       await client.query(`DELETE FROM ${this.snapshots} WHERE id <> $1`, [id]);
-      await client.query('COMMIT');
       return true;
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /**
@@ -128,38 +119,37 @@ export class MemorySnapshotStore {
    * SnapshotFormatError when its bytes do not add up to what was written.
    */
   async readNewest(): Promise<StoredSnapshot | null> {
-    const client = await this.pool.connect();
-    try {
-      // One view of the tables: a writer replacing the snapshot meanwhile does not cut it short.
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      const { rows } = await client.query<{ id: string; seq: string; bytes: string; chunks: number; sha256: Buffer }>(
-        `SELECT s.id, s.seq, s.bytes, s.chunks, s.sha256 FROM ${this.snapshots} s, ${this.state} st
+    // One view of the tables: a writer replacing the snapshot meanwhile does not cut it short.
+    return inTransaction(
+      this.pool,
+      async (client) => {
+        const { rows } = await client.query<{ id: string; seq: string; bytes: string; chunks: number; sha256: Buffer }>(
+          `SELECT s.id, s.seq, s.bytes, s.chunks, s.sha256 FROM ${this.snapshots} s, ${this.state} st
          WHERE s.format = $1 AND s.seq >= st.cleared AND s.seq <= st.generation ORDER BY s.seq DESC LIMIT 1`,
-        [SNAPSHOT_FORMAT],
-      );
-      const found = rows[0];
-      if (!found) return null;
-      // One buffer of the announced size, filled a chunk at a time: loading never holds two copies.
-      const bytes = new Uint8Array(new ArrayBuffer(Number(found.bytes)));
-      const hash = createHash('sha256');
-      let filled = 0;
-      for (let chunk = 0; chunk < found.chunks; chunk++) {
-        const { rows: data } = await client.query<{ data: Buffer }>(`SELECT data FROM ${this.chunks} WHERE snapshot = $1 AND chunk = $2`, [found.id, chunk]);
-        if (!data[0]) throw new SnapshotFormatError(`snapshot ${found.id}: chunk ${chunk} missing`);
-        const piece = await decompress(data[0].data).catch((error: Error) => {
-          throw new SnapshotFormatError(`snapshot ${found.id}: chunk ${chunk} does not decompress (${error.message})`);
-        });
-        if (filled + piece.byteLength > bytes.byteLength) throw new SnapshotFormatError(`snapshot ${found.id}: chunk ${chunk} too long`);
-        bytes.set(piece, filled);
-        hash.update(piece);
-        filled += piece.byteLength;
-      }
-      if (filled !== bytes.byteLength || !hash.digest().equals(found.sha256)) throw new SnapshotFormatError(`snapshot ${found.id}: checksum or length differs`);
-      return { seq: Number(found.seq), bytes };
-    } finally {
-      // Read only: ending it either way is the same.
-      await client.query('ROLLBACK').catch(() => undefined);
-      client.release();
-    }
+          [SNAPSHOT_FORMAT],
+        );
+        const found = rows[0];
+        if (!found) return null;
+        // One buffer of the announced size, filled a chunk at a time: loading never holds two copies.
+        const bytes = new Uint8Array(new ArrayBuffer(Number(found.bytes)));
+        const hash = createHash('sha256');
+        let filled = 0;
+        for (let chunk = 0; chunk < found.chunks; chunk++) {
+          const { rows: data } = await client.query<{ data: Buffer }>(`SELECT data FROM ${this.chunks} WHERE snapshot = $1 AND chunk = $2`, [found.id, chunk]);
+          if (!data[0]) throw new SnapshotFormatError(`snapshot ${found.id}: chunk ${chunk} missing`);
+          const piece = await decompress(data[0].data).catch((error: Error) => {
+            throw new SnapshotFormatError(`snapshot ${found.id}: chunk ${chunk} does not decompress (${error.message})`);
+          });
+          if (filled + piece.byteLength > bytes.byteLength) throw new SnapshotFormatError(`snapshot ${found.id}: chunk ${chunk} too long`);
+          bytes.set(piece, filled);
+          hash.update(piece);
+          filled += piece.byteLength;
+        }
+        if (filled !== bytes.byteLength || !hash.digest().equals(found.sha256))
+          throw new SnapshotFormatError(`snapshot ${found.id}: checksum or length differs`);
+        return { seq: Number(found.seq), bytes };
+      },
+      { readOnlySnapshot: true },
+    );
   }
 }

@@ -1,4 +1,7 @@
 import { Pool, type PoolClient } from 'pg';
+import { inTransaction } from './pg-transaction';
+import { anyWordTerms, Params, quoteIdent } from './postgres-query';
+import { FEW_MATCHES, MIN_TYPO_LENGTH, RELATED_CANDIDATES, SCORE } from './ranking-rules';
 import {
   assertValidQuery,
   chunk,
@@ -46,15 +49,6 @@ const DOCUMENTS = 'record_documents';
  */
 const LAYOUT = 'search-index layout 3';
 const UPSERT_BATCH = 500;
-/** Shortest text that is also matched by trigram similarity (typo tolerance). */
-const MIN_TYPO_LENGTH = 4;
-/** When fewer records than this contain every word, records with any word or a similar name follow them. */
-const FEW_MATCHES = 10;
-/** "Find similar datasets" ranks this many of the most recently changed records that share a term. */
-export const RELATED_CANDIDATES = 1000;
-
-/** The score of each ranking tier of a text search, best first (the typo tier adds its similarity). */
-const SCORE = { exactName: 4, name: 3, description: 2, anywhere: 1, typo: 0.5, anyWord: 0.25 } as const;
 
 /** A tier: a predicate the other tiers exclude, read newest first unless it has its own order. */
 interface Tier {
@@ -117,7 +111,7 @@ export class PostgresSearchIndex extends SearchIndex {
   }
 
   async init(): Promise<void> {
-    await this.transaction(async (client) => {
+    await inTransaction(this.pool, async (client) => {
       // Serialises concurrent init() calls: CREATE ... IF NOT EXISTS is not safe against itself.
       await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`search-index:${this.schema}`]);
       await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm');
@@ -169,7 +163,7 @@ export class PostgresSearchIndex extends SearchIndex {
     const prepared = prepareDocuments(docs);
     if (prepared.length === 0) return;
     // All batches in one transaction: an upsert lands whole or not at all.
-    await this.transaction(async (client) => {
+    await inTransaction(this.pool, async (client) => {
       for (const batch of chunk(prepared, UPSERT_BATCH)) {
         const rows = batch.map((doc) => ({
           id: doc.id,
@@ -488,59 +482,4 @@ export class PostgresSearchIndex extends SearchIndex {
     }
     return this.trgm;
   }
-
-  private async transaction(work: (client: PoolClient) => Promise<void>): Promise<void> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      await work(client);
-      await client.query('COMMIT');
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
-  }
-}
-
-/**
- * The values of one search, by name. Statements refer to them as `$name`, and each statement is sent
- * with only the values it uses (PostgreSQL rejects a parameter a statement does not mention).
- */
-class Params {
-  private readonly values = new Map<string, unknown>();
-
-  set(name: string, value: unknown): string {
-    this.values.set(name, value);
-    return `$${name}`;
-  }
-
-  /** The statement with positional placeholders, and its values. */
-  bind(text: string): [string, unknown[]] {
-    const used: string[] = [];
-    const positional = text.replace(/\$([a-z]\w*)/g, (_match, name: string) => {
-      if (!this.values.has(name)) throw new Error(`no value for $${name}`);
-      const at = used.indexOf(name);
-      return `$${at >= 0 ? at + 1 : used.push(name)}`;
-    });
-    return [positional, used.map((name) => this.values.get(name))];
-  }
-}
-
-function quoteIdent(name: string): string {
-  return `"${name.replace(/"/g, '""')}"`;
-}
-
-/**
- * Turns free text into websearch_to_tsquery input meaning "any of these words". Quotes and leading
- * minus signs would be operators there, so they go. Returns '' when nothing word-like is left.
- */
-function anyWordTerms(text: string): string {
-  const words = text
-    .replace(/"/g, ' ')
-    .split(' ')
-    .map((word) => word.replace(/^-+/, ''))
-    .filter((word) => word !== '' && word !== 'or' && /[\p{L}\p{N}]/u.test(word));
-  return words.join(' or ');
 }

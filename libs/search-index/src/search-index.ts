@@ -121,6 +121,15 @@ export const MAX_PAGE_SIZE = 1000;
 /** Longer texts are cut: they add nothing to ranking but cost query time. */
 export const MAX_SEARCH_TEXT_LENGTH = 256;
 
+/** Background work of an adapter that failed and has not succeeded since: what readiness reports. */
+export interface BackgroundFailure {
+  /** What failed, e.g. `snapshot` (writing a snapshot of the in-process memory) or `rebuild`. */
+  task: string;
+  /** When, ISO 8601. */
+  at: string;
+  message: string;
+}
+
 /**
  * The search index port (also its NestJS injection token). Visibility is enforced inside the
  * query of every adapter, so `count` and `results` only ever cover what the viewer may see.
@@ -141,6 +150,10 @@ export abstract class SearchIndex {
   /** Number of documents in the index, whoever may see them. */
   abstract count(): Promise<number>;
   abstract close(): Promise<void>;
+  /** Failures of the adapter's background work not followed by a success since; none for an adapter without such work. */
+  backgroundFailures(): BackgroundFailure[] {
+    return [];
+  }
 }
 
 export class InvalidSearchInputError extends Error {

@@ -1,5 +1,5 @@
 /**
- * The frames of a binary snapshot (ranked-memory.ts writes and reads them): each frame is its byte
+ * The frames of a binary snapshot (memory-snapshot-codec.ts writes and reads them): each frame is its byte
  * length (a little-endian float64), its bytes and padding to 8 bytes, so a reader takes typed arrays
  * as views of the one buffer it loaded instead of copying them. Writers yield pieces lazily: what
  * is written is produced a few megabytes at a time, never as one copy of the whole.

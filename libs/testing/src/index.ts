@@ -9,3 +9,4 @@ export * from './datasets';
 export * from './distributed-product';
 export * from './mysql';
 export * from './openapi-answers';
+export * from './service-test-app';

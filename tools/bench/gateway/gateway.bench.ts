@@ -3,13 +3,13 @@
 // call anonymous and signed in (the token check is the difference). Built server (npm run build
 // first). Writes its section of docs/benchmarks.md. Usage: npm run bench:gateway [-- --requests=3000 --only=embedded]
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, freePort, startDistributedProduct, startNode, waitForHttp } from '@dc/testing';
+import { createTestDatabase, startDistributedProduct } from '@dc/testing';
 import { signIn } from '../bench-account';
+import { startEmbeddedProduct } from '../embedded-product';
 import { writeBenchmarkSection } from '../bench-support';
 
 const argument = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -95,18 +95,8 @@ async function runAll(calls: Call[], pids: number[]): Promise<string[]> {
 async function embedded(): Promise<string[]> {
   const db = await createTestDatabase('dc_bench_gateway');
   const dataDir = `/tmp/${db.name}`;
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const product = startNode('embedded', 'dist/apps/gateway/src/main.js', {
-    DATABASE_URL: db.url,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-  });
+  const { base, product } = await startEmbeddedProduct(db.url, dataDir);
   try {
-    await waitForHttp(`${base}/health/ready`, { process: product, timeoutMs: 120_000 });
     const token = await signIn(base, path.join(dataDir, 'mail'), 'gatewaybench', PASSWORD);
     return await runAll(
       [

@@ -13,8 +13,9 @@ import { chmodSync, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { buildServer, eventually, freePort, REPO_ROOT, startNode, waitForHttp } from '@dc/testing';
+import { buildServer, eventually, REPO_ROOT } from '@dc/testing';
 import { signIn } from '../bench-account';
+import { startEmbeddedProduct } from '../embedded-product';
 import { writeBenchmarkSection } from '../bench-support';
 import { cpuMsOf, freshDatabase, memoryOf, resetPeak } from '../process-probe';
 import { peopleFiles } from '../relations/people-data';
@@ -41,22 +42,10 @@ async function main(): Promise<void> {
   const databaseUrl = await freshDatabase(DB);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dc-bench-merge-data-'));
   chmodSync(dataDir, 0o755);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const app = startNode('gateway', 'dist/apps/gateway/src/main.js', {
-    RUN_MODE: 'embedded',
-    DATABASE_URL: databaseUrl,
-    PORT: String(port),
-    DATA_DIR: dataDir,
-    PUBLIC_URL: base,
-    SERVE_WEB: 'false',
-    LOG_LEVEL: 'info',
-  });
+  const { base, product: app, pid } = await startEmbeddedProduct(databaseUrl, dataDir, { LOG_LEVEL: 'info' });
   const db = new Client({ connectionString: databaseUrl });
   try {
-    await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 120_000 });
     await db.connect();
-    const pid = app.process.pid!;
     const auth = { authorization: `JWT ${await signIn(base, path.join(dataDir, 'mail'), 'benchmerge', 'bench merge password 1')}` };
     const call = async (url: string, body: unknown) => {
       const response = await fetch(`${base}${url}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });

@@ -11,13 +11,13 @@
 // the event loop's own thread (how it was before issue 13).
 // Build first (npm run build). Usage: npm run bench:profiling-api [-- --size-mb=200 --seconds=15 --variants=thread,thread-nice0,thread-nice19,csv-threads,loop --no-write]
 import { execFileSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { openAsBlob, rmSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, buildServer, freePort, startNode, waitForHttp } from '@dc/testing';
+import { createTestDatabase, buildServer } from '@dc/testing';
 import { signIn } from '../bench-account';
+import { startEmbeddedProduct } from '../embedded-product';
 import { writeBenchmarkSection } from '../bench-support';
 import { generatedCsv } from '../generated-csv';
 import { cpuMsOf, memoryOf } from '../process-probe';
@@ -164,21 +164,9 @@ interface VariantResult {
 async function runVariant(variant: Variant, csv: string, bytes: number, calls: (ids: string[]) => Call[]): Promise<VariantResult> {
   const db = await createTestDatabase('dc_bench_profiling_api');
   const dataDir = `/tmp/${db.name}`;
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const product = startNode('embedded', 'dist/apps/gateway/src/main.js', {
-    DATABASE_URL: db.url,
-    DATA_DIR: dataDir,
-    PORT: String(port),
-    LOG_LEVEL: 'warn',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    ...variant.env,
-  });
+  console.log(`--- ${variant.label}`);
+  const { base, product, pid } = await startEmbeddedProduct(db.url, dataDir, variant.env);
   try {
-    console.log(`--- ${variant.label}`);
-    await waitForHttp(`${base}/health/ready`, { process: product, timeoutMs: 120_000 });
-    const pid = product.process.pid!;
     const token = await signIn(base, path.join(dataDir, 'mail'), 'profilingbench', PASSWORD);
     const recordIds: string[] = [];
     for (let i = 0; i < RECORDS; i++) {

@@ -19,7 +19,7 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { signIn } from '../bench-account';
 import { followNext } from './follow-next';
-import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/ranked-memory';
+import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/memory-snapshot-codec';
 import { buildServer, freePort, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
 
 const PASSWORD = 'bench search password 1';

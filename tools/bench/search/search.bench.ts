@@ -21,7 +21,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { InProcessSearchIndex, PostgresSearchIndex, SearchIndex, SearchQuery, SearchViewer } from '@dc/search-index';
-import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/ranked-memory';
+import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/memory-snapshot-codec';
 import { buildServer, freePort, REPO_ROOT, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
 import { signIn } from '../bench-account';
 import { followNext } from './follow-next';

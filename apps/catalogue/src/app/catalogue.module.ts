@@ -18,7 +18,8 @@ import { ExtractionRepository } from './extraction/extraction.repository';
 import { ExtractionWorker } from './extraction/extraction.worker';
 import { MergedRecordsConsumer } from './merges/merged-records.consumer';
 import { MetadataExtractor } from './extraction/metadata-extractor';
-import { DownloadLinks } from './files/download-links';
+import { DownloadLinks } from './downloads/download-links';
+import { Downloads } from './downloads/downloads.service';
 import { FilesController } from './files/files.controller';
 import { CatalogueRecords1763800000000 } from './migrations/1763800000000-catalogue-records';
 import { RecordPrivateColumns1764000000000 } from './migrations/1764000000000-record-private-columns';
@@ -26,13 +27,14 @@ import { CatalogueSharing1764300000000 } from './migrations/1764300000000-catalo
 import { CatalogueTopRelated1764320000000 } from './migrations/1764320000000-catalogue-top-related';
 import { CatalogueCrashRecovery1764400000000 } from './migrations/1764400000000-crash-recovery';
 import { CatalogueRecordLineage1764510000000 } from './migrations/1764510000000-record-lineage';
+import { CatalogueDirectoryEventOrder1764600000000 } from './migrations/1764600000000-directory-event-order';
 import { LineageController } from './lineage/lineage.controller';
 import { LineageRepository } from './lineage/lineage.repository';
 import { LineageService } from './lineage/lineage.service';
 import { Connections1764200000000 } from './migrations/1764200000000-connections';
 import { CloudAccounts1764200000001 } from './migrations/1764200000001-cloud-accounts';
 import { EndpointGuard } from './network/endpoint-guard';
-import { IndexedRecords } from './records/indexed-records';
+import { IndexedRecords } from './record-creation/indexed-records';
 import { GrantsConsumer } from './grants/grants.consumer';
 import { GrantsRepository, ProjectedRecordRequests } from './grants/grants.repository';
 import { GroupsController } from './groups/groups.controller';
@@ -41,18 +43,20 @@ import { GroupsService } from './groups/groups.service';
 import { PoliciesController } from './policies/policies.controller';
 import { PoliciesRepository } from './policies/policies.repository';
 import { PoliciesService } from './policies/policies.service';
-import { RecordRequests } from './records/record-requests';
+import { RecordRequests } from './record-model/record-requests';
 import { RecordsController } from './records/records.controller';
 import { RecordsRepublisher } from './reindex/records-republisher';
 import { TopRelatedConsumer } from './related/top-related.consumer';
 import { TopRelatedRepository } from './related/top-related.repository';
-import { RecordsRepository } from './records/records.repository';
+import { RecordCreation } from './record-creation/record-creation.service';
+import { RecordsRepository } from './record-store/records.repository';
 import { RecordsService } from './records/records.service';
 import { CatalogueInstance } from './recovery/catalogue-instance';
 import { OrphanSweeper } from './recovery/orphan-sweeper';
 import { PendingObjects } from './recovery/pending-objects';
-import { SourceDownloader } from './records/source-download';
+import { SourceDownloader } from './uploads/source-download';
 import { VisibilitiesController } from './visibility/visibilities.controller';
+import { UnitOfWork } from './unit-of-work/unit-of-work';
 import { VisibilityService } from './visibility/visibility.service';
 
 /** The catalogue service: records, files and their metadata extraction, visibility and access terms, policies, projects and request grants. */
@@ -69,6 +73,7 @@ import { VisibilityService } from './visibility/visibility.service';
         CatalogueTopRelated1764320000000,
         CatalogueCrashRecovery1764400000000,
         CatalogueRecordLineage1764510000000,
+        CatalogueDirectoryEventOrder1764600000000,
       ],
     }),
   ],
@@ -84,10 +89,13 @@ import { VisibilityService } from './visibility/visibility.service';
     LineageController,
   ],
   providers: [
+    UnitOfWork,
     DirectoryConsumer,
     DirectoryRepository,
     RecordsRepository,
     RecordsService,
+    RecordCreation,
+    Downloads,
     SourceDownloader,
     RecordsRepublisher,
     VisibilityService,

@@ -1,37 +1,26 @@
-import { JwtService } from '@nestjs/jwt';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
-import request from 'supertest';
-import { createEvent, OrganisationUpdated, permissionsOfGroups, UserUpdated, validateEnvelope } from '@dc/contracts';
-import { EventBus } from '@dc/messaging';
-import { type ClientType, createApp, createLogger, loadConfig, type TokenClaims } from '@dc/platform';
 import { CatalogueModule } from '@dc/service-catalogue';
 import { JobsModule } from '@dc/service-jobs';
 import { RelationsModule } from '@dc/service-relations';
 import { RequestsModule } from '@dc/service-requests';
 import { SearchModule } from '@dc/service-search';
-import { createTestDatabase, csvRows, DATASETS, describeInfra, DocumentedAnswers, eventually, type TestDatabase } from '@dc/testing';
+import {
+  createTestDatabase,
+  csvRows,
+  DATASETS,
+  describeInfra,
+  directoryEvents,
+  DocumentedAnswers,
+  eventually,
+  ServiceTestApp,
+  testCaller as actor,
+  type TestCaller as Actor,
+  type TestDatabase,
+} from '@dc/testing';
 
-interface Actor {
-  id: string;
-  username: string;
-  organisationId: string;
-  clientType: ClientType;
-  groups: number[];
-}
 const orgA = randomUUID();
 const orgB = randomUUID();
-const actor = (username: string, organisationId: string, groups: number[], clientType: ClientType = 'STANDARD'): Actor => ({
-  id: randomUUID(),
-  username,
-  organisationId,
-  clientType,
-  groups,
-});
 /** A owns the source; B makes derivatives of it; the others must never see them. */
 const alice = actor('ln-alice', orgA, [1, 2, 3]);
 const aliceAdmin = actor('ln-alice-admin', orgA, [2]);
@@ -60,14 +49,10 @@ const refusedWidening = `This record was made from "${SOURCE}" (shared with you 
 describeInfra("lineage: derived data keeps its sources' terms (catalogue, requests, search, relations, jobs; real PostgreSQL)", true, () => {
   jest.setTimeout(180_000);
   let db: TestDatabase;
-  let sql: Client;
-  let app: NestExpressApplication;
-  let dataDir: string;
-  const tokens = new Map<Actor, string>();
+  let service: ServiceTestApp;
   const documented = new DocumentedAnswers();
   const call = (who: Who, method: 'get' | 'put' | 'post', url: string, body?: object) => {
-    let req = request(app.getHttpServer())[method](url);
-    if (who !== 'anonymous') req = req.set('Authorization', `JWT ${tokens.get(who)}`);
+    const req = service.request(method, url, who === 'anonymous' ? null : who);
     return body ? req.send(body) : req;
   };
   /** Calls whose answers are also checked against docs/openapi.json (asserted last). */
@@ -119,7 +104,11 @@ describeInfra("lineage: derived data keeps its sources' terms (catalogue, reques
       expect(content).toMatchObject({ is_active: false, failed: false });
       return content;
     }, 60_000);
-    return job.content.result_record_id as string;
+    // The job is done when the worker has stored the rows; the catalogue makes the record from
+    // merge.completed a moment later: wait until its maker sees it.
+    const id = job.content.result_record_id as string;
+    await eventually(async () => expect((await call(who, 'get', `/api/records/${id}/`)).status).toBe(200), 60_000);
+    return id;
   };
   const downloaded = async (who: Actor, id: string) => {
     const signed = await link(who, id);
@@ -152,62 +141,21 @@ describeInfra("lineage: derived data keeps its sources' terms (catalogue, reques
 
   beforeAll(async () => {
     db = await createTestDatabase('dc_lineage');
-    dataDir = mkdtempSync(path.join(tmpdir(), 'dc-lineage-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
-      JWT_SECRET: 'lineage-test-secret-'.padEnd(48, 'x'),
-      ENCRYPTION_KEY: Buffer.alloc(32, 9).toString('base64'),
-      LOG_LEVEL: 'silent',
-    });
-    const logger = createLogger({ service: 'lineage-test', level: process.env.LINEAGE_TEST_LOGS === '1' ? 'info' : 'silent' });
-    app = await createApp({
+    service = await ServiceTestApp.start({
       service: 'lineage-test',
-      config,
-      logger,
+      name: 'lineage',
       modules: [CatalogueModule, RequestsModule, SearchModule, RelationsModule, JobsModule],
-      shutdownHooks: false,
+      databaseUrl: db.url,
     });
-    await app.init();
-    sql = new Client({ connectionString: db.url });
-    await sql.connect();
-    for (const p of people) {
-      const claims: TokenClaims = {
-        sub: p.id,
-        username: p.username,
-        org: p.organisationId,
-        ct: p.clientType,
-        perms: permissionsOfGroups(p.groups),
-        groups: p.groups,
-        pv: 1,
-      };
-      tokens.set(p, await app.get(JwtService).signAsync(claims));
-    }
-    await app.get(EventBus).publish([
-      ...[orgA, orgB].map((id, i) => createEvent(OrganisationUpdated, id, { organisationId: id, name: ['Acme Climate', 'Blue Marine'][i] })),
-      ...people.map((p) =>
-        createEvent(UserUpdated, p.id, {
-          userId: p.id,
-          username: p.username,
-          organisationId: p.organisationId,
-          clientType: p.clientType,
-          active: true,
-          email: `${p.username}@example.org`,
-          groups: p.groups,
-        }),
-      ),
-    ]);
+    await service.publish(...directoryEvents(people, { [orgA]: 'Acme Climate', [orgB]: 'Blue Marine' }, { updated: true }));
     source = await upload(alice, GL, SOURCE);
     await call(alice, 'put', `/api/records/${source}/`, { visibility: 'EV', access: 'RE' }).expect(200);
     mauna = await upload(bruno, MLO, 'Mauna Loa CO2');
   }, 120_000);
 
   afterAll(async () => {
-    await sql?.end();
-    await app?.close();
+    await service?.stop();
     await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("(e) a merge of the maker's own records stays an ordinary record they can publish", async () => {
@@ -234,7 +182,8 @@ describeInfra("lineage: derived data keeps its sources' terms (catalogue, reques
     grantOne = await approve(bruno, source);
     derived = await merge(bruno, source, mauna);
     // relations decided the terms when the merge was asked for; the merge worker passed them on to the catalogue.
-    const payloadOf = async (query: string, id: string) => (await sql.query(query, [id])).rows[0]?.payload;
+    const payloadOf = async (query: string, id: string) =>
+      (await service.sql<{ payload: { left: unknown; right: unknown; sources: unknown } }>(query, [id]))[0]?.payload;
     const asked = await payloadOf(
       "SELECT payload FROM relations.outbox_events WHERE type = 'job.requested' AND payload->'left'->>'recordId' = $1 ORDER BY seq DESC LIMIT 1",
       source,
@@ -384,16 +333,14 @@ describeInfra("lineage: derived data keeps its sources' terms (catalogue, reques
     expect((await details(alice, source)).derivatives.find((d: { id: string }) => d.id === revoked)).toMatchObject({ revoked: true });
     // The other one still downloads, and relations hears of the revocation through the record's event.
     await downloaded(bruno, kept);
-    const events = (await sql.query('SELECT envelope FROM catalogue.outbox_events WHERE key = $1 ORDER BY seq', [revoked])).rows.map((r) =>
-      validateEnvelope(r.envelope),
-    );
+    const events = await service.outbox('catalogue', revoked);
     expect(events.filter((e) => e.type === 'record.updated').at(-1)).toMatchObject({
       payload: { ownerOnly: true, derivedFrom: [{ recordId: source, terms: 'grant', requestId: grantTwo, revoked: true }] },
     });
 
     // Time passes: the approval's end moves into the past.
     const keptLink = (await link(bruno, kept)).body.url;
-    await sql.query("UPDATE catalogue.request_grants SET expires_at = now() - interval '1 minute' WHERE request_id = $1", [grantTwo]);
+    await service.sql("UPDATE catalogue.request_grants SET expires_at = now() - interval '1 minute' WHERE request_id = $1", [grantTwo]);
     expect((await details(bruno, source)).request_status).toBe('expired');
     expect((await link(bruno, kept)).body).toEqual({ detail: grantEnded });
     expect((await follow(keptLink)).status).toBe(403);

@@ -1,24 +1,24 @@
-import { JwtService } from '@nestjs/jwt';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
-import request from 'supertest';
-import { createEvent, OrganisationUpdated, permissionsOfGroups, UserRegistered } from '@dc/contracts';
-import { EventBus } from '@dc/messaging';
-import { createApp, createLogger, loadConfig, type TokenClaims } from '@dc/platform';
 import { CatalogueModule } from '@dc/service-catalogue';
 import { JobsModule } from '@dc/service-jobs';
 import { RelationsModule } from '@dc/service-relations';
-import { createTestDatabase, csvRows, DATASETS, describeInfra, DocumentedAnswers, eventually, innerJoinOf, sortedRows, type TestDatabase } from '@dc/testing';
-
-interface Person {
-  id: string;
-  username: string;
-  organisationId: string;
-}
+import {
+  createTestDatabase,
+  csvRows,
+  DATASETS,
+  describeInfra,
+  directoryEvents,
+  DocumentedAnswers,
+  eventually,
+  innerJoinOf,
+  ServiceTestApp,
+  sortedRows,
+  testCaller,
+  type TestCaller as Person,
+  type TestDatabase,
+} from '@dc/testing';
 
 /**
  * Merges as background jobs, through the services embedded mode composes: the catalogue stores and
@@ -28,17 +28,14 @@ interface Person {
  */
 describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreSQL, in-process events)', true, () => {
   let db: TestDatabase;
-  let sql: Client;
-  let app: NestExpressApplication;
-  let dataDir: string;
-  const owner: Person = { id: randomUUID(), username: 'owner', organisationId: randomUUID() };
-  const outsider: Person = { id: randomUUID(), username: 'outsider', organisationId: randomUUID() };
-  const tokens = new Map<Person, string>();
+  let service: ServiceTestApp;
+  const owner = testCaller('owner', randomUUID(), [1, 2, 3]);
+  const outsider = testCaller('outsider', randomUUID(), [1, 2, 3]);
   let gdp: string;
   let population: string;
 
-  const as = (who: Person) => ({ Authorization: `JWT ${tokens.get(who)}` });
-  const http = () => request(app.getHttpServer());
+  const as = (who: Person) => service.auth(who);
+  const http = () => service.http();
   /** The JSON calls of relations and jobs, their answers also checked against docs/openapi.json (asserted last). */
   const documented = new DocumentedAnswers();
   const post = (url: string, body: object, who: Person | null) =>
@@ -49,7 +46,7 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
     return response.body.id;
   };
   const sketched = (recordId: string) =>
-    eventually(async () => expect((await sql.query('SELECT 1 FROM relations.file_sketches WHERE record_id = $1', [recordId])).rows).toHaveLength(1), 60_000);
+    eventually(async () => expect(await service.sql('SELECT 1 FROM relations.file_sketches WHERE record_id = $1', [recordId])).toHaveLength(1), 60_000);
   const finished = (who: Person, jobId: string) =>
     eventually(async () => {
       const job = (await post('/api/tasks/job-content/', { job: jobId }, who)).body;
@@ -57,8 +54,12 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
       return job;
     }, 60_000);
   const download = async (who: Person, recordId: string) => {
-    const link = await http().get(`/api/records/${recordId}/download/`).set(as(who));
-    expect(link.status).toBe(200);
+    // A merge's record is made from merge.completed a moment after its job is done.
+    const link = await eventually(async () => {
+      const answer = await http().get(`/api/records/${recordId}/download/`).set(as(who));
+      expect(answer.status).toBe(200);
+      return answer;
+    }, 60_000);
     const url = new URL(link.body.url, 'http://localhost');
     const file = await http()
       .get(url.pathname + url.search)
@@ -74,48 +75,14 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
 
   beforeAll(async () => {
     db = await createTestDatabase('dc_merge_jobs');
-    dataDir = mkdtempSync(path.join(tmpdir(), 'dc-merge-jobs-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
-      JWT_SECRET: 'merge-jobs-test-'.padEnd(48, 'x'),
-      ENCRYPTION_KEY: Buffer.alloc(32, 6).toString('base64'),
-      LOG_LEVEL: 'silent',
-    });
-    app = await createApp({
+    service = await ServiceTestApp.start({
       service: 'gateway',
-      config,
-      logger: createLogger({ service: 'merge-jobs-test', level: process.env.MERGE_JOBS_TEST_LOGS === '1' ? 'info' : 'silent' }),
+      name: 'merge-jobs',
       modules: [CatalogueModule, RelationsModule, JobsModule],
-      shutdownHooks: false,
+      databaseUrl: db.url,
     });
-    await app.init();
-    sql = new Client({ connectionString: db.url });
-    await sql.connect();
-    for (const who of [owner, outsider]) {
-      const claims: TokenClaims = {
-        sub: who.id,
-        username: who.username,
-        org: who.organisationId,
-        ct: 'STANDARD',
-        perms: permissionsOfGroups([1, 2, 3]),
-        groups: [1, 2, 3],
-        pv: 1,
-      };
-      tokens.set(who, await app.get(JwtService).signAsync(claims));
-    }
-    await app.get(EventBus).publish(
-      [owner, outsider].flatMap((who) => [
-        createEvent(OrganisationUpdated, who.organisationId, { organisationId: who.organisationId, name: `${who.username} org` }),
-        createEvent(UserRegistered, who.id, {
-          userId: who.id,
-          username: who.username,
-          organisationId: who.organisationId,
-          clientType: 'STANDARD',
-          groups: [1, 2, 3],
-        }),
-      ]),
+    await service.publish(
+      ...directoryEvents([owner, outsider], { [owner.organisationId]: `${owner.username} org`, [outsider.organisationId]: `${outsider.username} org` }),
     );
     gdp = await upload(owner, 'csv/gdp.csv');
     population = await upload(owner, 'csv/population.csv');
@@ -125,10 +92,8 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
   jest.setTimeout(120_000);
 
   afterAll(async () => {
-    await sql?.end();
-    await app?.close();
+    await service?.stop();
     await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('merges gdp and population horizontally on Country Code and Year into a new private record equal to an inner join computed here', async () => {
@@ -193,7 +158,7 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
     expect((await post('/api/tasks/job-delete/', { job: jobId }, outsider)).status).toBe(404);
     expect((await http().get(`/api/records/${resultId}/`).set(as(outsider))).status).toBe(404);
     // One result record for the job.
-    expect((await sql.query("SELECT count(*)::int AS n FROM catalogue.records WHERE origin = 'merge'")).rows[0].n).toBe(1);
+    expect((await service.sql("SELECT count(*)::int AS n FROM catalogue.records WHERE origin = 'merge'"))[0].n).toBe(1);
   });
 
   it('stacks the paired columns for a vertical merge, exporting only those', async () => {
@@ -219,7 +184,7 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
     expect((await post('/api/tasks/jobs-list/', {}, outsider)).body.count).toBe(0);
 
     // Country names never equal years: the job completes with the spec's message and makes no record.
-    const before = (await sql.query("SELECT count(*)::int AS n FROM catalogue.records WHERE origin = 'merge'")).rows[0].n;
+    const before = (await service.sql("SELECT count(*)::int AS n FROM catalogue.records WHERE origin = 'merge'"))[0].n;
     const mismatched = await post(
       '/api/relations/merge-features/',
       { merge_relations: [{ ...pairs[0], header_left: 'Country Name' }], merge_type: 'horizontal' },
@@ -227,10 +192,10 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
     );
     const job = await finished(owner, mismatched.body.newmerges[0].job_id);
     expect(job).toMatchObject({ info: 'Some merges had no matching values for the selected fields.', failed: true, content: { result_record_id: null } });
-    expect((await sql.query("SELECT count(*)::int AS n FROM catalogue.records WHERE origin = 'merge'")).rows[0].n).toBe(before);
+    expect((await service.sql("SELECT count(*)::int AS n FROM catalogue.records WHERE origin = 'merge'"))[0].n).toBe(before);
 
     const text = await upload(owner, 'txt/' + readdirSync(path.join(DATASETS, 'txt'))[0]);
-    await eventually(async () => expect((await sql.query('SELECT 1 FROM relations.records WHERE record_id = $1', [text])).rows).toHaveLength(1), 60_000);
+    await eventually(async () => expect(await service.sql('SELECT 1 FROM relations.records WHERE record_id = $1', [text])).toHaveLength(1), 60_000);
     const notTabular = await post(
       '/api/relations/merge-features/',
       { merge_relations: [{ record_left: gdp, record_right: text, header_left: 'Year', header_right: 'Year' }], merge_type: 'horizontal' },

@@ -1,19 +1,23 @@
-import { JwtService } from '@nestjs/jwt';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
-import request from 'supertest';
-import { createEvent, OrganisationUpdated, permissionsOfGroups, UserRegistered } from '@dc/contracts';
-import { derivedUuid, EventBus } from '@dc/messaging';
-import { createApp, createLogger, loadConfig, type TokenClaims } from '@dc/platform';
+import { derivedUuid } from '@dc/messaging';
 import { CatalogueModule } from '@dc/service-catalogue';
 import { JobsModule } from '@dc/service-jobs';
 import { RelationsModule } from '@dc/service-relations';
 import { ObjectStorage } from '@dc/storage';
-import { createTestDatabase, describeInfra, DocumentedAnswers, eventually, type TestDatabase } from '@dc/testing';
+import {
+  createTestDatabase,
+  describeInfra,
+  directoryEvents,
+  DocumentedAnswers,
+  eventually,
+  ServiceTestApp,
+  testCaller,
+  type TestCaller,
+  type TestDatabase,
+} from '@dc/testing';
 
 const MIB = 1024 * 1024;
 /** Above what the attack makes at the default MERGE_MAX_ROWS (2,000,001 rows of 9 bytes), so rows stop it first. */
@@ -33,45 +37,25 @@ const keyedCsv = (valueHeader: string, rows: number, width = 0) =>
  */
 describeInfra('merge limits: rows, bytes and the quota on merged records (real PostgreSQL, in-process events)', true, () => {
   let db: TestDatabase;
-  let sql: Client;
-  let app: NestExpressApplication;
-  let dataDir: string;
-  const tokens = new Map<string, string>();
+  let service: ServiceTestApp;
+  /** The people signed up, by id. */
+  const callers = new Map<string, TestCaller>();
   const documented = new DocumentedAnswers();
-  const http = () => request(app.getHttpServer());
-  const post = (url: string, body: object, who: string) =>
-    documented.checking(
-      'post',
-      url,
-      http()
-        .post(url)
-        .set({ Authorization: `JWT ${tokens.get(who)}` })
-        .send(body),
-    );
+  const post = (url: string, body: object, who: string) => documented.checking('post', url, service.request('post', url, callers.get(who)).send(body));
 
   const signUp = async (username: string) => {
-    const id = randomUUID();
-    const organisationId = randomUUID();
-    const claims: TokenClaims = { sub: id, username, org: organisationId, ct: 'STANDARD', perms: permissionsOfGroups([1, 2, 3]), groups: [1, 2, 3], pv: 1 };
-    tokens.set(id, await app.get(JwtService).signAsync(claims));
-    await app
-      .get(EventBus)
-      .publish([
-        createEvent(OrganisationUpdated, organisationId, { organisationId, name: `${username} org` }),
-        createEvent(UserRegistered, id, { userId: id, username, organisationId, clientType: 'STANDARD', groups: [1, 2, 3] }),
-      ]);
-    return id;
+    const who = testCaller(username, randomUUID(), [1, 2, 3]);
+    callers.set(who.id, who);
+    await service.publish(...directoryEvents([who], { [who.organisationId]: `${username} org` }));
+    return who.id;
   };
   /** Uploads a CSV and waits until relations can merge it (the record with its file, and the file's sketch). */
   const upload = async (who: string, name: string, text: string) => {
-    const created = await http()
-      .post('/api/records/')
-      .set({ Authorization: `JWT ${tokens.get(who)}` })
-      .attach('file', Buffer.from(text), name);
+    const created = await service.request('post', '/api/records/', callers.get(who)).attach('file', Buffer.from(text), name);
     expect(created.status).toBe(201);
     const ready =
       'SELECT 1 FROM relations.records r JOIN relations.file_sketches s ON s.record_id = r.record_id AND s.file_id = ANY(r.file_ids) WHERE r.record_id = $1';
-    await eventually(async () => expect((await sql.query(ready, [created.body.id])).rows).toHaveLength(1), 60_000);
+    await eventually(async () => expect(await service.sql(ready, [created.body.id])).toHaveLength(1), 60_000);
     return created.body.id as string;
   };
   const merge = async (who: string, left: string, right: string) => {
@@ -90,14 +74,14 @@ describeInfra('merge limits: rows, bytes and the quota on merged records (real P
     return { jobId, job };
   };
   const usedBy = async (who: string) =>
-    Number((await sql.query('SELECT coalesce(sum(bytes), 0) AS used FROM jobs.derived_storage WHERE owner_id = $1', [who])).rows[0].used);
+    Number((await service.sql('SELECT coalesce(sum(bytes), 0) AS used FROM jobs.derived_storage WHERE owner_id = $1', [who]))[0].used);
   const mergedRecords = async (who: string) =>
-    (await sql.query("SELECT id FROM catalogue.records WHERE owner_id = $1 AND origin = 'merge' ORDER BY date_created", [who])).rows.map((r) => r.id as string);
+    (await service.sql("SELECT id FROM catalogue.records WHERE owner_id = $1 AND origin = 'merge' ORDER BY date_created", [who])).map((r) => r.id as string);
   /** A stopped merge keeps nothing: no object, no merge.completed (so no record), no bytes counted, no work files. */
   const nothingLeftOf = async (who: string, jobId: string) => {
-    expect(await app.get(ObjectStorage).exists(`jobs/merges/${jobId}.csv`)).toBe(false);
-    expect((await sql.query("SELECT 1 FROM jobs.outbox_events WHERE type = 'merge.completed' AND key = $1", [jobId])).rows).toEqual([]);
-    expect((await sql.query('SELECT 1 FROM catalogue.records WHERE id = $1', [derivedUuid(jobId, 'record')])).rows).toEqual([]);
+    expect(await service.get(ObjectStorage).exists(`jobs/merges/${jobId}.csv`)).toBe(false);
+    expect(await service.sql("SELECT 1 FROM jobs.outbox_events WHERE type = 'merge.completed' AND key = $1", [jobId])).toEqual([]);
+    expect(await service.sql('SELECT 1 FROM catalogue.records WHERE id = $1', [derivedUuid(jobId, 'record')])).toEqual([]);
     expect(await mergedRecords(who)).toEqual([]);
     expect(await usedBy(who)).toBe(0);
     expect(existsSync(path.join(tmpdir(), 'dc-jobs-work', jobId))).toBe(false);
@@ -105,36 +89,20 @@ describeInfra('merge limits: rows, bytes and the quota on merged records (real P
 
   beforeAll(async () => {
     db = await createTestDatabase('dc_merge_limits');
-    dataDir = mkdtempSync(path.join(tmpdir(), 'dc-merge-limits-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
-      JWT_SECRET: 'merge-limits-test-'.padEnd(48, 'x'),
-      ENCRYPTION_KEY: Buffer.alloc(32, 7).toString('base64'),
-      LOG_LEVEL: 'silent',
-      MERGE_MAX_BYTES: String(MAX_BYTES),
-      DERIVED_STORAGE_QUOTA_BYTES: String(QUOTA),
-    });
-    expect(config.MERGE_MAX_ROWS).toBe(2_000_000);
-    app = await createApp({
+    service = await ServiceTestApp.start({
       service: 'gateway',
-      config,
-      logger: createLogger({ service: 'merge-limits-test', level: process.env.MERGE_LIMITS_TEST_LOGS === '1' ? 'info' : 'silent' }),
+      name: 'merge-limits',
       modules: [CatalogueModule, RelationsModule, JobsModule],
-      shutdownHooks: false,
+      databaseUrl: db.url,
+      env: { MERGE_MAX_BYTES: String(MAX_BYTES), DERIVED_STORAGE_QUOTA_BYTES: String(QUOTA) },
     });
-    await app.init();
-    sql = new Client({ connectionString: db.url });
-    await sql.connect();
+    expect(service.config.MERGE_MAX_ROWS).toBe(2_000_000);
   }, 120_000);
   jest.setTimeout(180_000);
 
   afterAll(async () => {
-    await sql?.end();
-    await app?.close();
+    await service?.stop();
     await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('stops the merge of two 11 KB files with one repeated key (4,000,000 rows) at the rows limit, keeping nothing, and says why', async () => {
@@ -176,7 +144,7 @@ describeInfra('merge limits: rows, bytes and the quota on merged records (real P
     expect(first.job).toMatchObject({ failed: false, info: 'Merged 40000 rows of q-left.csv and q-right.csv into a new record.' });
     const firstRecord = first.job.content.result_record_id as string;
     const size = await eventually(async () => {
-      const { rows } = await sql.query('SELECT size FROM catalogue.files WHERE record_id = $1', [firstRecord]);
+      const rows = await service.sql('SELECT size FROM catalogue.files WHERE record_id = $1', [firstRecord]);
       expect(rows).toHaveLength(1);
       return Number(rows[0].size);
     });
@@ -194,19 +162,13 @@ describeInfra('merge limits: rows, bytes and the quota on merged records (real P
       'The merge was stopped: its result would take your merged records past your storage quota of 32 MiB (33,554,432 bytes) (DERIVED_STORAGE_QUOTA_BYTES); ' +
         `they take ${((2 * size) / MIB).toFixed(1)} MiB (${(2 * size).toLocaleString('en')} bytes) now. Delete merged records you no longer need, then merge again.`,
     );
-    expect(await app.get(ObjectStorage).exists(`jobs/merges/${third.jobId}.csv`)).toBe(false);
+    expect(await service.get(ObjectStorage).exists(`jobs/merges/${third.jobId}.csv`)).toBe(false);
     expect(existsSync(path.join(tmpdir(), 'dc-jobs-work', third.jobId))).toBe(false);
     expect(await usedBy(owner)).toBe(2 * size);
     await eventually(async () => expect(await mergedRecords(owner)).toHaveLength(2));
 
     // The catalogue's record.deleted frees the deleted record's bytes in the jobs service's own count.
-    expect(
-      (
-        await http()
-          .delete(`/api/records/${firstRecord}/`)
-          .set({ Authorization: `JWT ${tokens.get(owner)}` })
-      ).status,
-    ).toBeLessThan(300);
+    expect((await service.request('delete', `/api/records/${firstRecord}/`, callers.get(owner))).status).toBeLessThan(300);
     await eventually(async () => expect(await usedBy(owner)).toBe(size));
     const fourth = await merge(owner, left, right);
     expect(fourth.job).toMatchObject({ failed: false });

@@ -1,38 +1,27 @@
-import { JwtService } from '@nestjs/jwt';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { ClientType, createApp, createLogger, loadConfig, TokenClaims } from '@dc/platform';
-import { createEvent, OrganisationUpdated, permissionsOfGroups, UserUpdated } from '@dc/contracts';
-import { EventBus } from '@dc/messaging';
 import { CatalogueModule } from '@dc/service-catalogue';
 import { RequestsModule } from '@dc/service-requests';
 import { SearchModule } from '@dc/service-search';
-import { createTestDatabase, DATASETS, describeInfra, eventually, TestDatabase } from '@dc/testing';
+import {
+  createTestDatabase,
+  DATASETS,
+  describeInfra,
+  directoryEvents,
+  eventually,
+  ServiceTestApp,
+  testCaller as actor,
+  type TestCaller as Actor,
+  TestDatabase,
+} from '@dc/testing';
 
 const CO2 = path.join(DATASETS, 'csv/co2-annmean-gl.csv');
-const JWT_SECRET = 'sharing-test-secret-'.padEnd(48, 'x');
 
-interface Actor {
-  id: string;
-  username: string;
-  organisationId: string;
-  clientType: ClientType;
-  groups: number[];
-}
 const orgA = randomUUID();
 const orgB = randomUUID();
 const orgC = randomUUID();
-const actor = (username: string, organisationId: string, groups: number[], clientType: ClientType = 'STANDARD'): Actor => ({
-  id: randomUUID(),
-  username,
-  organisationId,
-  clientType,
-  groups,
-});
 const owner = actor('sh-owner', orgA, [3]);
 const dataAdmin = actor('sh-admin', orgA, [2]);
 const dataViewer = actor('sh-viewer', orgA, [3]);
@@ -52,12 +41,9 @@ type Who = Actor | 'anonymous';
  */
 describeInfra('sharing authorisation table (catalogue + requests + search, real PostgreSQL)', true, () => {
   let db: TestDatabase;
-  let app: NestExpressApplication;
-  let dataDir: string;
-  const tokens = new Map<Actor, string>();
+  let service: ServiceTestApp;
   const call = (who: Who, method: 'get' | 'put' | 'post', url: string, body?: object) => {
-    let req = request(app.getHttpServer())[method](url);
-    if (who !== 'anonymous') req = req.set('Authorization', `JWT ${tokens.get(who)}`);
+    const req = service.request(method, url, who === 'anonymous' ? null : who);
     return body ? req.send(body) : req;
   };
   const name = (who: Who) => (who === 'anonymous' ? 'anonymous' : who.username);
@@ -85,50 +71,13 @@ describeInfra('sharing authorisation table (catalogue + requests + search, real 
 
   beforeAll(async () => {
     db = await createTestDatabase('dc_sharing');
-    dataDir = mkdtempSync(path.join(tmpdir(), 'dc-sharing-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
-      JWT_SECRET,
-      ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'),
-      LOG_LEVEL: 'silent',
-    });
-    app = await createApp({
+    service = await ServiceTestApp.start({
       service: 'sharing-test',
-      config,
-      logger: createLogger({ service: 'sharing-test', level: process.env.SHARING_TEST_LOGS === '1' ? 'debug' : 'silent' }),
+      name: 'sharing',
       modules: [CatalogueModule, RequestsModule, SearchModule],
-      shutdownHooks: false,
+      databaseUrl: db.url,
     });
-    await app.init();
-    const jwt = app.get(JwtService);
-    for (const p of people) {
-      const claims: TokenClaims = {
-        sub: p.id,
-        username: p.username,
-        org: p.organisationId,
-        ct: p.clientType,
-        perms: permissionsOfGroups(p.groups),
-        groups: p.groups,
-        pv: 1,
-      };
-      tokens.set(p, await jwt.signAsync(claims));
-    }
-    await app.get(EventBus).publish([
-      ...[orgA, orgB, orgC].map((id, i) => createEvent(OrganisationUpdated, id, { organisationId: id, name: ['Acme', 'Blue', 'Cyan'][i] })),
-      ...people.map((p) =>
-        createEvent(UserUpdated, p.id, {
-          userId: p.id,
-          username: p.username,
-          organisationId: p.organisationId,
-          clientType: p.clientType,
-          active: true,
-          email: `${p.username}@example.org`,
-          groups: p.groups,
-        }),
-      ),
-    ]);
+    await service.publish(...directoryEvents(people, { [orgA]: 'Acme', [orgB]: 'Blue', [orgC]: 'Cyan' }, { updated: true }));
     const publish = async (recordName: string) => {
       const { body } = await call(owner, 'post', '/api/records/').attach('file', CO2).field('name', recordName).field('allowDuplicate', 'true');
       await call(owner, 'put', `/api/records/${body.id}/`, { visibility: 'EV', access: 'RE' }).expect(200);
@@ -148,9 +97,8 @@ describeInfra('sharing authorisation table (catalogue + requests + search, real 
     for (const id of [requestId, deniedRequestId]) await call(requestor, 'put', `/api/requests/${id}/`, { status: 'sent', purpose: 'Flood study' }).expect(200);
   });
   afterAll(async () => {
-    await app?.close();
+    await service?.stop();
     await db?.drop();
-    rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('read: the requestor and the owner side only', async () => {

@@ -1,13 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Writable } from 'node:stream';
-import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Client } from 'pg';
-import request from 'supertest';
 import { ParsedMail, parseRawMail } from '@dc/mailer';
-import { createApp, createLogger, loadConfig } from '@dc/platform';
+import { ServiceHarness } from '@dc/testing';
 import { IdentityModule } from '../app/identity.module';
 
 /** Test-only: the identity service as the real process builds it, on a test database. */
@@ -24,62 +19,19 @@ export interface SignUp {
   password_confirm: string;
 }
 
-export class IdentityTestApp {
+export class IdentityTestApp extends ServiceHarness {
   private addressCounter = 0;
 
-  private constructor(
-    readonly app: NestExpressApplication,
-    readonly dataDir: string,
-    private readonly db: Client,
-  ) {}
-
-  /** createApp (platform, infrastructure adapters, IdentityModule) with file mail under a temporary DATA_DIR. */
+  /** createApp (platform, infrastructure adapters, IdentityModule) with file mail under a temporary DATA_DIR; logs: collect the log lines here. */
   static async start(databaseUrl: string, options: { logs?: string[]; env?: Record<string, string> } = {}): Promise<IdentityTestApp> {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'dc-identity-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      PUBLIC_URL,
-      LOG_LEVEL: 'silent',
-      JWT_SECRET: randomBytes(32).toString('hex'),
-      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      ...options.env,
-    });
-    const logs = options.logs;
-    const logger = logs
-      ? createLogger({
-          service: 'identity-test',
-          level: 'trace',
-          destination: new Writable({ write: (chunk, _encoding, done) => (logs.push(String(chunk)), done()) }),
-        })
-      : // IDENTITY_TEST_LOGS=1 shows the service's logs while debugging a test.
-        createLogger({ service: 'identity-test', level: process.env.IDENTITY_TEST_LOGS === '1' ? 'debug' : 'silent' });
-    const app = await createApp({ service: 'identity', config, logger, modules: [IdentityModule], shutdownHooks: false });
-    await app.init();
-    const db = new Client({ connectionString: databaseUrl });
-    await db.connect();
-    return new IdentityTestApp(app, dataDir, db);
-  }
-
-  async close(): Promise<void> {
-    await this.db.end();
-    await this.app.close();
-    rmSync(this.dataDir, { recursive: true, force: true });
-  }
-
-  http() {
-    return request(this.app.getHttpServer());
+    const env = { PUBLIC_URL, JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64'), ...options.env };
+    return new IdentityTestApp(await ServiceHarness.boot({ service: 'identity', modules: [IdentityModule], databaseUrl, env, logs: options.logs }));
   }
 
   /** A distinct client address per call site, so per-address login limits do not pile up across tests. */
   nextAddress(): string {
     this.addressCounter += 1;
     return `10.0.${Math.floor(this.addressCounter / 250)}.${(this.addressCounter % 250) + 1}`;
-  }
-
-  async sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.db.query(text, params)).rows as T[];
   }
 
   /** The events recorded in identity's outbox about one aggregate, oldest first. */

@@ -1,9 +1,12 @@
 import { Injectable, Module, OnModuleDestroy } from '@nestjs/common';
 import { ServiceRuntimeModule } from '@dc/platform';
-import { ApprovedRequests, ProjectedApprovedRequests } from './access/approved-requests';
 import { RecordAccess } from './access/record-access.service';
+import { RequestGrantsRepository } from './access/request-grants.repository';
 import { RelationsController } from './compare/relations.controller';
 import { RelationsService } from './compare/relations.service';
+import { DefinitionController } from './definitions/definition.controller';
+import { DefinitionService } from './definitions/definition.service';
+import { JobEventsRepository } from './merge/job-events.repository';
 import { LinkWorker } from './merge/link.worker';
 import { MergeJobsController } from './merge/merge-jobs.controller';
 import { MergeJobsService } from './merge/merge-jobs.service';
@@ -16,7 +19,8 @@ import { RelationsRowIndexBuilding1764330000000 } from './migrations/17643300000
 import { RelationsTopRelated1764320000000 } from './migrations/1764320000000-relations-top-related';
 import { RelationsValueSight1764500000000 } from './migrations/1764500000000-relations-value-sight';
 import { RecordsConsumer } from './projection/records.consumer';
-import { RecordsRepository } from './projection/records.repository';
+import { RequestGrantsConsumer } from './projection/request-grants.consumer';
+import { RecordsRepository } from './records/records.repository';
 import { RelatedController } from './related/related.controller';
 import { RelatedService } from './related/related.service';
 import { TopRelatedRepository } from './related/top-related.repository';
@@ -25,7 +29,6 @@ import { RowIndexBuilder } from './rows/row-index.builder';
 import { RowIndexRepository } from './rows/row-index.repository';
 import { RowIndexes } from './rows/row-indexes';
 import { RowReader } from './rows/row-reader';
-import { DefinitionController } from './wordnet/definition.controller';
 import { Lexicon } from './wordnet/lexicon';
 import { WordNetFiles } from './wordnet/wordnet-files';
 
@@ -62,10 +65,14 @@ class WordNetLifecycle implements OnModuleDestroy {
   providers: [
     RecordsRepository,
     RecordsConsumer,
+    // Who holds a grant: relations' projection of the requests service's request.* events.
+    RequestGrantsRepository,
+    RequestGrantsConsumer,
     RecordAccess,
     RelationsService,
     MergeScanService,
     MergeJobsService,
+    JobEventsRepository,
     LinkWorker,
     RelatedService,
     TopRelatedRepository,
@@ -77,8 +84,7 @@ class WordNetLifecycle implements OnModuleDestroy {
     { provide: WordNetFiles, useFactory: () => WordNetFiles.open() },
     { provide: Lexicon, inject: [WordNetFiles], useFactory: (wordnet: WordNetFiles) => new Lexicon(wordnet) },
     WordNetLifecycle,
-    // Who holds a grant: relations' projection of the requests service's request.* events.
-    { provide: ApprovedRequests, useClass: ProjectedApprovedRequests },
+    DefinitionService,
   ],
 })
 export class RelationsModule {}

@@ -1,42 +1,15 @@
-import { JwtService } from '@nestjs/jwt';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import { createReadStream, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { createReadStream, statSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
-import request from 'supertest';
-import { createEvent, FileSketched, permissionsOfGroups, RecordCreated, RecordDeleted, RecordUpdated, type RecordSnapshot } from '@dc/contracts';
+import { createEvent, FileSketched, RecordCreated, RecordDeleted, RecordUpdated, type RecordSnapshot } from '@dc/contracts';
 import { extractMetadata, type PrivateColumns, SketchCollector } from '@dc/extraction';
-import { EventBus } from '@dc/messaging';
-import { type ClientType, createApp, createLogger, loadConfig, type TokenClaims } from '@dc/platform';
 import { ObjectStorage } from '@dc/storage';
+import { DATASETS, ServiceHarness, TEST_ENCRYPTION_KEY, TEST_JWT_SECRET, testCaller, type TestCaller } from '@dc/testing';
 import { RelationsModule } from '../app/relations.module';
 
-export const TEST_JWT_SECRET = 'relations-test-secret-'.padEnd(48, 'x');
-export const TEST_ENCRYPTION_KEY = Buffer.alloc(32, 9).toString('base64');
+export { DATASETS, TEST_ENCRYPTION_KEY, TEST_JWT_SECRET, testCaller as caller, type TestCaller as Caller };
 /** The linkage key the test records' hashed columns are keyed with (docs/private-linkage.md). */
 export const TEST_LINKAGE_KEY = new Uint8Array(32).fill(4);
-
-function findDatasets(): string {
-  for (let dir = __dirname; path.dirname(dir) !== dir; dir = path.dirname(dir)) {
-    if (existsSync(path.join(dir, 'shared/datasets'))) return path.join(dir, 'shared/datasets');
-  }
-  return path.resolve(__dirname, '../../../../../shared/datasets');
-}
-export const DATASETS = findDatasets();
-
-export interface Caller {
-  id: string;
-  username: string;
-  organisationId: string;
-  clientType: ClientType;
-  groups: number[];
-}
-
-export function caller(username: string, organisationId: string, groups: number[] = [3]): Caller {
-  return { id: randomUUID(), username, organisationId, clientType: 'STANDARD', groups };
-}
 
 export interface IndexedRecord {
   id: string;
@@ -50,64 +23,16 @@ export interface IndexedRecord {
  * extraction library (column sketches in the same pass) and record.created and file.sketched are
  * published on the bus.
  */
-export class RelationsTestApp {
+export class RelationsTestApp extends ServiceHarness {
   private version = new Map<string, number>();
 
-  private constructor(
-    readonly app: NestExpressApplication,
-    readonly dataDir: string,
-    private readonly db: Client,
-  ) {}
-
   static async start(databaseUrl: string): Promise<RelationsTestApp> {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'dc-relations-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      JWT_SECRET: TEST_JWT_SECRET,
-      ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      LOG_LEVEL: 'silent',
-    });
-    // RELATIONS_TEST_LOGS=1 shows the service's logs while debugging a test.
-    const logger = createLogger({ service: 'relations-test', level: process.env.RELATIONS_TEST_LOGS === '1' ? 'debug' : 'silent' });
-    const app = await createApp({ service: 'relations', config, logger, modules: [RelationsModule], shutdownHooks: false });
-    await app.init();
-    const db = new Client({ connectionString: databaseUrl });
-    await db.connect();
-    return new RelationsTestApp(app, dataDir, db);
-  }
-
-  async close(): Promise<void> {
-    await this.db.end();
-    await this.app.close();
-    rmSync(this.dataDir, { recursive: true, force: true });
-  }
-
-  http() {
-    return request(this.app.getHttpServer());
-  }
-
-  async sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.db.query(text, params)).rows as T[];
-  }
-
-  async auth(who: Caller): Promise<{ Authorization: string }> {
-    const claims: TokenClaims = {
-      sub: who.id,
-      username: who.username,
-      org: who.organisationId,
-      ct: who.clientType,
-      perms: permissionsOfGroups(who.groups),
-      groups: who.groups,
-      pv: 1,
-    };
-    return { Authorization: `JWT ${await this.app.get(JwtService).signAsync(claims)}` };
+    return new RelationsTestApp(await ServiceHarness.boot({ service: 'relations', modules: [RelationsModule], databaseUrl }));
   }
 
   /** Indexes a dataset file as the catalogue would, and waits until relations applied both events. */
   async index(
-    owner: Caller,
+    owner: TestCaller,
     dataset: string,
     options: {
       visibility?: 'PR' | 'EV' | 'CU';
@@ -167,7 +92,7 @@ export class RelationsTestApp {
       files: [{ fileId, name: fileName, contentType: 'text/csv', size: statSync(file).size, checksum: 'x', extractionStatus: 'done' }],
     });
     this.version.set(id, 1);
-    await this.app.get(EventBus).publish([
+    await this.publish(
       createEvent(RecordCreated, id, snapshot),
       createEvent(FileSketched, fileId, {
         recordId: id,
@@ -177,7 +102,7 @@ export class RelationsTestApp {
         storageKey: options.keepFile === false ? null : key,
         tables: sketches.tables,
       }),
-    ]);
+    );
     if (options.keepFile === false) await storage.delete(key);
     await this.until(`SELECT 1 FROM relations.file_sketches s JOIN relations.records r USING (record_id) WHERE s.file_id = $1`, [fileId]);
     return { id, fileId, snapshot };
@@ -188,7 +113,7 @@ export class RelationsTestApp {
     const version = (this.version.get(record.id) ?? 1) + 1;
     this.version.set(record.id, version);
     record.snapshot = { ...record.snapshot, ...change, version, changedAt: new Date().toISOString() };
-    await this.app.get(EventBus).publish([createEvent(RecordUpdated, record.id, record.snapshot)]);
+    await this.publish(createEvent(RecordUpdated, record.id, record.snapshot));
     await this.until('SELECT 1 FROM relations.records WHERE record_id = $1 AND visibility = $2 AND access = $3', [
       record.id,
       record.snapshot.visibility,
@@ -197,20 +122,8 @@ export class RelationsTestApp {
   }
 
   async remove(record: IndexedRecord): Promise<void> {
-    await this.app
-      .get(EventBus)
-      .publish([
-        createEvent(RecordDeleted, record.id, { recordId: record.id, ownerId: record.snapshot.ownerId, organisationId: record.snapshot.organisationId }),
-      ]);
+    const { ownerId, organisationId } = record.snapshot;
+    await this.publish(createEvent(RecordDeleted, record.id, { recordId: record.id, ownerId, organisationId }));
     await this.until('SELECT 1 FROM relations.records WHERE record_id = $1 AND deleted', [record.id]);
-  }
-
-  /** Waits until the query finds a row (what the service does in the background, after an event). */
-  async until(query: string, params: unknown[]): Promise<void> {
-    const deadline = Date.now() + 30_000;
-    while ((await this.sql(query, params)).length === 0) {
-      if (Date.now() > deadline) throw new Error(`relations did not apply the events (${query})`);
-      await new Promise((resolve) => setTimeout(resolve, 25));
-    }
   }
 }

@@ -1,36 +1,13 @@
-import { JwtService } from '@nestjs/jwt';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Client } from 'pg';
-import request from 'supertest';
-import {
-  createEvent,
-  EventEnvelope,
-  OrganisationUpdated,
-  permissionsOfGroups,
-  PolicyUpdated,
-  RecordSnapshot,
-  RecordUpdated,
-  UserUpdated,
-  validateEnvelope,
-} from '@dc/contracts';
-import { EventBus } from '@dc/messaging';
-import { ClientType, createApp, createLogger, loadConfig, TokenClaims } from '@dc/platform';
+import { createEvent, type EventEnvelope, OrganisationUpdated, PolicyUpdated, type RecordSnapshot, RecordUpdated, UserUpdated } from '@dc/contracts';
+import type { ClientType } from '@dc/platform';
+import { ServiceHarness, TEST_JWT_SECRET, type TestCaller } from '@dc/testing';
 import { RequestsModule } from '../app/requests.module';
 
-/** Test-only: the requests service as the real process builds it (createApp), on a test database. */
-export const TEST_JWT_SECRET = 'requests-test-secret-'.padEnd(48, 'x');
+export { TEST_JWT_SECRET };
 
-export interface Person {
-  id: string;
-  username: string;
+export interface Person extends TestCaller {
   email: string;
-  organisationId: string;
-  clientType: ClientType;
-  groups: number[];
 }
 
 export function person(username: string, organisationId: string, groups: number[], clientType: ClientType = 'STANDARD'): Person {
@@ -77,73 +54,20 @@ export function recordSnapshot(owner: Person, overrides: Partial<RecordSnapshot>
   };
 }
 
-export class RequestsTestApp {
-  private constructor(
-    readonly app: NestExpressApplication,
-    private readonly dataDir: string,
-    private readonly db: Client,
-  ) {}
-
+/** Test-only: the requests service as the real process builds it (createApp), on a test database. */
+export class RequestsTestApp extends ServiceHarness {
   static async start(databaseUrl: string): Promise<RequestsTestApp> {
-    const dataDir = mkdtempSync(path.join(tmpdir(), 'dc-requests-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: databaseUrl,
-      DATA_DIR: dataDir,
-      JWT_SECRET: TEST_JWT_SECRET,
-      ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
-      LOG_LEVEL: 'silent',
-    });
-    // REQUESTS_TEST_LOGS=1 shows the service's logs while debugging a test.
-    const logger = createLogger({ service: 'requests-test', level: process.env.REQUESTS_TEST_LOGS === '1' ? 'debug' : 'silent' });
-    const app = await createApp({ service: 'requests', config, logger, modules: [RequestsModule], shutdownHooks: false });
-    await app.init();
-    const db = new Client({ connectionString: databaseUrl });
-    await db.connect();
-    return new RequestsTestApp(app, dataDir, db);
-  }
-
-  async close(): Promise<void> {
-    await this.db.end();
-    await this.app.close();
-    rmSync(this.dataDir, { recursive: true, force: true });
-  }
-
-  http() {
-    return request(this.app.getHttpServer());
-  }
-
-  async sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
-    return (await this.db.query(text, params)).rows as T[];
-  }
-
-  async auth(who: Person): Promise<{ Authorization: string }> {
-    const claims: TokenClaims = {
-      sub: who.id,
-      username: who.username,
-      org: who.organisationId,
-      ct: who.clientType,
-      perms: permissionsOfGroups(who.groups),
-      groups: who.groups,
-      pv: 1,
-    };
-    return { Authorization: `JWT ${await this.app.get(JwtService).signAsync(claims)}` };
+    return new RequestsTestApp(await ServiceHarness.boot({ service: 'requests', modules: [RequestsModule], databaseUrl }));
   }
 
   /** Publishes events as the other services would, and waits until the requests service applied every one. */
   async feed(...events: EventEnvelope[]): Promise<void> {
-    await this.app.get(EventBus).publish(events);
+    await this.publish(...events);
     const ids = events.map((e) => e.id);
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      const [{ n }] = await this.sql<{ n: number }>(
-        "SELECT count(*)::int AS n FROM requests.processed_events WHERE consumer_group = 'requests' AND event_id = ANY($1)",
-        [ids],
-      );
-      if (n === ids.length) return;
-      if (Date.now() > deadline) throw new Error('events were not applied by the requests service');
-      await new Promise((r) => setTimeout(r, 25));
-    }
+    await this.until("SELECT 1 WHERE (SELECT count(*) FROM requests.processed_events WHERE consumer_group = 'requests' AND event_id = ANY($1)) = $2", [
+      ids,
+      ids.length,
+    ]);
   }
 
   feedPeople(people: Person[], organisations: Record<string, { name: string; description?: string }>): Promise<void> {
@@ -194,10 +118,8 @@ export class RequestsTestApp {
   }
 
   /** The requests service's outbox events about one aggregate (a request id), oldest first. */
-  async events(key: string): Promise<EventEnvelope[]> {
-    return (await this.sql<{ envelope: unknown }>('SELECT envelope FROM requests.outbox_events WHERE key = $1 ORDER BY seq', [key])).map((r) =>
-      validateEnvelope(r.envelope),
-    );
+  events(key: string): Promise<EventEnvelope[]> {
+    return this.outbox('requests', key);
   }
 
   /** The mail.requested payloads about a request, to one address, oldest first. */

@@ -18,7 +18,7 @@ import { createTestDatabase, type TestDatabase } from '@dc/testing';
 import { DirectoryConsumer } from './directory/directory.consumer';
 import { DirectoryRepository } from './directory/directory.repository';
 import { SEARCH_MIGRATIONS } from './migrations';
-import { RecordVersionsRepository } from './records/record-versions.repository';
+import { RecordVersionsRepository } from './projection/record-versions.repository';
 import { RecordsConsumer } from './records/records.consumer';
 
 /** The consumers' handlers, fed the way the service runtime feeds them: once per event id, in a transaction. */

@@ -1,9 +1,12 @@
+import type { Logger } from 'pino';
 import type { AppConfig } from '@dc/platform';
 import { ElasticsearchSearchIndex, InProcessSearchIndex, PostgresSearchIndex, SearchIndex } from '@dc/search-index';
 
 export interface SearchIndexUse {
   /** A script that only clears the index need not load the in-process one. */
   loadOnInit?: boolean;
+  /** The platform logger (LOGGER): the in-process index logs the failures of its background work (loading, snapshots, rebuilds) there. */
+  logger?: Logger;
 }
 
 /**
@@ -18,6 +21,6 @@ export function createSearchIndex(config: AppConfig, use: SearchIndexUse = {}): 
     case 'postgres':
       return new PostgresSearchIndex({ connectionString: config.DATABASE_URL!, schema: 'search' });
     case 'in-process':
-      return new InProcessSearchIndex({ connectionString: config.DATABASE_URL!, schema: 'search', loadOnInit: use.loadOnInit });
+      return new InProcessSearchIndex({ connectionString: config.DATABASE_URL!, schema: 'search', loadOnInit: use.loadOnInit, logger: use.logger });
   }
 }

@@ -1,4 +1,4 @@
-import { readToken } from '../auth/token-storage';
+import { readToken } from './token-storage';
 
 /** Field errors as the API sends them: `{"field": ["message"]}`. */
 export type FieldErrors = Record<string, string[]>;

@@ -6098,6 +6098,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         count: number;
+                        /**
+                         * @description the index stopped counting at its limit: count means "at least"
+                         * @enum {boolean}
+                         */
+                        count_capped?: true;
                         next: string | null;
                         previous: string | null;
                         results: ({
@@ -6149,8 +6154,6 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
-                    } & {
-                        [key: string]: unknown;
                     };
                 };
             };
@@ -7368,6 +7371,11 @@ export interface operations {
                 content: {
                     "application/json": {
                         count: number;
+                        /**
+                         * @description the index stopped counting at its limit: count means "at least"
+                         * @enum {boolean}
+                         */
+                        count_capped?: true;
                         next: string | null;
                         previous: string | null;
                         results: ({
@@ -7419,8 +7427,6 @@ export interface operations {
                         } & {
                             [key: string]: unknown;
                         })[];
-                    } & {
-                        [key: string]: unknown;
                     };
                 };
             };
@@ -9187,6 +9193,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         count: number;
+                        next: string | null;
+                        previous: string | null;
                         results: {
                             id: string;
                             request: string;
@@ -9833,6 +9841,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         count: number;
+                        next: string | null;
+                        previous: string | null;
                         results: {
                             seq: number;
                             id: string;
@@ -9933,6 +9943,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         count: number;
+                        next: string | null;
+                        previous: string | null;
                         results: {
                             id: string;
                             record: string;
@@ -10063,6 +10075,8 @@ export interface operations {
                 content: {
                     "application/json": {
                         count: number;
+                        next: string | null;
+                        previous: string | null;
                         results: {
                             id: string;
                             record: string;
@@ -11372,7 +11386,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
-                        /** @description check → "up" or "down: <reason>" */
+                        /** @description check → "up", "down: <reason>" (fails readiness) or "degraded: <reason>" (does not) */
                         checks: {
                             [key: string]: string;
                         };
@@ -11432,7 +11446,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ok" | "unavailable";
-                        /** @description check → "up" or "down: <reason>" */
+                        /** @description check → "up", "down: <reason>" (fails readiness) or "degraded: <reason>" (does not) */
                         checks: {
                             [key: string]: string;
                         };

@@ -1,12 +1,11 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { ApiError, onUnauthorised } from '../api/client';
 import { typedApi } from '../api/typed';
 import type { ClientType, UserAccount } from '../api/types';
-import { clearToken, readToken, TOKEN_KEY, writeToken } from './token-storage';
-
-export const USER_ACCOUNT_QUERY_KEY = ['user-account'] as const;
+import { clearToken, readToken, TOKEN_KEY, writeToken } from '../api/token-storage';
+import { accountKeys } from '../shared/query-keys';
 
 /** Login's address after the API refused the session's token: it says why the user must log in again. */
 export const SESSION_ENDED_PATH = '/login?session=ended';
@@ -76,7 +75,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const userQuery = useQuery({
-    queryKey: [...USER_ACCOUNT_QUERY_KEY, token],
+    queryKey: accountKeys.session(token),
     queryFn: ({ signal }) => typedApi.get('/api/account/user-account', { token, signal }),
     enabled: !!token,
     staleTime: 5 * 60_000,
@@ -111,10 +110,12 @@ export function useAuth(): AuthState {
 export function useLogout(): () => void {
   const { signOut, token } = useAuth();
   const navigate = useNavigate();
+  // The server's answer changes nothing here: a failed logout is not reported.
+  const { mutate: endSession } = useMutation({ mutationFn: (ended: string) => typedApi.post('/api/logout', undefined, { token: ended }) });
   return useCallback(() => {
-    // The browser forgets the token at once; the server's answer changes nothing here.
-    if (token) void typedApi.post('/api/logout', undefined, { token }).catch(() => undefined);
+    // The browser forgets the token at once.
+    if (token) endSession(token);
     signOut();
     navigate('/', { replace: true });
-  }, [signOut, navigate, token]);
+  }, [signOut, navigate, token, endSession]);
 }

@@ -50,9 +50,3 @@ export const identityApi = {
   apiKeys: (signal?: AbortSignal): Promise<ApiKeys> => typedApi.get('/api/user-api-keys', { signal }),
   createApiKeys: (password: string): Promise<ApiKeys> => typedApi.post('/api/user-api-keys', { password }),
 };
-
-export const identityKeys = {
-  organisation: (id: Id) => ['organisation', id] as const,
-  accounts: ['accounts'] as const,
-  apiKeys: ['user-api-keys'] as const,
-};

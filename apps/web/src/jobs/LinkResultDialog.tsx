@@ -2,10 +2,12 @@ import { useState } from 'react';
 import { Alert, Button, CloseButton, Dialog, Portal, Stack, Table, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { LoadingState } from '../components/LoadingState';
-import { formatScore } from '../relations/relations-api';
+import { formatScore } from '../lib/format';
 import { LINK_JOB_FAILED, noLinksText, recordRemovedText } from './job-rules';
-import { jobKeys, jobsApi, type Job } from './jobs-api';
+import { jobsApi, type Job } from './jobs-api';
 import { useMergeLinked } from './use-merge';
+import { jobKeys } from '../shared/query-keys';
+import { StatusAlert } from '../components/StatusAlert';
 
 /** The linking result modal (spec section 2, Jobs): a LINK job's row pairs between its left and right record, with a merge button. */
 export function LinkResultDialog({ job, onClose }: { job: Job | null; onClose(): void }) {
@@ -42,12 +44,7 @@ function LinkResult({ job, onClose }: { job: Job; onClose(): void }) {
       </Dialog.Header>
       <Dialog.Body>
         {content.isPending && <LoadingState label="Loading the link result…" />}
-        {content.isError && (
-          <Alert.Root status="error" role="alert">
-            <Alert.Indicator />
-            <Alert.Title>{LINK_JOB_FAILED}</Alert.Title>
-          </Alert.Root>
-        )}
+        {content.isError && <StatusAlert status="error" text={LINK_JOB_FAILED} />}
         {data && (
           <Stack gap="3">
             {missing.map((name) => (

@@ -3,11 +3,12 @@ import { Badge, Grid, Heading, Link, Stack, Text } from '@chakra-ui/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
 import { truncate } from '../lib/format';
-import { WORKSPACE_RECORDS_KEY } from '../workspace/use-records';
+
 import { ACTIVE_JOBS_POLL_MS, pollWhileActive } from './job-rules';
-import { jobKeys, jobsApi, type Job } from './jobs-api';
+import { jobsApi, type Job } from './jobs-api';
 import { JobProgress } from './JobProgress';
 import { lastJobStart } from './use-merge';
+import { jobKeys, recordKeys } from '../shared/query-keys';
 
 const jobName = (job: Job) =>
   job.content?.record_left_name && job.content.record_right_name
@@ -32,7 +33,7 @@ export function RunningJobs() {
     const ended = [...before.current].some((id) => !now.has(id));
     before.current = now;
     if (ended) {
-      void queryClient.invalidateQueries({ queryKey: WORKSPACE_RECORDS_KEY });
+      void queryClient.invalidateQueries({ queryKey: recordKeys.lists() });
       void queryClient.invalidateQueries({ queryKey: jobKeys.list(false) });
     }
   }, [jobs.data, queryClient]);

@@ -1,5 +1,10 @@
 import { type ResponseOf, typedApi } from '../api/typed';
-import { JOINING_TIMEOUT_MS, type MergeCandidate } from '../relations/relations-api';
+
+/** Spec section 9: joining, link-rows and the merge calls time out after 60 s. */
+export const JOINING_TIMEOUT_MS = 60_000;
+
+/** One pair of mergeable fields, as the merge scan (get-merge-relations) answers it and merge-features takes it. */
+export type MergeCandidate = ResponseOf<'/api/relations/get-merge-relations', 'post'>['merge_relations'][number];
 
 /** Spec section 3, Job: a LINK or MERGE job of the caller, typed from the OpenAPI document. */
 export type Job = ResponseOf<'/api/tasks/job-content', 'post'>;
@@ -17,14 +22,6 @@ export type MergeFeaturesResult = ResponseOf<'/api/relations/merge-features', 'p
 
 /** The newest jobs a list shows (the registry pages its answer). */
 const JOBS_SHOWN = 100;
-
-export const jobKeys = {
-  all: ['jobs'] as const,
-  list: (activeOnly: boolean) => ['jobs', 'list', activeOnly] as const,
-  content: (jobId: string) => ['jobs', 'content', jobId] as const,
-  /** When this page last started a job (not a server query: a mark the lists' polling reads). */
-  started: ['job-started'] as const,
-};
 
 export const jobsApi = {
   /** POST /api/tasks/jobs-list/: every job of the caller, or only the active ones. */

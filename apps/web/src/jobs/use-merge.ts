@@ -1,8 +1,9 @@
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
-import type { MergeCandidate } from '../relations/relations-api';
+import type { MergeCandidate } from './jobs-api';
 import { toaster } from '../shell/toaster';
 import { jobErrorText, LINK_STARTED, mergeNotices } from './job-rules';
-import { jobKeys, jobsApi, type MergeType } from './jobs-api';
+import { jobsApi, type MergeType } from './jobs-api';
+import { jobKeys } from '../shared/query-keys';
 
 /** Marks a job as just started and reads the jobs lists again, so their polling starts. */
 function jobStarted(queryClient: QueryClient) {

@@ -33,3 +33,6 @@ export function formatNumber(value: number | null | undefined): string {
   if (value === null || value === undefined) return '';
   return Number.isInteger(value) ? String(value) : value.toFixed(4).replace(/0+$/, '').replace(/\.$/, '');
 }
+
+/** Spec section 9: merge and relation scores rounded to 2 decimals. */
+export const formatScore = (score: number) => score.toFixed(2);

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Card, Heading, HStack, Link, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '../auth/AuthProvider';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadingState } from '../components/LoadingState';
@@ -9,9 +9,10 @@ import { toApiError } from '../forms/use-form';
 import { toaster } from '../shell/toaster';
 import { PolicyDialog } from '../sharing/PolicyDialog';
 import { day } from '../sharing/request-rules';
-import { sharingApi, sharingKeys } from '../sharing/sharing-api';
+import { sharingApi } from '../sharing/sharing-api';
 import { NO_PERMISSION, POLICY_DELETE_FAILED, POLICY_DELETED, POLICY_NOT_RETRIEVED } from '../sharing/texts';
 import type { Policy } from '../sharing/types';
+import { sharingKeys } from '../shared/query-keys';
 
 export const DELETE_POLICY_QUESTION = 'Are you sure you want to delete this policy?';
 
@@ -19,6 +20,7 @@ export const DELETE_POLICY_QUESTION = 'Are you sure you want to delete this poli
 export function AccessPoliciesPage() {
   const { isSignedIn } = useAuth();
   const queryClient = useQueryClient();
+  const deletePolicy = useMutation({ mutationFn: sharingApi.deletePolicy });
   const policies = useQuery({ queryKey: sharingKeys.policies, queryFn: ({ signal }) => sharingApi.policies(signal), enabled: isSignedIn });
   const [editing, setEditing] = useState<Policy | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Policy | null>(null);
@@ -30,7 +32,7 @@ export function AccessPoliciesPage() {
     setBusy(true);
     setDeleteError(null);
     try {
-      await sharingApi.deletePolicy(deleting.id);
+      await deletePolicy.mutateAsync(deleting.id);
       await queryClient.invalidateQueries({ queryKey: sharingKeys.policies });
       toaster.create({ type: 'success', title: POLICY_DELETED });
       setDeleting(null);

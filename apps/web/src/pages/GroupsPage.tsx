@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { Accordion, Alert, Badge, Button, DataList, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { Accordion, Badge, Button, DataList, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -9,17 +9,28 @@ import { toApiError } from '../forms/use-form';
 import { toaster } from '../shell/toaster';
 import { GroupDialog } from '../sharing/GroupDialog';
 import { day } from '../sharing/request-rules';
-import { sharingApi, sharingKeys } from '../sharing/sharing-api';
+import { sharingApi } from '../sharing/sharing-api';
 import { GROUP_DELETE_FAILED, GROUP_DELETED, GROUP_NOT_RETRIEVED, NO_PERMISSION, NO_PROJECTS } from '../sharing/texts';
 import type { Group } from '../sharing/types';
+import { sharingKeys } from '../shared/query-keys';
+import { StatusAlert } from '../components/StatusAlert';
 
 export const DELETE_GROUP_QUESTION = 'Are you sure you want to delete this group?';
+
+/** A project's facts, then its own fields (label, text). */
+const groupFacts = (group: Group): Array<[string, string]> => [
+  ['Created', day(group.created)],
+  ['Changed', day(group.changed)],
+  ['Owner', group.owner || 'N/A'],
+  ...Object.entries(group.fields),
+];
 
 /** Manage groups, also called projects (spec section 2, Groups). */
 export function GroupsPage() {
   const { isSignedIn } = useAuth();
   const queryClient = useQueryClient();
-  const groups = useQuery({ queryKey: sharingKeys.groups(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal), enabled: isSignedIn });
+  const deleteGroup = useMutation({ mutationFn: sharingApi.deleteGroup });
+  const groups = useQuery({ queryKey: sharingKeys.groupList(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal), enabled: isSignedIn });
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
   const [deleting, setDeleting] = useState<Group | null>(null);
   const [busy, setBusy] = useState(false);
@@ -28,8 +39,8 @@ export function GroupsPage() {
     if (!deleting) return;
     setBusy(true);
     try {
-      await sharingApi.deleteGroup(deleting.id);
-      await queryClient.invalidateQueries({ queryKey: ['groups'] });
+      await deleteGroup.mutateAsync(deleting.id);
+      await queryClient.invalidateQueries({ queryKey: sharingKeys.groups });
       toaster.create({ type: 'success', title: GROUP_DELETED });
       setDeleting(null);
     } catch (error) {
@@ -59,12 +70,7 @@ export function GroupsPage() {
       </HStack>
       {!isSignedIn && <Text color="fg.muted">Log in to see your organisation&apos;s projects.</Text>}
       {groups.isPending && isSignedIn && <LoadingState label="Loading groups…" />}
-      {groups.isError && (
-        <Alert.Root status="error" role="alert">
-          <Alert.Indicator />
-          <Alert.Title>{GROUP_NOT_RETRIEVED}</Alert.Title>
-        </Alert.Root>
-      )}
+      {groups.isError && <StatusAlert status="error" text={GROUP_NOT_RETRIEVED} />}
       {groups.isSuccess && list.length === 0 && (
         <Text color="fg.muted" data-testid="groups-empty">
           {NO_PROJECTS}
@@ -86,14 +92,7 @@ export function GroupsPage() {
                   <Stack gap="3">
                     <Text>{group.description || 'No description.'}</Text>
                     <DataList.Root orientation="horizontal" size="sm">
-                      {(
-                        [
-                          ['Created', day(group.created)],
-                          ['Changed', day(group.changed)],
-                          ['Owner', group.owner || 'N/A'],
-                          ...Object.entries(group.fields),
-                        ] as Array<[string, string]>
-                      ).map(([label, value], i) => (
+                      {groupFacts(group).map(([label, value], i) => (
                         <DataList.Item key={`${label}-${i}`}>
                           <DataList.ItemLabel>{label}</DataList.ItemLabel>
                           <DataList.ItemValue>{value}</DataList.ItemValue>

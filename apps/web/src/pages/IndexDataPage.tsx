@@ -16,7 +16,7 @@ const TABS = [
 export function IndexDataPage() {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
-  const tab = TABS.some((t) => t.value === requested) ? (requested as string) : 'files';
+  const tab = TABS.find((t) => t.value === requested)?.value ?? 'files';
   return (
     <Stack gap="6" maxW="6xl">
       <Heading as="h1" size="2xl">

@@ -6,12 +6,12 @@ import { useAuth } from '../auth/AuthProvider';
 import { LoadingState } from '../components/LoadingState';
 import { JobProgress } from '../jobs/JobProgress';
 import { hasFailed, JOB_DELETE_FAILED, JOB_DELETED, JOBS_PAGE_POLL_MS, NO_JOBS_FOUND, NO_JOBS_HISTORY, pollWhileActive } from '../jobs/job-rules';
-import { jobKeys, jobsApi, type Job } from '../jobs/jobs-api';
+import { jobsApi, type Job } from '../jobs/jobs-api';
 import { LinkResultDialog } from '../jobs/LinkResultDialog';
 import { lastJobStart } from '../jobs/use-merge';
 import { formatDate } from '../lib/format';
 import { toaster } from '../shell/toaster';
-import { WORKSPACE_RECORDS_KEY } from '../workspace/use-records';
+import { jobKeys, recordKeys } from '../shared/query-keys';
 
 /** Backend Jobs (spec section 2, Jobs): the caller's LINK and MERGE jobs, polled every 10 s while one is active. */
 export function JobsPage() {
@@ -84,7 +84,7 @@ function JobsList() {
             deleting={remove.isPending && remove.variables?.job_id === job.job_id}
             onDelete={() => remove.mutate(job)}
             onResult={() => setShowing(job)}
-            onResultRecord={() => void queryClient.invalidateQueries({ queryKey: WORKSPACE_RECORDS_KEY })}
+            onResultRecord={() => void queryClient.invalidateQueries({ queryKey: recordKeys.lists() })}
           />
         ))}
       </Grid>

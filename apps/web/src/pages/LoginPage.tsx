@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, Checkbox, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
@@ -51,9 +52,10 @@ export function LoginPage() {
     username: requiredMessage(values.username, 'Username is required.'),
     password: requiredMessage(values.password, 'Password is required.'),
   }));
+  const login = useMutation({ mutationFn: ({ username, password }: { username: string; password: string }) => identityApi.login(username, password) });
 
   const submit = form.handleSubmit(async ({ username, password }) => {
-    const { token } = await identityApi.login(username.trim(), password);
+    const { token } = await login.mutateAsync({ username: username.trim(), password });
     signIn(token, remember);
     navigate('/records', { replace: true });
   });

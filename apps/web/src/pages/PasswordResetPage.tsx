@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
 import { AuthCard } from '../components/AuthCard';
@@ -22,11 +23,12 @@ function LoginLink({ prompt }: { prompt: string }) {
 function RequestResetForm() {
   const navigate = useNavigate();
   const [sent, setSent] = useState<string | null>(null);
+  const requestReset = useMutation({ mutationFn: identityApi.requestPasswordReset });
   const form = useForm({ email: '' }, ({ email }) => ({
     email: requiredMessage(email, 'Email is required.') ?? (EMAIL_PATTERN.test(email.trim()) ? undefined : 'Enter a valid email address.'),
   }));
   const submit = form.handleSubmit(async ({ email }) => {
-    const answer = await identityApi.requestPasswordReset(email.trim());
+    const answer = await requestReset.mutateAsync(email.trim());
     setSent(answer?.message ?? 'If an account uses this email, a link to reset the password was sent to it.');
   });
 
@@ -63,6 +65,7 @@ function RequestResetForm() {
 /** With the token and email of the emailed link: choose the new password. */
 function SetNewPasswordForm({ token, email }: { token: string; email: string }) {
   const [done, setDone] = useState<string | null>(null);
+  const resetPassword = useMutation({ mutationFn: identityApi.resetPassword });
   const form = useForm({ password: '', password_confirm: '' }, (values) => ({
     password: requiredMessage(values.password, 'New password is required.'),
     password_confirm:
@@ -70,7 +73,7 @@ function SetNewPasswordForm({ token, email }: { token: string; email: string }) 
       (values.password_confirm === values.password ? undefined : "Passwords don't match."),
   }));
   const submit = form.handleSubmit(async (values) => {
-    const answer = await identityApi.resetPassword({ email, token, ...values });
+    const answer = await resetPassword.mutateAsync({ email, token, ...values });
     setDone(answer?.message ?? 'Your password was updated.');
     form.reset();
   });

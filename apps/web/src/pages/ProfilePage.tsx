@@ -1,12 +1,13 @@
 import { Alert, Button, Heading, Stack, Tabs } from '@chakra-ui/react';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
-import { USER_ACCOUNT_QUERY_KEY, useAuth } from '../auth/AuthProvider';
+import { useAuth } from '../auth/AuthProvider';
 import { LoadingState } from '../components/LoadingState';
 import { AccountsTab } from './profile/AccountsTab';
 import { CredentialsTab } from './profile/CredentialsTab';
 import { OrganisationTab } from './profile/OrganisationTab';
 import { ProfileTab } from './profile/ProfileTab';
+import { accountKeys } from '../shared/query-keys';
 
 const TABS = [
   { value: 'profile', label: 'Profile' },
@@ -51,7 +52,7 @@ export function ProfilePage() {
             <Alert.Title>Your account could not be loaded.</Alert.Title>
             <Alert.Description>An error occured, please try again.</Alert.Description>
           </Alert.Content>
-          <Button size="sm" variant="outline" onClick={() => queryClient.invalidateQueries({ queryKey: USER_ACCOUNT_QUERY_KEY })}>
+          <Button size="sm" variant="outline" onClick={() => queryClient.invalidateQueries({ queryKey: accountKeys.all })}>
             Try again
           </Button>
         </Alert.Root>

@@ -5,9 +5,10 @@ import { useAuth } from '../auth/AuthProvider';
 import { LoadingState } from '../components/LoadingState';
 import { ServerErrorAlert } from '../forms/ServerErrorAlert';
 import { toApiError } from '../forms/use-form';
-import { recordKeys, recordsApi } from '../records/records-api';
+import { recordsApi } from '../records/records-api';
 import { RecordEditForm } from '../records/RecordEditForm';
 import { useRecord } from '../records/use-record';
+import { recordKeys } from '../shared/query-keys';
 
 /** Record edit (#/records/edit/{id}). */
 export function RecordEditPage() {

@@ -1,4 +1,5 @@
 import { useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Alert, Button, HStack, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { AuthCard } from '../components/AuthCard';
@@ -29,6 +30,7 @@ function validate(values: RegisterValues): FieldMessages {
 export function RegisterPage() {
   const navigate = useNavigate();
   const [sent, setSent] = useState<{ email: string; message?: string } | null>(null);
+  const register = useMutation({ mutationFn: identityApi.register });
   const form = useForm<RegisterValues>(
     { username: '', email: '', first_name: '', last_name: '', password: '', password_confirm: '', description: '' },
     validate,
@@ -36,7 +38,7 @@ export function RegisterPage() {
 
   const submit = form.handleSubmit(async (values) => {
     const email = values.email.trim();
-    const answer = await identityApi.register({
+    const answer = await register.mutateAsync({
       ...values,
       username: values.username.trim(),
       email,

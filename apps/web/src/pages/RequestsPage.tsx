@@ -7,11 +7,10 @@ import { LoadingState } from '../components/LoadingState';
 import { truncate } from '../lib/format';
 import { day } from '../sharing/request-rules';
 import { RequestPanel, StatusBadge } from '../sharing/RequestPanel';
-import { sharingApi, sharingKeys } from '../sharing/sharing-api';
+import { sharingApi } from '../sharing/sharing-api';
 import { GENERAL_ERROR, NO_INBOUND } from '../sharing/texts';
 import type { AccessRequest } from '../sharing/types';
-import { recordKeys } from '../records/records-api';
-import { WORKSPACE_RECORDS_KEY } from '../workspace/use-records';
+import { recordKeys, sharingKeys } from '../shared/query-keys';
 
 type Tab = 'sent' | 'received';
 /** Spec section 9: names are cut at 35 characters in the request list. */
@@ -35,7 +34,14 @@ export function RequestsPage() {
       <Heading as="h1" size="2xl">
         Requests
       </Heading>
-      <Tabs.Root value={tab} onValueChange={(d) => select({ tab: d.value as Tab, id: null })} colorPalette="teal" variant="line" lazyMount unmountOnExit>
+      <Tabs.Root
+        value={tab}
+        onValueChange={(d) => select({ tab: d.value === 'received' ? 'received' : 'sent', id: null })}
+        colorPalette="teal"
+        variant="line"
+        lazyMount
+        unmountOnExit
+      >
         <Tabs.List>
           <Tabs.Trigger value="sent">My Requests</Tabs.Trigger>
           <Tabs.Trigger value="received">Received Requests</Tabs.Trigger>
@@ -72,15 +78,15 @@ function RequestList({ tab, selected, onSelect }: { tab: Tab; selected: string |
       queryClient.setQueryData(key, (old: typeof list.data) => (old ? { ...old, results: old.results.map((r) => (r.id === updated.id ? updated : r)) } : old));
       queryClient.setQueryData(sharingKeys.request(updated.id), updated);
       // Records show their request status; let them read it again.
-      void queryClient.invalidateQueries({ queryKey: recordKeys.record(updated.record) });
-      void queryClient.invalidateQueries({ queryKey: WORKSPACE_RECORDS_KEY });
+      void queryClient.invalidateQueries({ queryKey: recordKeys.detail(updated.record) });
+      void queryClient.invalidateQueries({ queryKey: recordKeys.lists() });
     },
     [queryClient, key],
   );
   const closed = () => {
     onSelect(null);
     void queryClient.invalidateQueries({ queryKey: key });
-    void queryClient.invalidateQueries({ queryKey: WORKSPACE_RECORDS_KEY });
+    void queryClient.invalidateQueries({ queryKey: recordKeys.lists() });
   };
 
   if (list.isPending) return <LoadingState label="Loading requests…" />;

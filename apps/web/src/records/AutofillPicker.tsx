@@ -2,6 +2,7 @@ import { useEffect, useId, useState } from 'react';
 import { Button, Field, HStack, Input, Stack, Tag, Wrap } from '@chakra-ui/react';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { NamedId } from './types';
+import { recordKeys } from '../shared/query-keys';
 
 interface AutofillPickerProps {
   label: string;
@@ -21,7 +22,7 @@ export function AutofillPicker({ label, search, selected, onChange }: AutofillPi
     return () => clearTimeout(timer);
   }, [text]);
   const results = useQuery({
-    queryKey: ['autofill', label, debounced.toLowerCase()],
+    queryKey: recordKeys.autofill(label, debounced.toLowerCase()),
     queryFn: ({ signal }) => search(debounced, signal),
     enabled: debounced.length > 0,
     staleTime: 30_000,

@@ -1,6 +1,9 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { Alert, Box, Button, Checkbox, Field, HStack, Input, List, Progress, Stack, Table, Text } from '@chakra-ui/react';
-import { Link as RouterLink } from 'react-router-dom';
+import { Button, Field, HStack, Input, List, Progress, Stack, Table, Text } from '@chakra-ui/react';
+import { CheckboxField } from '../components/CheckboxField';
+import { CreatedRecords } from '../components/CreatedRecords';
+import { SelectField } from '../components/SelectField';
+import { StatusAlert } from '../components/StatusAlert';
 import type { ApiError } from '../api/client';
 import { toApiError } from '../forms/use-form';
 import { TextField } from '../forms/TextField';
@@ -8,19 +11,21 @@ import { ServerErrorAlert } from '../forms/ServerErrorAlert';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { isCsv, previewCsv, type CsvPreview } from './csv-preview';
 import { formatSize } from '../lib/format';
-import { indexFormData, UploadTimeoutError, uploadRecords } from './records-api';
-import { SelectField } from './SelectField';
+import { indexFormData, UploadTimeoutError } from './records-api';
+import { useUploadRecords } from './use-upload';
 import type { CatalogueRecord, IndexForm } from './types';
 import { TableScrollArea } from '../components/TableScrollArea';
 
 export const RECORD_NOT_SAVED = 'Record could not be saved. Please contact support.';
 export const FILE_NOT_SAVED = 'File could not be saved. Please contact support.';
 
-const EXTRACT_OPTIONS: [string, string][] = [
+const EXTRACT_OPTIONS: Array<[string, IndexForm['extractOption']]> = [
   ['Metadata (keywords, headers, statistics, samples)', 'metadata'],
   ['Minimal (name, date, content type, size)', 'minimal'],
   ['Samples (metadata plus real row samples)', 'samples'],
 ];
+
+const extractOptionOf = (value: string) => EXTRACT_OPTIONS.find(([, code]) => code === value)?.[1] ?? 'metadata';
 
 const INITIAL: IndexForm = {
   allowDuplicate: false,
@@ -43,16 +48,6 @@ const FIELD_OF: Record<string, keyof IndexForm> = {
   recordFields: 'recordFields',
   extractOption: 'extractOption',
 };
-
-function CheckboxField({ label, checked, onChange }: { label: string; checked: boolean; onChange(checked: boolean): void }) {
-  return (
-    <Checkbox.Root colorPalette="teal" checked={checked} onCheckedChange={(details) => onChange(details.checked === true)}>
-      <Checkbox.HiddenInput />
-      <Checkbox.Control />
-      <Checkbox.Label>{label}</Checkbox.Label>
-    </Checkbox.Root>
-  );
-}
 
 function PreviewTable({ preview }: { preview: CsvPreview }) {
   const [header, ...rows] = preview.rows;
@@ -98,6 +93,7 @@ export function IndexFilesTab() {
   const [created, setCreated] = useState<CatalogueRecord[]>([]);
   const fileInput = useRef<HTMLInputElement>(null);
   const abort = useRef<AbortController | null>(null);
+  const upload = useUploadRecords();
   const uploading = progress !== null;
 
   // A preview only for exactly one CSV file (spec section 5).
@@ -140,7 +136,7 @@ export function IndexFilesTab() {
     abort.current = new AbortController();
     setProgress(0);
     try {
-      const records = await uploadRecords(indexFormData(files, form), setProgress, abort.current.signal);
+      const records = await upload.mutateAsync({ body: indexFormData(files, form), onProgress: setProgress, signal: abort.current.signal });
       setCreated(records);
       setFiles([]);
       setForm(INITIAL);
@@ -207,7 +203,7 @@ export function IndexFilesTab() {
           name="extractOption"
           value={form.extractOption}
           options={EXTRACT_OPTIONS}
-          onChange={(v) => set('extractOption', v as IndexForm['extractOption'])}
+          onChange={(v) => set('extractOption', extractOptionOf(v))}
           error={fieldError('extractOption')}
         />
         <TextField
@@ -245,12 +241,7 @@ export function IndexFilesTab() {
         <CustomFieldsEditor fields={form.recordFields} onChange={(v) => set('recordFields', v)} error={fieldError('recordFields')} />
 
         <ServerErrorAlert error={error} shownFields={Object.keys(FIELD_OF)} />
-        {failure && (
-          <Alert.Root status="error" role="alert">
-            <Alert.Indicator />
-            <Alert.Title>{failure}</Alert.Title>
-          </Alert.Root>
-        )}
+        {failure && <StatusAlert status="error" text={failure} />}
         {uploading && (
           <Progress.Root value={Math.round(progress * 100)} colorPalette="teal" aria-label="Upload progress" data-testid="upload-progress">
             <HStack gap="3">
@@ -271,23 +262,7 @@ export function IndexFilesTab() {
             </Button>
           )}
         </HStack>
-        {created.length > 0 && (
-          <Alert.Root status="success" role="status">
-            <Alert.Indicator />
-            <Alert.Content>
-              <Alert.Title>{created.length === 1 ? 'The record was created.' : `${created.length} records were created.`}</Alert.Title>
-              <Box as="ul" ps="4" data-testid="created-records">
-                {created.map((record) => (
-                  <li key={record.id}>
-                    <RouterLink to={`/records/${record.id}`} style={{ textDecoration: 'underline' }}>
-                      {record.name}
-                    </RouterLink>
-                  </li>
-                ))}
-              </Box>
-            </Alert.Content>
-          </Alert.Root>
-        )}
+        <CreatedRecords records={created} title={created.length === 1 ? 'The record was created.' : `${created.length} records were created.`} />
       </Stack>
     </form>
   );

@@ -1,13 +1,14 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Heading, Stack, Table, Text } from '@chakra-ui/react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { TableScrollArea } from '../components/TableScrollArea';
 import { toApiError } from '../forms/use-form';
 import { formatDate } from '../lib/format';
 import { toaster } from '../shell/toaster';
-import { recordKeys, recordsApi } from './records-api';
+import { recordsApi } from './records-api';
 import type { CatalogueRecord } from './types';
+import { recordKeys } from '../shared/query-keys';
 
 type Terms = NonNullable<CatalogueRecord['lineage']>['sources'][number]['terms'];
 type Derivative = CatalogueRecord['derivatives'][number];
@@ -94,6 +95,7 @@ export function SourcesPanel({ lineage }: { lineage: NonNullable<CatalogueRecord
  */
 export function DerivativesPanel({ record }: { record: CatalogueRecord }) {
   const queryClient = useQueryClient();
+  const revokeDerivative = useMutation({ mutationFn: (derivedId: string) => recordsApi.revokeDerivative(record.id, derivedId) });
   const [confirming, setConfirming] = useState<Derivative | null>(null);
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
@@ -104,12 +106,12 @@ export function DerivativesPanel({ record }: { record: CatalogueRecord }) {
     setBusy(true);
     setFailure(null);
     try {
-      await recordsApi.revokeDerivative(record.id, confirming.id);
+      await revokeDerivative.mutateAsync(confirming.id);
       const message = `“${confirming.name}” was revoked: ${confirming.user} can no longer download it.`;
       setOutcome(message);
       toaster.create({ title: message, type: 'success' });
       setConfirming(null);
-      await queryClient.invalidateQueries({ queryKey: recordKeys.record(record.id) });
+      await queryClient.invalidateQueries({ queryKey: recordKeys.detail(record.id) });
     } catch (error) {
       setFailure(toApiError(error).message);
     } finally {

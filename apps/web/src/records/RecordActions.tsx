@@ -3,14 +3,15 @@ import { Button, HStack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { RequestDialog } from '../sharing/RequestDialog';
 import { LOGIN_TO_REQUEST_RECORD } from '../sharing/texts';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '../auth/AuthProvider';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { toApiError } from '../forms/use-form';
 import { toaster } from '../shell/toaster';
 import { recordActionsFor } from './record-actions';
-import { recordKeys, recordsApi } from './records-api';
+import { recordsApi } from './records-api';
 import type { CatalogueRecord } from './types';
+import { recordKeys } from '../shared/query-keys';
 
 export const DELETE_QUESTION = 'Are you sure you want to delete this record?';
 
@@ -19,6 +20,7 @@ export function RecordActions({ record }: { record: CatalogueRecord }) {
   const { isSignedIn } = useAuth();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const removeRecord = useMutation({ mutationFn: recordsApi.remove });
   const [confirming, setConfirming] = useState(false);
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
@@ -31,7 +33,13 @@ export function RecordActions({ record }: { record: CatalogueRecord }) {
     const target = window.open('about:blank', '_blank');
     setDownloading(true);
     try {
-      const { url } = await recordsApi.downloadLink(record.download_url);
+      const link = record.download_url;
+      const { url } = await queryClient.fetchQuery({
+        queryKey: recordKeys.download(record.id),
+        queryFn: () => recordsApi.downloadLink(link),
+        staleTime: 0,
+        gcTime: 0,
+      });
       if (target) target.location.href = url;
       else window.open(url, '_blank');
     } catch (error) {
@@ -54,8 +62,8 @@ export function RecordActions({ record }: { record: CatalogueRecord }) {
     setDeleting(true);
     setDeleteError(null);
     try {
-      await recordsApi.remove(record.id);
-      queryClient.removeQueries({ queryKey: recordKeys.record(record.id) });
+      await removeRecord.mutateAsync(record.id);
+      queryClient.removeQueries({ queryKey: recordKeys.detail(record.id) });
       toaster.create({ title: 'The record was deleted.', type: 'success' });
       navigate('/records');
     } catch (error) {

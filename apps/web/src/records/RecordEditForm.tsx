@@ -1,8 +1,8 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Checkbox, Fieldset, HStack, Stack, Text } from '@chakra-ui/react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { sharingApi, sharingKeys } from '../sharing/sharing-api';
-import { WORKSPACE_RECORDS_KEY } from '../workspace/use-records';
+import { Button, Checkbox, Fieldset, HStack, Stack, Text } from '@chakra-ui/react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { sharingApi } from '../sharing/sharing-api';
+
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import type { ApiError } from '../api/client';
 import { useAuth } from '../auth/AuthProvider';
@@ -13,15 +13,21 @@ import { toApiError } from '../forms/use-form';
 import { toaster } from '../shell/toaster';
 import { AutofillPicker } from './AutofillPicker';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
-import { recordKeys, recordsApi } from './records-api';
-import { SelectField } from './SelectField';
+import { recordsApi } from './records-api';
+import { SelectField } from '../components/SelectField';
 import { UpgradeHint } from './UpgradeHint';
 import { RECORD_NOT_SAVED } from './IndexFilesTab';
-import type { AccessCode, AccessOptions, CatalogueRecord, CustomField, NamedId, RecordUpdate, Visibility, VisibilityCode } from './types';
+import type { AccessCode, AccessOptions, CatalogueRecord, CustomField, NamedId, RecordUpdate, Visibility, VisibilityCode, VisibilityUpdate } from './types';
+import { recordKeys, sharingKeys } from '../shared/query-keys';
+import { StatusAlert } from '../components/StatusAlert';
 
 export const VISIBILITY_NOT_SAVED = 'Record visibility settings could not be saved. Please contact support.';
 
 const SHOWN_FIELDS = ['name', 'description', 'provenance', 'source', 'recordFields', 'access', 'accessFee', 'currency', 'policy', 'groups'];
+const VISIBILITY_CODES: VisibilityCode[] = ['PR', 'EV', 'CU'];
+/** Basic organisations publish to everyone only (spec section 2). */
+const EVERYONE_ONLY: Array<[string, string]> = [['Everyone', 'EV']];
+const policyOption = (label: string, id: string): [string, string] => [label, id];
 
 interface EditValues {
   name: string;
@@ -76,6 +82,8 @@ export function RecordEditForm({
   const ownerOnly = !!record.lineage?.restricted;
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const updateRecord = useMutation({ mutationFn: (update: RecordUpdate) => recordsApi.update(record.id, update) });
+  const updateVisibility = useMutation({ mutationFn: ({ id, body }: { id: string; body: VisibilityUpdate }) => recordsApi.updateVisibility(id, body) });
   const [values, setValues] = useState<EditValues>(() => initialValues(record, visibility, basic, ownerOnly));
   const [error, setError] = useState<ApiError | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -84,19 +92,16 @@ export function RecordEditForm({
 
   const accessOptions = options?.access_options ?? record.access_options;
   const currencyOptions = options?.currency_options ?? [[values.currency, values.currency]];
-  const visibilityOptions = ownerOnly
-    ? record.visibility_options
-    : basic
-      ? [['Everyone', 'EV'] as [string, string]]
-      : (visibility?.visibility_options ?? record.visibility_options);
+  const visibilityOptions = ownerOnly ? record.visibility_options : basic ? EVERYONE_ONLY : (visibility?.visibility_options ?? record.visibility_options);
   // The organisation's policies and projects (spec section 2, Record edit: policy, groups).
   const policies = useQuery({ queryKey: sharingKeys.policies, queryFn: ({ signal }) => sharingApi.policies(signal) });
-  const groups = useQuery({ queryKey: sharingKeys.groups(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal) });
+  const groups = useQuery({ queryKey: sharingKeys.groupList(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal) });
   const known = policies.data ?? [];
   const policyOptions: [string, string][] = [
     ['No policy', ''],
     ...known.map((p): [string, string] => [p.name, p.id]),
-    ...(record.policy && !known.some((p) => p.id === record.policy) ? [[record.policy_name ?? record.policy, record.policy] as [string, string]] : []),
+    // A policy of the record the list does not hold (another organisation's): shown by its name.
+    ...(record.policy && !known.some((p) => p.id === record.policy) ? [policyOption(record.policy_name ?? record.policy, record.policy)] : []),
   ];
   const initialGroups = (record.groups ?? []).map((g) => g.id);
 
@@ -120,7 +125,7 @@ export function RecordEditForm({
     if (!basic && values.policy !== (record.policy ?? '')) update.policy = values.policy || null;
     if ([...values.groups].sort().join() !== [...initialGroups].sort().join()) update.groups = values.groups;
     try {
-      await recordsApi.update(record.id, update);
+      await updateRecord.mutateAsync(update);
     } catch (caught) {
       const apiError = toApiError(caught);
       if (Object.keys(apiError.fieldErrors).length || apiError.nonFieldErrors.length) setError(apiError);
@@ -131,23 +136,26 @@ export function RecordEditForm({
     try {
       if (visibility) {
         const custom = values.visibility === 'CU';
-        await recordsApi.updateVisibility(visibility.id, {
-          visibility_selection: values.visibility,
-          organisations_with_visibility: custom ? values.organisations.map((o) => o.id) : [],
-          users_with_visibility: custom ? values.users.map((u) => u.id) : [],
-          associated_record: record.id,
+        await updateVisibility.mutateAsync({
+          id: visibility.id,
+          body: {
+            visibility_selection: values.visibility,
+            organisations_with_visibility: custom ? values.organisations.map((o) => o.id) : [],
+            users_with_visibility: custom ? values.users.map((u) => u.id) : [],
+            associated_record: record.id,
+          },
         });
       }
     } catch {
       setFailure(VISIBILITY_NOT_SAVED);
       setSaving(false);
-      await queryClient.invalidateQueries({ queryKey: recordKeys.record(record.id) });
+      await queryClient.invalidateQueries({ queryKey: recordKeys.detail(record.id) });
       return;
     }
-    await queryClient.invalidateQueries({ queryKey: recordKeys.record(record.id) });
+    await queryClient.invalidateQueries({ queryKey: recordKeys.detail(record.id) });
     await queryClient.invalidateQueries({ queryKey: recordKeys.visibility(record.id) });
-    void queryClient.invalidateQueries({ queryKey: ['groups'] });
-    void queryClient.invalidateQueries({ queryKey: WORKSPACE_RECORDS_KEY });
+    void queryClient.invalidateQueries({ queryKey: sharingKeys.groups });
+    void queryClient.invalidateQueries({ queryKey: recordKeys.lists() });
     toaster.create({ title: 'The record was saved.', type: 'success' });
     navigate(`/records/${record.id}`);
   };
@@ -192,7 +200,7 @@ export function RecordEditForm({
               name="access"
               value={values.access}
               options={accessOptions}
-              onChange={(v) => set('access', v as AccessCode)}
+              onChange={(v) => set('access', v === 'OP' ? 'OP' : 'RE')}
               disabled={ownerOnly}
               helperText={ownerOnly ? OWNER_ONLY_HINT : undefined}
               error={error?.fieldError('access')}
@@ -262,7 +270,7 @@ export function RecordEditForm({
                 name="visibility"
                 value={values.visibility}
                 options={visibilityOptions}
-                onChange={(v) => set('visibility', v as VisibilityCode)}
+                onChange={(v) => set('visibility', VISIBILITY_CODES.find((code) => code === v) ?? values.visibility)}
                 disabled={basic || ownerOnly}
                 helperText={ownerOnly ? OWNER_ONLY_HINT : undefined}
               />
@@ -282,12 +290,7 @@ export function RecordEditForm({
           </Stack>
         </Section>
         <ServerErrorAlert error={error} shownFields={SHOWN_FIELDS} />
-        {failure && (
-          <Alert.Root status="error" role="alert">
-            <Alert.Indicator />
-            <Alert.Title>{failure}</Alert.Title>
-          </Alert.Root>
-        )}
+        {failure && <StatusAlert status="error" text={failure} />}
         <HStack>
           <Button type="submit" colorPalette="teal" loading={saving}>
             Save

@@ -11,6 +11,9 @@ import { StatsChart } from './StatsChart';
 import type { CatalogueRecord, ColumnStats, FileTable, ShareFormat } from './types';
 import { TableScrollArea } from '../components/TableScrollArea';
 
+/** A column the extraction gave no statistics. */
+const NO_STATS: ColumnStats = { MIN: null, MAX: null, MEAN: null, STD: null };
+
 export const NO_NUMBERS = 'No numerical data could be extracted.';
 /** Spec section 9: formatted values shown. */
 const FORMATTED_ROWS = 5;
@@ -178,7 +181,7 @@ function ValuesTab({
   masked: boolean;
 }) {
   if (!table || table.HEADERS.length === 0) return <Text color="fg.muted">No values were extracted.</Text>;
-  const columns = table.HEADERS.map((_, i) => pick(table.STATS[String(i)] ?? ({} as ColumnStats)) ?? []);
+  const columns = table.HEADERS.map((_, i) => pick(table.STATS[String(i)] ?? NO_STATS) ?? []);
   const count = Math.min(rows ?? Infinity, Math.max(0, ...columns.map((c) => c.length)));
   return (
     <Stack gap="2">

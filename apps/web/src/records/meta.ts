@@ -59,6 +59,8 @@ export interface TableSection {
 /** Archive members shown in Table Metadata; the rest are counted. */
 export const MAX_MEMBER_SECTIONS = 50;
 
+const errorsFact = (errors: string[]): [string, string] => ['Errors', errors.join(' · ')];
+
 const rowsAndColumns = (table: FileTable | undefined): [string, string][] =>
   table
     ? [
@@ -130,7 +132,7 @@ export function tableMetadataOf(meta: FileMeta | null | undefined): TableSection
         ['Type', member.TYPE ?? 'N/A'],
         ['Status', member.STATUS ?? 'N/A'],
         ...rowsAndColumns(table),
-        ...(member.ERRORS?.length ? [['Errors', member.ERRORS.join(' · ')] as [string, string]] : []),
+        ...(member.ERRORS?.length ? [errorsFact(member.ERRORS)] : []),
       ],
       table,
       shareFormats: member.SHARE_FORMATS,

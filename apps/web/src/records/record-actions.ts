@@ -1,4 +1,4 @@
-import { downloadColor, requestLabel } from '../workspace/card-rules';
+import { downloadColor, requestLabel } from '../shared/card-rules';
 import type { CatalogueRecord } from './types';
 
 export interface RecordActionChoice {

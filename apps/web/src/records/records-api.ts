@@ -1,6 +1,6 @@
 import { api, ApiError, parseApiError } from '../api/client';
 import { type ResponseOf, typedApi } from '../api/typed';
-import { readToken } from '../auth/token-storage';
+import { readToken } from '../api/token-storage';
 import type { CatalogueRecord, IndexForm, RecordUpdate, Visibility, VisibilityUpdate } from './types';
 
 /** Spec section 9: upload time-out. */
@@ -18,12 +18,6 @@ export class UploadTimeoutError extends Error {
 }
 /** Spec section 9: in-progress work on records is polled every 3 s. */
 export const EXTRACTION_POLL_MS = 3_000;
-
-export const recordKeys = {
-  record: (id: string) => ['record', id] as const,
-  visibility: (id: string) => ['record-visibility', id] as const,
-  accessOptions: ['access-options'] as const,
-};
 
 /** The multipart body of POST /api/records/ (flags as the strings "true"/"false", spec section 5). */
 export function indexFormData(files: readonly File[], form: IndexForm): FormData {
@@ -91,7 +85,7 @@ export function uploadRecords(body: FormData, onProgress: (fraction: number) => 
 }
 
 /** A record as the document types it, with META read as the extraction writes it (the document gives it as a free-form object). */
-const withMeta = (record: ResponseOf<'/api/records/{id}', 'get'>) => record as CatalogueRecord;
+export const withMeta = (record: ResponseOf<'/api/records/{id}', 'get'>) => record as CatalogueRecord;
 
 /** The signed link behind a record's download_url. */
 export type DownloadLink = ResponseOf<'/api/records/{id}/download', 'get'>;

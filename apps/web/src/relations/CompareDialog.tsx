@@ -1,11 +1,11 @@
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useState } from 'react';
+import { skipToken, useQuery } from '@tanstack/react-query';
 import { Alert, Badge, Box, Button, CloseButton, Dialog, Heading, HStack, Portal, Stack, Table, Text } from '@chakra-ui/react';
 import { LoadingState } from '../components/LoadingState';
-import { formatDate, formatSize } from '../lib/format';
+import { formatDate, formatScore, formatSize } from '../lib/format';
 import {
   FIRST_SHOWN,
   formatNrmsd,
-  formatScore,
   type JoiningResult,
   type Linkability,
   type LinkabilityResult,
@@ -18,26 +18,39 @@ import {
   type StructuresResult,
 } from './relations-api';
 import type { WorkAreaRecord } from './work-area';
+import { relationKeys, type RelationKind } from '../shared/query-keys';
 import { TableScrollArea } from '../components/TableScrollArea';
 
 type Status<T> = { state: 'idle' } | { state: 'loading' } | { state: 'done'; data: T } | { state: 'error'; message: string };
 
-/** One relation computed on demand: a button, then a loading state, then the result or the error text. */
-function useRelation<T>() {
-  const [status, setStatus] = useState<Status<T>>({ state: 'idle' });
-  const controller = useRef<AbortController | null>(null);
-  useEffect(() => () => controller.current?.abort(), []);
-  async function run(call: (signal: AbortSignal) => Promise<T>) {
-    controller.current?.abort();
-    const abort = new AbortController();
-    controller.current = abort;
-    setStatus({ state: 'loading' });
-    try {
-      const data = await call(abort.signal);
-      if (!abort.signal.aborted) setStatus({ state: 'done', data });
-    } catch (error) {
-      if (!abort.signal.aborted) setStatus({ state: 'error', message: relationErrorText(error) });
-    }
+/**
+ * One relation computed on demand: a button, then a loading state, then the result or the error
+ * text. Each press asks again, with the parameters of that moment (the semantic range).
+ */
+function useRelation<T, P extends object | null = null>(
+  kind: RelationKind,
+  [left, right]: [string, string],
+  call: (params: P, signal: AbortSignal) => Promise<T>,
+) {
+  const [asked, setAsked] = useState<{ params: P } | null>(null);
+  const query = useQuery({
+    queryKey: relationKeys.compare(kind, left, right, asked?.params ?? null),
+    queryFn: asked ? ({ signal }) => call(asked.params, signal) : skipToken,
+    retry: false,
+    staleTime: Infinity,
+    gcTime: 0,
+  });
+  const status: Status<T> =
+    asked === null
+      ? { state: 'idle' }
+      : query.isFetching || query.isPending
+        ? { state: 'loading' }
+        : query.isError
+          ? { state: 'error', message: relationErrorText(query.error) }
+          : { state: 'done', data: query.data };
+  function run(params: P) {
+    if (asked && JSON.stringify(asked.params) === JSON.stringify(params)) void query.refetch();
+    else setAsked({ params });
   }
   return { status, run };
 }
@@ -194,15 +207,18 @@ export function CompareDialog({ records, onClose }: { records: [WorkAreaRecord, 
 }
 
 function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaRecord }) {
-  const semantics = useRelation<SemanticsResult>();
-  const structures = useRelation<StructuresResult>();
-  const statistics = useRelation<StatisticsResult>();
-  const joining = useRelation<JoiningResult>();
-  const linkability = useRelation<LinkabilityResult>();
+  const pair: [string, string] = [left.id, right.id];
+  const [a, b] = pair;
+  const semantics = useRelation<SemanticsResult, { min: number; max: number }>('semantics', pair, (range, signal) =>
+    relationsApi.semantics(a, b, range, signal),
+  );
+  const structures = useRelation<StructuresResult>('structures', pair, (_, signal) => relationsApi.structures(a, b, signal));
+  const statistics = useRelation<StatisticsResult>('statistics', pair, (_, signal) => relationsApi.statistics(a, b, signal));
+  const joining = useRelation<JoiningResult>('joining', pair, (_, signal) => relationsApi.joining(a, b, signal));
+  const linkability = useRelation<LinkabilityResult>('linkability', pair, (_, signal) => relationsApi.linkability(a, b, signal));
   const [min, setMin] = useState(0);
   const [max, setMax] = useState(1);
   const rangeError = max < min ? RANGE_ERROR : null;
-  const [a, b] = [left.id, right.id];
 
   return (
     <Stack gap="4">
@@ -219,7 +235,7 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
         title="Semantic Relations"
         testId="relation-semantics"
         status={semantics.status}
-        onCompute={() => !rangeError && void semantics.run((signal) => relationsApi.semantics(a, b, { min, max }, signal))}
+        onCompute={() => !rangeError && semantics.run({ min, max })}
         controls={
           <Stack gap="1">
             <HStack gap="4" wrap="wrap" fontSize="sm">
@@ -261,12 +277,7 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
           </Stack>
         )}
       </RelationSection>
-      <RelationSection
-        title="Structural Relations"
-        testId="relation-structures"
-        status={structures.status}
-        onCompute={() => void structures.run((signal) => relationsApi.structures(a, b, signal))}
-      >
+      <RelationSection title="Structural Relations" testId="relation-structures" status={structures.status} onCompute={() => structures.run(null)}>
         {(data) => (
           <Stack gap="2">
             <Text fontSize="sm">Structural score {formatScore(data.struct_score)}</Text>
@@ -284,12 +295,7 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
           </Stack>
         )}
       </RelationSection>
-      <RelationSection
-        title="Statistical Relations"
-        testId="relation-statistics"
-        status={statistics.status}
-        onCompute={() => void statistics.run((signal) => relationsApi.statistics(a, b, signal))}
-      >
+      <RelationSection title="Statistical Relations" testId="relation-statistics" status={statistics.status} onCompute={() => statistics.run(null)}>
         {(data) => (
           <Stack gap="2">
             {data.stats_mtx.length === 0 ? (
@@ -311,12 +317,7 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
           </Stack>
         )}
       </RelationSection>
-      <RelationSection
-        title="Joinability"
-        testId="relation-joining"
-        status={joining.status}
-        onCompute={() => void joining.run((signal) => relationsApi.joining(a, b, signal))}
-      >
+      <RelationSection title="Joinability" testId="relation-joining" status={joining.status} onCompute={() => joining.run(null)}>
         {(data) => (
           <Stack gap="2">
             <HStack gap="2" wrap="wrap">
@@ -345,12 +346,7 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
           </Stack>
         )}
       </RelationSection>
-      <RelationSection
-        title="Linkability"
-        testId="relation-linkability"
-        status={linkability.status}
-        onCompute={() => void linkability.run((signal) => relationsApi.linkability(a, b, signal))}
-      >
+      <RelationSection title="Linkability" testId="relation-linkability" status={linkability.status} onCompute={() => linkability.run(null)}>
         {(data) => <LinkResultView data={data} />}
       </RelationSection>
       <Box>

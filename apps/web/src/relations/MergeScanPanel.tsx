@@ -5,7 +5,8 @@ import type { MergeType } from '../jobs/jobs-api';
 import { LINK_NEEDS_TWO } from '../jobs/job-rules';
 import { LinkResultView } from './CompareDialog';
 import { useWorkArea } from './work-area';
-import { formatScore, type MergeScanResult } from './relations-api';
+import { formatScore } from '../lib/format';
+import type { MergeScanResult } from './relations-api';
 import { TableScrollArea } from '../components/TableScrollArea';
 
 const CHOOSE_PAIRS = 'Choose the field pairs to merge on.';

@@ -2,12 +2,14 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Heading, HStack, Link, SimpleGrid, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import { LoadingState } from '../components/LoadingState';
-import { formatScore, relationErrorText, relationsApi } from './relations-api';
+import { formatScore } from '../lib/format';
+import { relationErrorText, relationsApi } from './relations-api';
+import { relationKeys } from '../shared/query-keys';
 
 /** "Joinable with" and the top related records (top_related) of a record, from the relations service. */
 export function RelatedRecords({ recordId }: { recordId: string }) {
-  const joinable = useQuery({ queryKey: ['joinable-with', recordId], queryFn: () => relationsApi.joinableWith(recordId), retry: false });
-  const related = useQuery({ queryKey: ['top-related', recordId], queryFn: () => relationsApi.topRelated(recordId), retry: false });
+  const joinable = useQuery({ queryKey: relationKeys.joinableWith(recordId), queryFn: () => relationsApi.joinableWith(recordId), retry: false });
+  const related = useQuery({ queryKey: relationKeys.topRelated(recordId), queryFn: () => relationsApi.topRelated(recordId), retry: false });
   return (
     <SimpleGrid columns={{ base: 1, lg: 2 }} gap="4">
       <Stack as="section" aria-label="Joinable with" gap="2" data-testid="joinable-with">

@@ -2,11 +2,12 @@ import { useQuery } from '@tanstack/react-query';
 import { Badge, Button, CloseButton, Dialog, Link, Portal, Stack, Text } from '@chakra-ui/react';
 import { LoadingState } from '../components/LoadingState';
 import { DEFINITION_FAILED, relationsApi } from './relations-api';
+import { relationKeys } from '../shared/query-keys';
 
 /** The Word Set's word information modal: the word's WordNet senses, and encyclopedia search links. */
 export function WordDefinitionDialog({ word, onClose }: { word: string | null; onClose(): void }) {
   const query = useQuery({
-    queryKey: ['definition', word],
+    queryKey: relationKeys.definition(word),
     queryFn: () => relationsApi.definition(word ?? ''),
     enabled: !!word,
     retry: false,

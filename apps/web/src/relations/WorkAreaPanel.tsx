@@ -5,7 +5,7 @@ import { truncate } from '../lib/format';
 import { canLink, LINK_NEEDS_TWO } from '../jobs/job-rules';
 import { RunningJobs } from '../jobs/RunningJobs';
 import { useStartLink } from '../jobs/use-merge';
-import { LOGIN_TO_LINK } from '../workspace/card-rules';
+import { LOGIN_TO_LINK } from '../shared/card-rules';
 import { CompareDialog } from './CompareDialog';
 import { RECORD_DRAG_TYPE, useWorkArea, type WorkAreaRecord } from './work-area';
 

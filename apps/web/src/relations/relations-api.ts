@@ -1,9 +1,9 @@
 import { ApiError } from '../api/client';
 import { type ResponseOf, typedApi } from '../api/typed';
+import { JOINING_TIMEOUT_MS, type MergeCandidate } from '../jobs/jobs-api';
 
-/** Spec section 9: relation calls time out after 40 s, joining and link-rows after 60 s. */
+/** Spec section 9: relation calls time out after 40 s (joining and link-rows after 60 s: JOINING_TIMEOUT_MS). */
 export const RELATION_TIMEOUT_MS = 40_000;
-export const JOINING_TIMEOUT_MS = 60_000;
 /** Spec section 8. */
 export const TIMED_OUT = 'Timed out...';
 export const DEFINITION_FAILED = 'Could not load additional information on term...';
@@ -23,7 +23,7 @@ export type LinkabilityResult = ResponseOf<'/api/relations/linkability', 'get'>;
 export type Linkability = Omit<LinkabilityResult, 'record1' | 'record2'>;
 export type LinkMatch = LinkabilityResult['rows'][number];
 export type MergeScanResult = ResponseOf<'/api/relations/get-merge-relations', 'post'>;
-export type MergeCandidate = MergeScanResult['merge_relations'][number];
+export type { MergeCandidate };
 export type DefinitionResult = ResponseOf<'/api/relations/definition', 'get'>;
 export type WordSense = DefinitionResult['senses'][number];
 export type JoinableWithResult = ResponseOf<'/api/relations/joinable-with', 'get'>;
@@ -54,6 +54,5 @@ export const relationsApi = {
   topRelated: (record: string) => typedApi.get('/api/relations/top-related', { query: { record }, timeoutMs: RELATION_TIMEOUT_MS }),
 };
 
-/** Spec section 9: merge scores rounded to 2 decimals; NRMSD to 6. */
-export const formatScore = (score: number) => score.toFixed(2);
+/** Spec section 9: NRMSD rounded to 6 decimals. */
 export const formatNrmsd = (nrmsd: number) => nrmsd.toFixed(6);

@@ -14,7 +14,7 @@ import { AccessPoliciesPage } from '../pages/AccessPoliciesPage';
 import { GroupsPage } from '../pages/GroupsPage';
 import { JobsPage } from '../pages/JobsPage';
 import { GuestOnly, RequireToken } from './guards';
-import type { RouteHandle } from './route-handle';
+import type { RouteHandle } from '../shell/route-handle';
 
 const handle = (value: RouteHandle) => value;
 

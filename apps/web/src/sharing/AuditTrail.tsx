@@ -1,8 +1,9 @@
 import { Alert, Code, Heading, Stack, Table, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { LoadingState } from '../components/LoadingState';
-import { sharingApi, sharingKeys } from './sharing-api';
+import { sharingApi } from './sharing-api';
 import { TableScrollArea } from '../components/TableScrollArea';
+import { sharingKeys } from '../shared/query-keys';
 
 const ACTIONS: Record<string, string> = {
   created: 'Request opened',

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Text } from '@chakra-ui/react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormDialog } from '../components/FormDialog';
 import { ServerErrorAlert } from '../forms/ServerErrorAlert';
 import { TextField } from '../forms/TextField';
@@ -10,11 +10,15 @@ import { toaster } from '../shell/toaster';
 import { FieldRows, type Row } from './FieldRows';
 import { sharingApi } from './sharing-api';
 import { GROUP_SAVED, NO_PERMISSION } from './texts';
-import type { Group } from './types';
+import type { Group, GroupInput } from './types';
+import { sharingKeys } from '../shared/query-keys';
 
 /** The group modal (spec section 2, Groups): Name, Description, additional label/text fields, Save. */
 export function GroupDialog({ group, open, onClose }: { group: Group | null; open: boolean; onClose(): void }) {
   const queryClient = useQueryClient();
+  const saveGroup = useMutation({
+    mutationFn: (body: GroupInput & { groupName: string }) => (group ? sharingApi.updateGroup(group.id, body) : sharingApi.createGroup(body)),
+  });
   const [name, setName] = useState(group?.name ?? '');
   const [description, setDescription] = useState(group?.description ?? '');
   const [rows, setRows] = useState<Row[]>(Object.entries(group?.fields ?? {}).map(([label, text]) => ({ label, text })));
@@ -31,9 +35,8 @@ export function GroupDialog({ group, open, onClose }: { group: Group | null; ope
       groupFields: rows.filter((r) => r.label.trim() || r.text.trim()).map((r) => ({ label: r.label.trim(), text: r.text })),
     };
     try {
-      if (group) await sharingApi.updateGroup(group.id, body);
-      else await sharingApi.createGroup(body);
-      await queryClient.invalidateQueries({ queryKey: ['groups'] });
+      await saveGroup.mutateAsync(body);
+      await queryClient.invalidateQueries({ queryKey: sharingKeys.groups });
       toaster.create({ type: 'success', title: GROUP_SAVED });
       onClose();
     } catch (caught) {

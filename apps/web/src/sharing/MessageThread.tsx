@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { Box, Button, Field, HStack, Stack, Text, Textarea } from '@chakra-ui/react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toApiError } from '../forms/use-form';
 import { toaster } from '../shell/toaster';
-import { sharingApi, sharingKeys } from './sharing-api';
+import { sharingApi } from './sharing-api';
 import { MESSAGE_FAILED } from './texts';
+import { sharingKeys } from '../shared/query-keys';
 
 /** New messages appear without reloading the page: the thread is read again this often while shown. */
 export const THREAD_POLL_MS = 4_000;
@@ -20,6 +21,7 @@ function when(iso: string): string {
 /** A request's message thread: both parties write; the newest message is last and stays in view. */
 export function MessageThread({ requestId, canWrite }: { requestId: string; canWrite: boolean }) {
   const queryClient = useQueryClient();
+  const postMessage = useMutation({ mutationFn: (message: string) => sharingApi.postMessage(requestId, message) });
   const thread = useQuery({
     queryKey: sharingKeys.messages(requestId),
     queryFn: ({ signal }) => sharingApi.messages(requestId, signal),
@@ -41,7 +43,7 @@ export function MessageThread({ requestId, canWrite }: { requestId: string; canW
     setSending(true);
     setError(null);
     try {
-      await sharingApi.postMessage(requestId, text.trim());
+      await postMessage.mutateAsync(text.trim());
       setText('');
       await queryClient.invalidateQueries({ queryKey: sharingKeys.messages(requestId) });
     } catch (caught) {

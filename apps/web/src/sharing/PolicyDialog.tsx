@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, HStack, IconButton, Input, NativeSelect, Stack, Table, Text } from '@chakra-ui/react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiError } from '../api/client';
 import { DeleteIcon } from '../components/icons';
 import { FormDialog } from '../components/FormDialog';
@@ -8,15 +8,17 @@ import { ServerErrorAlert } from '../forms/ServerErrorAlert';
 import { TextField } from '../forms/TextField';
 import { toApiError } from '../forms/use-form';
 import { toaster } from '../shell/toaster';
-import { sharingApi, sharingKeys } from './sharing-api';
+import { sharingApi } from './sharing-api';
 import { NO_PERMISSION, POLICY_NOT_CREATED, POLICY_SAVED } from './texts';
-import type { Answer, Policy, PolicyRequirement } from './types';
+import type { Policy, PolicyInput, PolicyRequirement } from './types';
+import { sharingKeys } from '../shared/query-keys';
 
 const emptyRow = (): PolicyRequirement => ({ topic: '', requirement: '', agree: 'yes' });
 
 /** The access policy modal (spec section 2, Access policies): a name and requirement rows (topic, requirement, Yes/No requestor option). */
 export function PolicyDialog({ policy, open, onClose }: { policy: Policy | null; open: boolean; onClose(): void }) {
   const queryClient = useQueryClient();
+  const savePolicy = useMutation({ mutationFn: (body: PolicyInput) => (policy ? sharingApi.updatePolicy(policy.id, body) : sharingApi.createPolicy(body)) });
   const [name, setName] = useState(policy?.name ?? '');
   const [rows, setRows] = useState<PolicyRequirement[]>(policy?.fields.length ? policy.fields : [emptyRow()]);
   const [error, setError] = useState<ApiError | null>(null);
@@ -32,8 +34,7 @@ export function PolicyDialog({ policy, open, onClose }: { policy: Policy | null;
       policyFields: rows.filter((r) => r.topic.trim() || r.requirement.trim()).map((r) => ({ ...r, topic: r.topic.trim(), requirement: r.requirement.trim() })),
     };
     try {
-      if (policy) await sharingApi.updatePolicy(policy.id, body);
-      else await sharingApi.createPolicy(body);
+      await savePolicy.mutateAsync(body);
       await queryClient.invalidateQueries({ queryKey: sharingKeys.policies });
       toaster.create({ type: 'success', title: POLICY_SAVED });
       onClose();
@@ -89,7 +90,7 @@ export function PolicyDialog({ policy, open, onClose }: { policy: Policy | null;
                     <NativeSelect.Field
                       aria-label={`Requestor option ${index + 1}`}
                       value={row.agree}
-                      onChange={(e) => set(index, { agree: e.currentTarget.value as Answer })}
+                      onChange={(e) => set(index, { agree: e.currentTarget.value === 'no' ? 'no' : 'yes' })}
                     >
                       <option value="yes">Yes</option>
                       <option value="no">No</option>

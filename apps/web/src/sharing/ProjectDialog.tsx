@@ -1,27 +1,32 @@
 import { useState } from 'react';
 import { Alert, Checkbox, Link, Stack, Text } from '@chakra-ui/react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
 import { FormDialog } from '../components/FormDialog';
 import { LoadingState } from '../components/LoadingState';
 import { toApiError } from '../forms/use-form';
-import { recordKeys } from '../records/records-api';
+
 import { toaster } from '../shell/toaster';
-import { sharingApi, sharingKeys } from './sharing-api';
+import { sharingApi } from './sharing-api';
 import { GROUP_NOT_RETRIEVED, NO_PROJECTS } from './texts';
+import { recordKeys, sharingKeys } from '../shared/query-keys';
 
 /** The projects modal of a record card (add to project): a checkbox per project of the organisation. */
 export function ProjectDialog({ recordId, recordName, onClose }: { recordId: string; recordName: string; onClose(): void }) {
   const queryClient = useQueryClient();
-  const groups = useQuery({ queryKey: sharingKeys.groups(recordId), queryFn: ({ signal }) => sharingApi.groups(recordId, signal) });
+  const updateGroup = useMutation({
+    mutationFn: ({ groupId, add }: { groupId: string; add: boolean }) =>
+      sharingApi.updateGroup(groupId, add ? { addRecordIds: [recordId] } : { removeRecordIds: [recordId] }),
+  });
+  const groups = useQuery({ queryKey: sharingKeys.groupList(recordId), queryFn: ({ signal }) => sharingApi.groups(recordId, signal) });
   const [saving, setSaving] = useState<string | null>(null);
 
   async function toggle(groupId: string, add: boolean) {
     setSaving(groupId);
     try {
-      await sharingApi.updateGroup(groupId, add ? { addRecordIds: [recordId] } : { removeRecordIds: [recordId] });
-      await queryClient.invalidateQueries({ queryKey: ['groups'] });
-      void queryClient.invalidateQueries({ queryKey: recordKeys.record(recordId) });
+      await updateGroup.mutateAsync({ groupId, add });
+      await queryClient.invalidateQueries({ queryKey: sharingKeys.groups });
+      void queryClient.invalidateQueries({ queryKey: recordKeys.detail(recordId) });
       toaster.create({ type: 'success', title: add ? 'The record was added to the project.' : 'The record was removed from the project.' });
     } catch (error) {
       toaster.create({ type: 'error', title: toApiError(error).message });

@@ -1,16 +1,17 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, CloseButton, Dialog, Portal, Text } from '@chakra-ui/react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '../auth/AuthProvider';
 import { LoadingState } from '../components/LoadingState';
 import { toApiError } from '../forms/use-form';
-import { recordKeys } from '../records/records-api';
+
 import { toaster } from '../shell/toaster';
-import { WORKSPACE_RECORDS_KEY } from '../workspace/use-records';
+
 import { RequestPanel } from './RequestPanel';
-import { sharingApi, sharingKeys } from './sharing-api';
+import { sharingApi } from './sharing-api';
 import { LOGIN_TO_REQUEST_RECORD, OPENING_REQUEST } from './texts';
 import type { AccessRequest } from './types';
+import { recordKeys, sharingKeys } from '../shared/query-keys';
 
 /**
  * The request modal of a Request-access record (card or details): opens the caller's request (a new
@@ -23,31 +24,30 @@ export function RequestDialog({ recordId, recordName, onClose }: { recordId: str
   const [notice, setNotice] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
 
+  // Opening the dialog opens (or finds) the caller's request for the record.
+  const { mutate: openRequest } = useMutation({
+    mutationFn: sharingApi.openRequest,
+    onSuccess: (_answer, record) => void queryClient.invalidateQueries({ queryKey: recordKeys.detail(record) }),
+  });
   useEffect(() => {
-    let live = true;
-    sharingApi
-      .openRequest(recordId)
-      .then((answer) => {
-        if (!live) return;
+    // Callbacks of this call only: none once the dialog is gone, nor for a call a newer one replaced.
+    openRequest(recordId, {
+      onSuccess: (answer) => {
         if ('request' in answer) {
           setNotice(answer.message);
           setRequest(answer.request);
         } else setRequest(answer);
-        void queryClient.invalidateQueries({ queryKey: recordKeys.record(recordId) });
-      })
-      .catch((error: unknown) => {
-        if (!live) return;
+      },
+      onError: (error) => {
         toaster.create({ type: 'warning', title: LOGIN_TO_REQUEST_RECORD });
         setFailure(toApiError(error).message);
-      });
-    return () => {
-      live = false;
-    };
-  }, [recordId, queryClient]);
+      },
+    });
+  }, [recordId, openRequest]);
 
   const refreshRecord = () => {
-    void queryClient.invalidateQueries({ queryKey: recordKeys.record(recordId) });
-    void queryClient.invalidateQueries({ queryKey: WORKSPACE_RECORDS_KEY });
+    void queryClient.invalidateQueries({ queryKey: recordKeys.detail(recordId) });
+    void queryClient.invalidateQueries({ queryKey: recordKeys.lists() });
     void queryClient.invalidateQueries({ queryKey: sharingKeys.sent });
   };
 

@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
+import { useMutation } from '@tanstack/react-query';
 import { Badge, Box, Button, DataList, Field, Heading, HStack, Input, Link, RadioGroup, Stack, Table, Text, Textarea } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ApiError } from '../api/client';
@@ -70,16 +71,18 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
   const [expiry, setExpiry] = useState('');
   const [reason, setReason] = useState('');
   const reviewed = useRef(false);
+  const update = useMutation({ mutationFn: (body: RequestUpdate) => sharingApi.updateRequest(request.id, body) });
+  const { mutate: markReviewed } = useMutation({
+    mutationFn: (requestId: string) => sharingApi.updateRequest(requestId, { status: 'review' }),
+    onSuccess: onChanged,
+  });
 
   // The owner side opening a sent request moves it to review (spec section 4).
   useEffect(() => {
     if (!actions.markReviewed || reviewed.current) return;
     reviewed.current = true;
-    sharingApi
-      .updateRequest(request.id, { status: 'review' })
-      .then(onChanged)
-      .catch(() => undefined);
-  }, [actions.markReviewed, request.id, onChanged]);
+    markReviewed(request.id);
+  }, [actions.markReviewed, request.id, markReviewed]);
 
   const setAnswer = (policyId: string, index: number, agree: Answer) =>
     setPolicies((current) =>
@@ -90,7 +93,7 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
     setBusy(kind);
     setError(null);
     try {
-      const updated = await sharingApi.updateRequest(request.id, body);
+      const updated = await update.mutateAsync(body);
       toaster.create({ type: level, title: success });
       setConfirm(null);
       if (updated.status === 'closed') onClosed();
@@ -188,7 +191,7 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
                         <RadioGroup.Root
                           size="sm"
                           value={item.agree || null}
-                          onValueChange={(d) => d.value && setAnswer(policy.id, index, d.value as Answer)}
+                          onValueChange={(d) => (d.value === 'yes' || d.value === 'no') && setAnswer(policy.id, index, d.value)}
                           aria-label={`${item.object}: ${item.requirement}`}
                         >
                           <HStack gap="3">

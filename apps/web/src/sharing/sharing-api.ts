@@ -1,16 +1,6 @@
 import { typedApi } from '../api/typed';
 import type { GroupInput, PolicyInput, RequestUpdate } from './types';
 
-export const sharingKeys = {
-  policies: ['policies'] as const,
-  groups: (record?: string) => (record ? (['groups', record] as const) : (['groups'] as const)),
-  sent: ['requests', 'sent'] as const,
-  received: ['requests', 'received'] as const,
-  request: (requestId: string) => ['requests', 'one', requestId] as const,
-  messages: (requestId: string) => ['request-messages', requestId] as const,
-  audit: (recordId: string) => ['request-audit', recordId] as const,
-};
-
 /** The calls of spec section 7, "Policies and groups" and "Requests and messages". */
 export const sharingApi = {
   policies: async (signal?: AbortSignal) => (await typedApi.get('/api/policies', { signal })).results,

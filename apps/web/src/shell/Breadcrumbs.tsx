@@ -1,7 +1,7 @@
 import { Fragment } from 'react';
 import { Breadcrumb } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
-import type { Crumb } from '../routes/route-handle';
+import type { Crumb } from './route-handle';
 
 export function Breadcrumbs({ crumbs }: { crumbs: Crumb[] }) {
   return (

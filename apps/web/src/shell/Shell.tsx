@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Box, chakra, Flex } from '@chakra-ui/react';
 import { Outlet, useLocation } from 'react-router-dom';
 import { config } from '../config';
-import { useCrumbs, useIsBarePage } from '../routes/route-handle';
+import { useCrumbs, useIsBarePage } from './route-handle';
 import { Breadcrumbs } from './Breadcrumbs';
 import { Footer } from './Footer';
 import { Sidebar } from './Sidebar';

@@ -45,7 +45,12 @@ export function useRecordsScope(): RecordsScopeState {
 export function RecordsScopeToggle({ label, ownLabel, allLabel }: { label: string; ownLabel: string; allLabel: string }) {
   const { scope, setScope } = useRecordsScope();
   return (
-    <SegmentGroup.Root size="sm" aria-label={label} value={scope} onValueChange={(details) => details.value && setScope(details.value as RecordsScope)}>
+    <SegmentGroup.Root
+      size="sm"
+      aria-label={label}
+      value={scope}
+      onValueChange={(details) => details.value && setScope(details.value === 'own' ? 'own' : 'all')}
+    >
       <SegmentGroup.Indicator />
       <SegmentGroup.Items
         items={[

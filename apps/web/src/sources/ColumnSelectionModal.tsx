@@ -1,7 +1,8 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Alert, Box, Button, Checkbox, CloseButton, Dialog, NativeSelect, Portal, Stack, Table, Text, VisuallyHidden } from '@chakra-ui/react';
+import { Box, Button, Checkbox, CloseButton, Dialog, NativeSelect, Portal, Stack, Table, Text, VisuallyHidden } from '@chakra-ui/react';
 import { type ColumnChoice, plainChoices } from './private-columns';
 import { TableScrollArea } from '../components/TableScrollArea';
+import { StatusAlert } from '../components/StatusAlert';
 
 interface ColumnSelectionModalProps {
   open: boolean;
@@ -101,7 +102,7 @@ export function ColumnSelectionModal({
                                   aria-label={`Share format of ${header}`}
                                   value={choices[i]?.format ?? 'plain'}
                                   onChange={(event) => {
-                                    const format = event.currentTarget.value as ColumnChoice['format'];
+                                    const format = FORMATS.find(([, code]) => code === event.currentTarget.value)?.[1] ?? 'plain';
                                     set(i, format === 'exclude' ? { format, hash: false, fuzzy: false } : { format });
                                   }}
                                 >
@@ -135,12 +136,7 @@ export function ColumnSelectionModal({
                   Total rows: {totalRows.toLocaleString('en')}
                 </Text>
                 {children?.(choices)}
-                {error && (
-                  <Alert.Root status="error" role="alert">
-                    <Alert.Indicator />
-                    <Alert.Title>{error}</Alert.Title>
-                  </Alert.Root>
-                )}
+                {error && <StatusAlert status="error" text={error} />}
               </Stack>
             </Dialog.Body>
             <Dialog.Footer>

@@ -1,15 +1,18 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Box, Button, Field, HStack, Input, Progress, Stack, Text } from '@chakra-ui/react';
-import { Link as RouterLink } from 'react-router-dom';
+import { Button, Field, HStack, Input, Progress, Stack, Text } from '@chakra-ui/react';
+import { CreatedRecords } from '../components/CreatedRecords';
 import { LoadingState } from '../components/LoadingState';
+import { StatusAlert } from '../components/StatusAlert';
 import { TextField } from '../forms/TextField';
 import { toApiError } from '../forms/use-form';
-import { uploadRecords } from '../records/records-api';
+import { useUploadRecords } from '../records/use-upload';
 import type { CatalogueRecord } from '../records/types';
 import { ColumnSelectionModal } from './ColumnSelectionModal';
 import { LinkageKeyPanel, useLinkageKey } from './LinkageKeyPanel';
 import { choicesToFields, type ColumnChoice } from './private-columns';
 import { scanCsv, transformCsv } from './private-indexing-client';
+
+const NONE: string[] = [];
 
 interface Scanned {
   file: File;
@@ -35,6 +38,7 @@ export function PrivateIndexingTab() {
   const [error, setError] = useState<string | null>(null);
   const [created, setCreated] = useState<CatalogueRecord | null>(null);
   const cancel = useRef<(() => void) | null>(null);
+  const upload = useUploadRecords();
   useEffect(() => () => cancel.current?.(), []);
 
   const choose = async (file: File | undefined) => {
@@ -59,7 +63,7 @@ export function PrivateIndexingTab() {
     }
   };
 
-  const { hashed, fuzzy } = scanned && choices ? choicesToFields(scanned.headers, choices) : { hashed: [] as string[], fuzzy: [] as string[] };
+  const { hashed, fuzzy } = scanned && choices ? choicesToFields(scanned.headers, choices) : { hashed: NONE, fuzzy: NONE };
   const needsKey = hashed.length > 0 && !linkage.key;
 
   const indexPrivately = async () => {
@@ -87,7 +91,7 @@ export function PrivateIndexingTab() {
         form.append('linkageKeyId', linkage.id);
       }
       setProgress({ step: 'Uploading…', fraction: 0 });
-      const [record] = await uploadRecords(form, (fraction) => setProgress({ step: 'Uploading…', fraction }));
+      const [record] = await upload.mutateAsync({ body: form, onProgress: (fraction) => setProgress({ step: 'Uploading…', fraction }) });
       setCreated(record);
       setScanned(null);
       setChoices(null);
@@ -159,27 +163,8 @@ export function PrivateIndexingTab() {
           </HStack>
         </Progress.Root>
       )}
-      {error && (
-        <Alert.Root status="error" role="alert">
-          <Alert.Indicator />
-          <Alert.Title>{error}</Alert.Title>
-        </Alert.Root>
-      )}
-      {created && (
-        <Alert.Root status="success" role="status">
-          <Alert.Indicator />
-          <Alert.Content>
-            <Alert.Title>The record was created.</Alert.Title>
-            <Box as="ul" ps="4" data-testid="created-records">
-              <li>
-                <RouterLink to={`/records/${created.id}`} style={{ textDecoration: 'underline' }}>
-                  {created.name}
-                </RouterLink>
-              </li>
-            </Box>
-          </Alert.Content>
-        </Alert.Root>
-      )}
+      {error && <StatusAlert status="error" text={error} />}
+      <CreatedRecords records={created ? [created] : []} />
 
       {scanned && (
         <ColumnSelectionModal

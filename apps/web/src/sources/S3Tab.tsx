@@ -1,16 +1,21 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
-import { Alert, Box, Button, Checkbox, CloseButton, HStack, List, Stack, Table, Text } from '@chakra-ui/react';
+import { useState, type FormEvent } from 'react';
+import { Box, Button, HStack, Stack, Table, Text } from '@chakra-ui/react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { CheckboxField } from '../components/CheckboxField';
 import { LoadingState } from '../components/LoadingState';
+import { SelectField } from '../components/SelectField';
+import { StatusAlert } from '../components/StatusAlert';
 import { TextField } from '../forms/TextField';
 import { formatSize } from '../lib/format';
-import { SelectField } from '../records/SelectField';
+import { recordKeys, sourceKeys } from '../shared/query-keys';
+import { SavedItems } from './SavedItems';
 import { type CloudAccount, cloudApi, type CloudCredentials, type CloudIndexResult } from './sources-api';
 
 // Spec section 8 (Cloud), word for word.
 export const BUCKETS_FAILED = 'Loading buckets for this account failed. Please try again.';
 export const OBJECTS_FAILED = 'Loading bucket objects failed. Please try again.';
+const INDEX_FAILED = 'Indexing failed. Please try again.';
 /** Spec section 9: sync modes; the selector is disabled, so only once applies. */
 const SYNC: Array<[string, string]> = [
   ['Once', 'once'],
@@ -19,123 +24,78 @@ const SYNC: Array<[string, string]> = [
   ['Weekly', 'weekly'],
 ];
 
-function CheckboxRow({ label, checked, onChange }: { label: string; checked: boolean; onChange(checked: boolean): void }) {
-  return (
-    <Checkbox.Root colorPalette="teal" checked={checked} onCheckedChange={(details) => onChange(details.checked === true)}>
-      <Checkbox.HiddenInput />
-      <Checkbox.Control />
-      <Checkbox.Label>{label}</Checkbox.Label>
-    </Checkbox.Root>
-  );
-}
+type AccountsPage = { results: CloudAccount[] };
 
-function Failure({ text }: { text: string }) {
-  return (
-    <Alert.Root status="error" role="alert">
-      <Alert.Indicator />
-      <Alert.Title>{text}</Alert.Title>
-    </Alert.Root>
-  );
-}
+const toggle = (list: string[], value: string, on: boolean) => (on ? [...list, value] : list.filter((v) => v !== value));
 
 /** Add data → Index AWS S3 Objects (spec section 2). */
 export function S3Tab() {
+  const queryClient = useQueryClient();
   const [keyId, setKeyId] = useState('');
   const [secret, setSecret] = useState('');
   const [endpoint, setEndpoint] = useState('');
   const [region, setRegion] = useState('us-east-1');
   const [save, setSave] = useState(true);
-  const [accounts, setAccounts] = useState<CloudAccount[] | null>(null);
-  const [deleting, setDeleting] = useState<CloudAccount | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
   const [credentials, setCredentials] = useState<CloudCredentials | null>(null);
-  const [buckets, setBuckets] = useState<string[] | null>(null);
   const [checked, setChecked] = useState<string[]>([]);
-  const [objects, setObjects] = useState<{ bucket: string; items: Array<{ name: string; size: number }> } | null>(null);
   const [chosenObjects, setChosenObjects] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<string | null>(null);
   const [results, setResults] = useState<CloudIndexResult[]>([]);
 
-  const load = useCallback(async () => {
-    try {
-      setAccounts((await cloudApi.accounts()).results);
-    } catch {
-      setAccounts([]);
-    }
-  }, []);
-  useEffect(() => void load(), [load]);
-
-  const loadBuckets = async (using: CloudCredentials, saveAccount: boolean) => {
-    setBusy('buckets');
-    setError(null);
-    setBuckets(null);
-    setObjects(null);
-    setChecked([]);
-    try {
-      const answer = await cloudApi.buckets(using, saveAccount);
-      setBuckets(answer.buckets.map((b) => b.name));
-      const account = answer.account;
+  const accounts = useQuery({ queryKey: sourceKeys.cloudAccounts, queryFn: ({ signal }) => cloudApi.accounts(signal), retry: false });
+  const buckets = useMutation({
+    mutationFn: ({ using, saveAccount }: { using: CloudCredentials; saveAccount: boolean }) => cloudApi.buckets(using, saveAccount),
+    onMutate: () => {
+      setError(null);
+      objects.reset();
+      setChecked([]);
+    },
+    onSuccess: ({ account }, { using }) => {
       if (account) {
-        setAccounts((current) => [...(current ?? []).filter((a) => a.id !== account.id), account]);
+        queryClient.setQueryData<AccountsPage>(
+          sourceKeys.cloudAccounts,
+          (page) => page && { ...page, results: [...page.results.filter((a) => a.id !== account.id), account] },
+        );
+        void queryClient.invalidateQueries({ queryKey: sourceKeys.cloudAccounts });
         setCredentials({ accountId: account.id });
         setSecret('');
       } else setCredentials(using);
-    } catch {
-      setError(BUCKETS_FAILED);
-    } finally {
-      setBusy(null);
-    }
-  };
+    },
+    onError: () => setError(BUCKETS_FAILED),
+  });
+  const objects = useMutation({
+    mutationFn: ({ using, bucket }: { using: CloudCredentials; bucket: string }) => cloudApi.objects(using, bucket),
+    onMutate: () => setError(null),
+    onSuccess: () => setChosenObjects([]),
+    onError: () => setError(OBJECTS_FAILED),
+  });
+  const indexing = useMutation({
+    mutationFn: (work: () => Promise<{ results: CloudIndexResult[] }>) => work(),
+    onMutate: () => setError(null),
+    onSuccess: (answer) => {
+      setResults(answer.results);
+      void queryClient.invalidateQueries({ queryKey: recordKeys.lists() });
+    },
+    onError: () => setError(INDEX_FAILED),
+  });
+  const bucketNames = buckets.data?.buckets.map((b) => b.name);
+  const listed = objects.data && { bucket: objects.data.bucket, items: objects.data.objects };
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    void loadBuckets(
-      { AwsAccessKeyId: keyId.trim(), AwsSecretAccessKey: secret, ...(endpoint.trim() && { endpoint: endpoint.trim() }), region: region.trim() || 'us-east-1' },
-      save,
-    );
+    buckets.mutate({
+      using: {
+        AwsAccessKeyId: keyId.trim(),
+        AwsSecretAccessKey: secret,
+        ...(endpoint.trim() && { endpoint: endpoint.trim() }),
+        region: region.trim() || 'us-east-1',
+      },
+      saveAccount: save,
+    });
   };
-
-  const listObjects = async () => {
-    if (!credentials || checked.length !== 1) return;
-    setBusy('objects');
-    setError(null);
-    try {
-      const answer = await cloudApi.objects(credentials, checked[0]);
-      setObjects({ bucket: answer.bucket, items: answer.objects });
-      setChosenObjects([]);
-    } catch {
-      setError(OBJECTS_FAILED);
-    } finally {
-      setBusy(null);
-    }
+  const listObjects = () => {
+    if (credentials && checked.length === 1) objects.mutate({ using: credentials, bucket: checked[0] });
   };
-
-  const index = async (work: () => Promise<{ results: CloudIndexResult[] }>) => {
-    setBusy('index');
-    setError(null);
-    try {
-      setResults((await work()).results);
-    } catch {
-      setError('Indexing failed. Please try again.');
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const remove = async () => {
-    if (!deleting) return;
-    try {
-      await cloudApi.removeAccount(deleting.id);
-      setAccounts((current) => (current ?? []).filter((a) => a.id !== deleting.id));
-      setDeleting(null);
-      setDeleteError(null);
-    } catch {
-      setDeleteError('Delete account failed...');
-    }
-  };
-
-  const toggle = (list: string[], value: string, on: boolean) => (on ? [...list, value] : list.filter((v) => v !== value));
 
   return (
     <Stack gap="8" maxW="4xl">
@@ -161,55 +121,57 @@ export function S3Tab() {
               <TextField label="Region" name="region" value={region} onChange={setRegion} />
             </Box>
           </HStack>
-          <CheckboxRow label="Save this account" checked={save} onChange={setSave} />
+          <CheckboxField label="Save this account" checked={save} onChange={setSave} />
           <HStack>
-            <Button type="submit" colorPalette="teal" loading={busy === 'buckets'} disabled={!keyId.trim() || !secret}>
+            <Button type="submit" colorPalette="teal" loading={buckets.isPending} disabled={!keyId.trim() || !secret}>
               Load Buckets
             </Button>
           </HStack>
         </Stack>
       </form>
 
-      <Stack gap="3">
-        <Text fontWeight="semibold" fontSize="lg">
-          Saved accounts
-        </Text>
-        {accounts === null && <LoadingState label="Loading accounts…" />}
-        {accounts && accounts.length === 0 && <Text color="fg.muted">No saved accounts.</Text>}
-        {accounts && accounts.length > 0 && (
-          <List.Root variant="plain" gap="2" aria-label="Saved accounts">
-            {accounts.map((account) => (
-              <List.Item key={account.id}>
-                <HStack borderWidth="1px" borderRadius="md" px="3" py="2" w="100%">
-                  <Text flex="1">
-                    {account.AwsAccessKeyId} {account.endpoint ? `at ${account.endpoint}` : 'on AWS'} ({account.region})
-                  </Text>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    aria-label={`Load ${account.AwsAccessKeyId}`}
-                    onClick={() => void loadBuckets({ accountId: account.id }, false)}
-                  >
-                    Load
-                  </Button>
-                  <CloseButton size="sm" aria-label={`Delete account ${account.AwsAccessKeyId}`} onClick={() => setDeleting(account)} />
-                </HStack>
-              </List.Item>
-            ))}
-          </List.Root>
+      <SavedItems
+        title="Saved accounts"
+        items={accounts.data?.results ?? (accounts.isError ? [] : undefined)}
+        loadingLabel="Loading accounts…"
+        emptyText="No saved accounts."
+        describe={(account) => (
+          <>
+            {account.AwsAccessKeyId} {account.endpoint ? `at ${account.endpoint}` : 'on AWS'} ({account.region})
+          </>
         )}
-      </Stack>
+        nameOf={(account) => account.AwsAccessKeyId}
+        action={{
+          label: 'Load',
+          ariaLabel: (name) => `Load ${name}`,
+          onClick: (account) => buckets.mutate({ using: { accountId: account.id }, saveAccount: false }),
+        }}
+        remove={{
+          ariaLabel: (name) => `Delete account ${name}`,
+          title: 'Delete account',
+          message: 'Are you sure you want to delete this account?',
+          failed: 'Delete account failed...',
+          run: (account) => cloudApi.removeAccount(account.id),
+          onRemoved: (account) => {
+            queryClient.setQueryData<AccountsPage>(
+              sourceKeys.cloudAccounts,
+              (page) => page && { ...page, results: page.results.filter((a) => a.id !== account.id) },
+            );
+            void queryClient.invalidateQueries({ queryKey: sourceKeys.cloudAccounts });
+          },
+        }}
+      />
 
-      {error && <Failure text={error} />}
+      {error && <StatusAlert status="error" text={error} />}
 
-      {buckets && (
+      {bucketNames && (
         <Stack gap="3" data-testid="buckets">
           <Text fontWeight="semibold" fontSize="lg">
             Buckets
           </Text>
-          {buckets.length === 0 && <Text color="fg.muted">This account has no buckets.</Text>}
-          {buckets.map((bucket) => (
-            <CheckboxRow
+          {bucketNames.length === 0 && <Text color="fg.muted">This account has no buckets.</Text>}
+          {bucketNames.map((bucket) => (
+            <CheckboxField
               key={bucket}
               label={bucket}
               checked={checked.includes(bucket)}
@@ -220,14 +182,14 @@ export function S3Tab() {
             <SelectField label="Sync" name="sync" value="once" options={SYNC} onChange={() => undefined} disabled helperText="Only once is available." />
           </Box>
           <HStack>
-            <Button variant="outline" disabled={checked.length !== 1} loading={busy === 'objects'} onClick={() => void listObjects()}>
+            <Button variant="outline" disabled={checked.length !== 1} loading={objects.isPending} onClick={listObjects}>
               List Objects
             </Button>
             <Button
               colorPalette="teal"
               disabled={checked.length === 0 || !credentials}
-              loading={busy === 'index'}
-              onClick={() => credentials && void index(() => cloudApi.indexBuckets(credentials, checked))}
+              loading={indexing.isPending}
+              onClick={() => credentials && indexing.mutate(() => cloudApi.indexBuckets(credentials, checked))}
             >
               Index Selected Buckets
             </Button>
@@ -235,14 +197,14 @@ export function S3Tab() {
         </Stack>
       )}
 
-      {objects && (
+      {listed && (
         <Stack gap="3" data-testid="bucket-objects">
           <Text fontWeight="semibold" fontSize="lg">
-            Objects of {objects.bucket}
+            Objects of {listed.bucket}
           </Text>
-          {objects.items.length === 0 && <Text color="fg.muted">This bucket is empty.</Text>}
-          {objects.items.map((item) => (
-            <CheckboxRow
+          {listed.items.length === 0 && <Text color="fg.muted">This bucket is empty.</Text>}
+          {listed.items.map((item) => (
+            <CheckboxField
               key={item.name}
               label={`${item.name} (${formatSize(item.size)})`}
               checked={chosenObjects.includes(item.name)}
@@ -253,8 +215,8 @@ export function S3Tab() {
             <Button
               colorPalette="teal"
               disabled={chosenObjects.length === 0 || !credentials}
-              loading={busy === 'index'}
-              onClick={() => credentials && void index(() => cloudApi.indexObjects(credentials, objects.bucket, chosenObjects))}
+              loading={indexing.isPending}
+              onClick={() => credentials && indexing.mutate(() => cloudApi.indexObjects(credentials, listed.bucket, chosenObjects))}
             >
               Index Selected Objects
             </Button>
@@ -262,7 +224,7 @@ export function S3Tab() {
         </Stack>
       )}
 
-      {busy === 'index' && <LoadingState label="Indexing…" />}
+      {indexing.isPending && <LoadingState label="Indexing…" />}
       {results.length > 0 && (
         <Table.Root size="sm" aria-label="Indexed objects" data-testid="index-results">
           <Table.Header>
@@ -293,20 +255,6 @@ export function S3Tab() {
           </Table.Body>
         </Table.Root>
       )}
-
-      <ConfirmDialog
-        open={deleting !== null}
-        title="Delete account"
-        message="Are you sure you want to delete this account?"
-        confirmLabel="Delete"
-        onConfirm={() => void remove()}
-        onCancel={() => {
-          setDeleting(null);
-          setDeleteError(null);
-        }}
-      >
-        {deleteError && <Text color="fg.error">{deleteError}</Text>}
-      </ConfirmDialog>
     </Stack>
   );
 }

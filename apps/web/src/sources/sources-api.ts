@@ -1,5 +1,5 @@
 import { type ResponseOf, typedApi } from '../api/typed';
-import type { CatalogueRecord } from '../records/types';
+import { withMeta } from '../records/records-api';
 
 export type SqlType = 'mysql' | 'postgresql';
 
@@ -38,7 +38,7 @@ export const connectionsApi = {
   preview: (connectionId: string, objectName: string) => typedApi.post('/api/connections/get-object', { connectionId, objectName, rowsPerPage: 10 }),
   // The document gives a record's file META as a free-form object; the screens read it as CatalogueRecord.
   createMetadata: async (connectionId: string, objectName: string, fields: PrivateFields) =>
-    (await typedApi.post('/api/connections/create-metadata', { connectionId, objectName, ...fields })) as CatalogueRecord,
+    withMeta(await typedApi.post('/api/connections/create-metadata', { connectionId, objectName, ...fields })),
 };
 
 export type CloudAccount = ResponseOf<'/api/connect-aws/get-accounts', 'get'>['results'][number];

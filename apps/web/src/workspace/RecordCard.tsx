@@ -8,7 +8,7 @@ import { RECORD_DRAG_TYPE, toAreaRecord, useWorkArea } from '../relations/work-a
 import { CopyIcon, DeleteIcon, DownloadIcon, EditIcon, LinkIcon, SimilarIcon } from '../components/icons';
 import { formatDate, formatSize, truncate } from '../lib/format';
 import { DESCRIPTION_LIMIT, displayName, NAME_LIMIT, ORIGIN_LIMIT, TYPE_LIMIT, visibilityLabel } from './format';
-import { canDownload, canRequest, downloadColor, downloadRecord, LOGIN_TO_LINK, LOGIN_TO_REQUEST, requestLabel, useCopyRecordLink } from './record-actions';
+import { canDownload, canRequest, downloadColor, LOGIN_TO_LINK, LOGIN_TO_REQUEST, requestLabel, useCopyRecordLink, useDownloadRecord } from './record-actions';
 import type { RecordCardData } from './types';
 
 interface RecordCardProps {
@@ -34,6 +34,7 @@ function Field({ label, value, title }: { label: string; value: string; title?: 
 export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
   const [dialog, setDialog] = useState<'request' | 'project' | null>(null);
   const copyLink = useCopyRecordLink();
+  const download = useDownloadRecord();
   const fullName = displayName(record.name, record.alt_name);
   const name = truncate(fullName, NAME_LIMIT);
   const typeText = truncate(record.type || 'Record', TYPE_LIMIT);
@@ -172,7 +173,7 @@ export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
             aria-label="Data download"
             title="Data download"
             data-owner={record.is_owner ? 'true' : 'false'}
-            onClick={() => void downloadRecord(record)}
+            onClick={() => void download(record)}
           >
             <DownloadIcon />
           </IconButton>

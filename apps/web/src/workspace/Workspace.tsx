@@ -1,12 +1,12 @@
 import { useState } from 'react';
 import { Alert, Box, Button, Grid, Heading, HStack, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { MergeScanPanel } from '../relations/MergeScanPanel';
 import { relationErrorText, relationsApi, type MergeScanResult } from '../relations/relations-api';
 import { WorkAreaPanel } from '../relations/WorkAreaPanel';
 import { WorkAreaProvider, type WorkAreaRecord } from '../relations/work-area';
 import { Link as RouterLink, useSearchParams } from 'react-router-dom';
-import { sharingApi, sharingKeys } from '../sharing/sharing-api';
+import { sharingApi } from '../sharing/sharing-api';
 import { useAuth } from '../auth/AuthProvider';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadingState } from '../components/LoadingState';
@@ -14,12 +14,13 @@ import { RecordsScopeToggle, useRecordsScope } from '../shell/records-scope';
 import { useSearchQuery } from '../shell/search-query';
 import { toaster } from '../shell/toaster';
 import { GridIcon, TableIcon } from '../components/icons';
-import { recordCountLabel } from './card-rules';
+import { recordCountLabel } from '../shared/card-rules';
 import { RecordCard } from './RecordCard';
 import { RecordsTable } from './RecordsTable';
 import { ScrollSentinel } from './ScrollSentinel';
 import type { RecordCardData, RecordsSearch } from './types';
 import { useDeleteRecords, useRecordsList } from './use-records';
+import { sharingKeys } from '../shared/query-keys';
 
 export const END_OF_INDEX = "You've reached the end of the index for this search!";
 export const NO_RESULTS = 'No results found.';
@@ -53,7 +54,7 @@ function WorkspaceWithArea() {
   const refid = params.get('refid') ?? '';
   // The project filter (search `group`), in the address so a project's "Show its records" link opens it.
   const group = isSignedIn ? (params.get('group') ?? '') : '';
-  const projects = useQuery({ queryKey: sharingKeys.groups(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal), enabled: isSignedIn });
+  const projects = useQuery({ queryKey: sharingKeys.groupList(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal), enabled: isSignedIn });
   const setGroup = (next: string) => {
     const merged = new URLSearchParams(params);
     if (next) merged.set('group', next);
@@ -66,18 +67,13 @@ function WorkspaceWithArea() {
   const remove = useDeleteRecords();
   const [toDelete, setToDelete] = useState<RecordCardData[] | null>(null);
   const [scan, setScan] = useState<MergeScanResult | null>(null);
-  const [scanning, setScanning] = useState(false);
-
-  async function scanToMerge(records: WorkAreaRecord[]) {
-    setScanning(true);
-    try {
-      setScan(await relationsApi.mergeScan(records.map((r) => r.id)));
-    } catch (error) {
-      toaster.create({ type: 'error', title: relationErrorText(error) });
-    } finally {
-      setScanning(false);
-    }
-  }
+  const mergeScan = useMutation({
+    mutationFn: (records: WorkAreaRecord[]) => relationsApi.mergeScan(records.map((r) => r.id)),
+    onSuccess: setScan,
+    onError: (error) => toaster.create({ type: 'error', title: relationErrorText(error) }),
+  });
+  const scanning = mergeScan.isPending;
+  const scanToMerge = (records: WorkAreaRecord[]) => mergeScan.mutate(records);
 
   const records = list.data?.pages.flatMap((page) => page.results) ?? [];
   const count = list.data?.pages.at(-1)?.count ?? 0;
@@ -222,7 +218,7 @@ function WorkspaceWithArea() {
     <Grid templateColumns={{ base: '1fr', xl: 'minmax(0, 1fr) 18rem' }} gap="4" alignItems="start">
       {content}
       <Box position={{ xl: 'sticky' }} top="4">
-        <WorkAreaPanel signedIn={isSignedIn} onScan={(r) => void scanToMerge(r)} scanning={scanning} />
+        <WorkAreaPanel signedIn={isSignedIn} onScan={scanToMerge} scanning={scanning} />
       </Box>
     </Grid>
   );

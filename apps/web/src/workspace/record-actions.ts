@@ -1,24 +1,37 @@
 import { useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { ApiError } from '../api/client';
 import { toaster } from '../shell/toaster';
+import { recordKeys } from '../shared/query-keys';
 import { fetchDownloadLink } from './records-api';
 import { recordLink } from './format';
 import type { RecordCardData } from './types';
 
-export { canDownload, canRequest, downloadColor, LOGIN_TO_LINK, LOGIN_TO_REQUEST, requestLabel } from './card-rules';
+export { canDownload, canRequest, downloadColor, LOGIN_TO_LINK, LOGIN_TO_REQUEST, requestLabel } from '../shared/card-rules';
 
-/** Opens the record's signed download link in a new window. */
-export async function downloadRecord(record: RecordCardData): Promise<void> {
-  // Opened before the call so the browser treats it as the click's own window, not a pop-up.
-  const target = window.open('', '_blank');
-  try {
-    const { url } = await fetchDownloadLink(record.id);
-    if (target) target.location.href = url;
-    else window.location.href = url;
-  } catch (error) {
-    target?.close();
-    toaster.create({ type: 'error', title: error instanceof ApiError ? error.message : 'An error occured, please try again.' });
-  }
+/** Opens the record's signed download link (asked for afresh at each click) in a new window. */
+export function useDownloadRecord(): (record: RecordCardData) => Promise<void> {
+  const queryClient = useQueryClient();
+  return useCallback(
+    async (record: RecordCardData) => {
+      // Opened before the call so the browser treats it as the click's own window, not a pop-up.
+      const target = window.open('', '_blank');
+      try {
+        const { url } = await queryClient.fetchQuery({
+          queryKey: recordKeys.download(record.id),
+          queryFn: () => fetchDownloadLink(record.id),
+          staleTime: 0,
+          gcTime: 0,
+        });
+        if (target) target.location.href = url;
+        else window.location.href = url;
+      } catch (error) {
+        target?.close();
+        toaster.create({ type: 'error', title: error instanceof ApiError ? error.message : 'An error occured, please try again.' });
+      }
+    },
+    [queryClient],
+  );
 }
 
 /** Copies the record's link; shows it in the toast when the clipboard is not available. */

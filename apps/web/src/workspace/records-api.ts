@@ -7,9 +7,8 @@ export const RECORDS_PAGE_SIZE = 20;
 /** One page of the Workspace list; anonymous visitors use the anonymous endpoint (EV records only). */
 export async function fetchRecordsPage(search: RecordsSearch, page: number, signedIn: boolean, signal?: AbortSignal): Promise<RecordsPage> {
   const common = { query: search.query, refid: search.refid, page, page_size: RECORDS_PAGE_SIZE };
-  // The document gives a list result as {id, name} and more: RecordCardData reads the rest.
-  if (!signedIn) return (await typedApi.get('/api/recordsannon', { query: common, token: null, signal })) as RecordsPage;
-  return (await typedApi.get('/api/records', { query: { ...common, view: search.view, group: search.group }, signal })) as RecordsPage;
+  if (!signedIn) return typedApi.get('/api/recordsannon', { query: common, token: null, signal });
+  return typedApi.get('/api/records', { query: { ...common, view: search.view, group: search.group }, signal });
 }
 
 export async function deleteRecord(id: string): Promise<void> {

@@ -2,16 +2,14 @@ import { useInfiniteQuery, useMutation, useQueryClient, type InfiniteData } from
 import { useAuth } from '../auth/AuthProvider';
 import { deleteRecord, fetchRecordsPage } from './records-api';
 import type { RecordsPage, RecordsSearch } from './types';
-
-export const WORKSPACE_RECORDS_KEY = ['workspace-records'] as const;
+import { recordKeys } from '../shared/query-keys';
 
 /** The Workspace list, page by page (infinite scroll). */
 export function useRecordsList(search: RecordsSearch) {
   const { token } = useAuth();
   const signedIn = !!token;
   return useInfiniteQuery({
-    // The token is part of the key so signing in or out never shows the other session's list.
-    queryKey: [...WORKSPACE_RECORDS_KEY, token, signedIn ? search : { ...search, view: 'all', group: '' }],
+    queryKey: recordKeys.list(token, signedIn ? search : { ...search, view: 'all', group: '' }),
     queryFn: ({ pageParam, signal }) => fetchRecordsPage(search, pageParam, signedIn, signal),
     initialPageParam: 1,
     getNextPageParam: (last: RecordsPage, _pages, pageParam: number) => (last.next ? pageParam + 1 : undefined),
@@ -27,7 +25,7 @@ export function useDeleteRecords() {
   const queryClient = useQueryClient();
   const dropFromLists = (id: string) =>
     queryClient.setQueriesData<InfiniteData<RecordsPage, number>>(
-      { queryKey: WORKSPACE_RECORDS_KEY },
+      { queryKey: recordKeys.lists() },
       (data) =>
         data && {
           ...data,

@@ -1,7 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiContract, AuthUser, CurrentUser, Public } from '@dc/platform';
-import { ACCESS_OPTIONS, CURRENCY_OPTIONS, visibilityOptionsFor } from './access-options';
-import { accessOptionsSchema } from '../records/record-view';
+import { ACCESS_OPTIONS, CURRENCY_OPTIONS, visibilityOptionsFor } from '../record-model/access-options';
+import { accessOptionsSchema } from '../record-view/record-view';
 
 @Controller('api/accessoptions')
 export class AccessOptionsController {

@@ -4,7 +4,7 @@ import { ApiContract, AuthUser, CurrentUser, SchemaPipe, pagedSchema } from '@dc
 import { ConnectionsService } from './connections.service';
 import { type ConnectionDto, connectionSchema, type CreateMetadataDto, createMetadataSchema, type GetObjectDto, getObjectSchema } from './dto/connection.dto';
 import { z } from 'zod';
-import { recordViewSchema } from '../records/record-view';
+import { recordViewSchema } from '../record-view/record-view';
 import { connectionViewSchema } from './connection';
 
 /** Spec section 7 "Connections", all under /api/connections/ (with or without the trailing slash). */

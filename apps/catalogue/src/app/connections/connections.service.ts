@@ -1,14 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
 import { describeAggregatedTable, linkageKeyId } from '@dc/extraction';
-import { pageOf } from '@dc/contracts';
-import { AuthUser, DetailError, SecretCipher } from '@dc/platform';
+import { isUuid, pageOf } from '@dc/contracts';
+import { AuthUser, DetailError, notFound, SecretCipher } from '@dc/platform';
 import { toRecordsPage } from '@dc/search-index';
 import { EndpointGuard, EndpointRefusedError } from '../network/endpoint-guard';
-import { isUuid } from '../records/dto/record-fields';
-import { privateColumnsOf } from '../records/dto/private-columns';
-import { IndexedRecords } from '../records/indexed-records';
-import { notFound } from '../records/records.errors';
+import { privateColumnsOf } from '../record-model/private-columns';
+import { IndexedRecords } from '../record-creation/indexed-records';
 import { RecordsService } from '../records/records.service';
 import { type Connection, connectionView } from './connection';
 import { connectionFailed, NO_SUCH_TABLE } from './connections.errors';

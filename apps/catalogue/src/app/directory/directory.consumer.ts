@@ -1,35 +1,27 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { OrganisationUpdated, UserRegistered, UserUpdated } from '@dc/contracts';
+import { DIRECTORY_ORGANISATION_EVENTS, DIRECTORY_USER_EVENTS, directoryOrganisationOf, directoryUserOf } from '@dc/contracts';
 import { ServiceEvents } from '@dc/platform';
+import { UnitOfWork } from '../unit-of-work/unit-of-work';
 import { DirectoryRepository } from './directory.repository';
 
-/** Keeps the catalogue's copy of users and organisations from identity's events (idempotent upserts). */
+/**
+ * Keeps the catalogue's copy of users and organisations from identity's events (idempotent upserts);
+ * an event older than the one applied last is ignored, so a late one never brings back an old state.
+ */
 @Injectable()
 export class DirectoryConsumer implements OnModuleInit {
   constructor(
     private readonly events: ServiceEvents,
+    private readonly work: UnitOfWork,
     private readonly directory: DirectoryRepository,
   ) {}
 
   onModuleInit(): void {
-    this.events.on([OrganisationUpdated.type], async (event, manager) => {
-      const payload = OrganisationUpdated.payload.parse(event.payload);
-      await this.directory.upsertOrganisation(manager, { id: payload.organisationId, name: payload.name, description: payload.description });
+    this.work.on(this.events, DIRECTORY_ORGANISATION_EVENTS, async (event) => {
+      await this.directory.upsertOrganisation(directoryOrganisationOf(event), event.occurredAt);
     });
-    this.events.on([UserRegistered.type, UserUpdated.type], async (event, manager) => {
-      const payload =
-        event.type === UserUpdated.type
-          ? UserUpdated.payload.parse(event.payload)
-          : { ...UserRegistered.payload.parse(event.payload), active: false, deleted: false };
-      await this.directory.upsertUser(manager, {
-        id: payload.userId,
-        username: payload.username,
-        organisationId: payload.organisationId,
-        clientType: payload.clientType,
-        active: payload.active,
-        deleted: payload.deleted ?? false,
-        groups: payload.groups,
-      });
+    this.work.on(this.events, DIRECTORY_USER_EVENTS, async (event) => {
+      await this.directory.upsertUser(directoryUserOf(event), event.occurredAt);
     });
   }
 }

@@ -1,9 +1,10 @@
 import type { TableSketch } from '@dc/extraction';
 import { Injectable } from '@nestjs/common';
 import { ServiceDatabase } from '@dc/platform';
-import type { CatalogueFile, ExtractOption, ExtractionStatus, PrivateColumnChoices } from '../records/record';
-import { FileRow, RecordStore, RecordsRepository, toFile } from '../records/records.repository';
+import type { CatalogueFile, ExtractOption, ExtractionStatus, PrivateColumnChoices } from '../record-model/record';
+import { FileRow, RecordStore, RecordsRepository, toFile } from '../record-store/records.repository';
 import { CatalogueInstance, instanceAlive } from '../recovery/catalogue-instance';
+import { UnitOfWork } from '../unit-of-work/unit-of-work';
 import { PendingObjects } from '../recovery/pending-objects';
 
 export interface ClaimedFile {
@@ -29,6 +30,7 @@ export interface ExtractionOutcome {
 export class ExtractionRepository {
   constructor(
     private readonly db: ServiceDatabase,
+    private readonly work: UnitOfWork,
     private readonly records: RecordsRepository,
     private readonly pending: PendingObjects,
     private readonly instance: CatalogueInstance,
@@ -101,33 +103,37 @@ export class ExtractionRepository {
     outcome: ExtractionOutcome,
     afterUpdate: (store: RecordStore, file: CatalogueFile) => Promise<void>,
   ): Promise<{ droppedKey: string | null } | null> {
-    return this.records.transaction(async (store) => {
-      // The record first, then the file: the order deletes and edits lock them in, so none deadlocks with this.
-      await store.manager.query('SELECT 1 FROM catalogue.records r JOIN catalogue.files f ON f.record_id = r.id WHERE f.id = $1 FOR UPDATE OF r', [fileId]);
-      const previous: Array<{ storage_key: string | null }> = await store.manager.query(
-        'SELECT storage_key FROM catalogue.files WHERE id = $1 AND claim_token = $2 FOR UPDATE',
-        [fileId, claimToken],
-      );
-      if (previous.length === 0) return null;
-      await store.manager.query(
-        `UPDATE catalogue.files SET extraction_status = $3, meta = $4::jsonb, error = $5, claim_token = NULL, claimed_by = NULL, heartbeat_at = NULL,
+    // Its own unit of work, even when the worker was nudged from inside another one.
+    return this.work.detached(() =>
+      this.records.transaction(async (store) => {
+        const manager = this.work.manager;
+        // The record first, then the file: the order deletes and edits lock them in, so none deadlocks with this.
+        await manager.query('SELECT 1 FROM catalogue.records r JOIN catalogue.files f ON f.record_id = r.id WHERE f.id = $1 FOR UPDATE OF r', [fileId]);
+        const previous: Array<{ storage_key: string | null }> = await manager.query(
+          'SELECT storage_key FROM catalogue.files WHERE id = $1 AND claim_token = $2 FOR UPDATE',
+          [fileId, claimToken],
+        );
+        if (previous.length === 0) return null;
+        await manager.query(
+          `UPDATE catalogue.files SET extraction_status = $3, meta = $4::jsonb, error = $5, claim_token = NULL, claimed_by = NULL, heartbeat_at = NULL,
            extracted_at = now(), changed_at = now(), storage_key = CASE WHEN $6 THEN NULL ELSE storage_key END
          WHERE id = $1 AND claim_token = $2`,
-        [fileId, claimToken, outcome.status, JSON.stringify(outcome.meta), outcome.error, outcome.dropObject],
-      );
-      const file = await store.findFile(fileId);
-      // The linkage key sent with the upload is kept only until the record's files are extracted.
-      await store.manager.query(
-        `UPDATE catalogue.records SET private_columns = private_columns - 'sealedKey'
+          [fileId, claimToken, outcome.status, JSON.stringify(outcome.meta), outcome.error, outcome.dropObject],
+        );
+        const file = await store.findFile(fileId);
+        // The linkage key sent with the upload is kept only until the record's files are extracted.
+        await manager.query(
+          `UPDATE catalogue.records SET private_columns = private_columns - 'sealedKey'
           WHERE id = $1 AND private_columns ->> 'sealedKey' IS NOT NULL
             AND NOT EXISTS (SELECT 1 FROM catalogue.files WHERE record_id = $1 AND extraction_status IN ('pending', 'running'))`,
-        [file!.recordId],
-      );
-      await afterUpdate(store, file!);
-      const droppedKey = outcome.dropObject ? previous[0].storage_key : null;
-      // Deleted after the commit; should the process die first, the sweep deletes it.
-      if (droppedKey) await this.pending.deleting(store.manager, [droppedKey]);
-      return { droppedKey };
-    });
+          [file!.recordId],
+        );
+        await afterUpdate(store, file!);
+        const droppedKey = outcome.dropObject ? previous[0].storage_key : null;
+        // Deleted after the commit; should the process die first, the sweep deletes it.
+        if (droppedKey) await this.pending.deleting([droppedKey]);
+        return { droppedKey };
+      }),
+    );
   }
 }

@@ -4,15 +4,15 @@ import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { createEvent, FileMetadataExtracted, FileSketched, RecordUpdated } from '@dc/contracts';
 import { type PrivateColumns, SketchCollector } from '@dc/extraction';
-import { LOGGER, runWithCorrelationId, SecretCipher, storableJson } from '@dc/platform';
+import { BackgroundLoop, LOGGER, runWithCorrelationId, SecretCipher, storableJson } from '@dc/platform';
 import { ObjectStorage } from '@dc/storage';
-import type { PrivateColumnChoices } from '../records/record';
-import { recordSnapshot } from '../records/record-events';
-import { unsealLinkageKey } from '../records/linkage-key';
+import type { PrivateColumnChoices } from '../record-model/record';
+import { recordSnapshot } from '../record-model/record-events';
+import { unsealLinkageKey } from '../record-model/linkage-key';
 import { PendingObjects } from '../recovery/pending-objects';
 import { ClaimedFile, ExtractionOutcome, ExtractionRepository } from './extraction.repository';
 import { MetadataExtractor } from './metadata-extractor';
-import { statusFromMeta, summariseMeta } from './meta-summary';
+import { statusFromMeta, summariseMeta } from '../record-model/meta-summary';
 import { TimeoutError, withTimeout } from './with-timeout';
 
 export interface ExtractionWorkerSettings {
@@ -57,11 +57,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
   private readonly settings: ExtractionWorkerSettings;
   private readonly logger: Logger;
   private readonly workerId = randomUUID();
-  private timer?: NodeJS.Timeout;
-  private draining?: Promise<void>;
-  private again = false;
-  private stopped = true;
-  private current?: AbortController;
+  private readonly loop: BackgroundLoop;
 
   constructor(
     private readonly queue: ExtractionRepository,
@@ -74,57 +70,41 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
   ) {
     this.settings = { ...DEFAULT_EXTRACTION_WORKER_SETTINGS, ...settings };
     this.logger = logger.child({ component: 'extraction-worker' });
+    this.loop = new BackgroundLoop(
+      (signal) => this.step(signal),
+      (error) => this.logger.error({ err: error, workerId: this.workerId }, 'extraction queue failed; trying again at the next poll'),
+      this.settings.pollIntervalMs,
+    );
   }
 
   onApplicationBootstrap(): void {
-    this.stopped = false;
-    this.timer = setInterval(() => this.nudge(), this.settings.pollIntervalMs);
-    this.timer.unref();
-    this.nudge();
+    this.loop.start();
   }
 
   /** Stops polling, aborts the file in progress (it goes back to the queue) and waits for the loop to end. */
   async onModuleDestroy(): Promise<void> {
-    this.stopped = true;
-    clearInterval(this.timer);
-    this.current?.abort();
-    await this.draining;
+    await this.loop.stop();
   }
 
   /** Looks at the queue now (after an upload); safe to call any time. */
   nudge(): void {
-    if (this.stopped) return;
-    if (this.draining) {
-      this.again = true;
-      return;
-    }
-    this.draining = this.drain().finally(() => {
-      this.draining = undefined;
-      if (this.again) {
-        this.again = false;
-        this.nudge();
-      }
-    });
+    this.loop.nudge();
   }
 
   /** Resolves once the queue has nothing due (for tests and start-up checks). */
   async idle(): Promise<void> {
-    while (this.draining) await this.draining;
+    await this.loop.idle();
   }
 
-  private async drain(): Promise<void> {
-    try {
-      while (!this.stopped) {
-        const claimed = await this.queue.claimNext(randomUUID(), this.settings.leaseSeconds);
-        if (!claimed) return;
-        await runWithCorrelationId(`extraction-${claimed.file.id}`, () => this.process(claimed));
-      }
-    } catch (error) {
-      this.logger.error({ err: error, workerId: this.workerId }, 'extraction queue failed; trying again at the next poll');
-    }
+  /** One file from the queue; false when none is due. */
+  private async step(signal: AbortSignal): Promise<boolean> {
+    const claimed = await this.queue.claimNext(randomUUID(), this.settings.leaseSeconds);
+    if (!claimed) return false;
+    await runWithCorrelationId(`extraction-${claimed.file.id}`, () => this.process(claimed, signal));
+    return true;
   }
 
-  private async process(claimed: ClaimedFile): Promise<void> {
+  private async process(claimed: ClaimedFile, stopping: AbortSignal): Promise<void> {
     const { file, claimToken } = claimed;
     const log = this.logger.child({ fileId: file.id, recordId: file.recordId, attempt: file.attempts });
     if (file.attempts > this.settings.maxAttempts) {
@@ -140,7 +120,9 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
       });
 
     const abort = new AbortController();
-    this.current = abort;
+    // Stopping the loop aborts the file in progress (it goes back to the queue).
+    const stop = () => abort.abort();
+    stopping.addEventListener('abort', stop);
     const heartbeat = setInterval(() => void this.queue.heartbeat(file.id, claimToken).catch(() => undefined), this.settings.heartbeatMs);
     let stream: Readable | undefined;
     try {
@@ -165,7 +147,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
       log.info({ status }, 'metadata extracted');
       await this.finish(claimed, { status, meta, error: null, dropObject: claimed.deleteAfterExtraction, sketches: sketches.tables });
     } catch (error) {
-      if (this.stopped && !(error instanceof TimeoutError)) {
+      if (this.loop.isStopped && !(error instanceof TimeoutError)) {
         log.info('extraction stopped by shutdown; the file goes back to the queue');
         await this.queue.release(file.id, claimToken);
       } else if (error instanceof TimeoutError) {
@@ -181,7 +163,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
     } finally {
       clearInterval(heartbeat);
       stream?.destroy();
-      this.current = undefined;
+      stopping.removeEventListener('abort', stop);
     }
   }
 

@@ -1,6 +1,6 @@
 import type { Readable } from 'node:stream';
 import type { PrivateColumns, TableObserverFactory } from '@dc/extraction';
-import type { ExtractOption } from '../records/record';
+import type { ExtractOption } from '../record-model/record';
 
 export interface MetadataExtractionInput {
   stream: Readable;

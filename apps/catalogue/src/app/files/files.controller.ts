@@ -3,10 +3,11 @@ import type { Response } from 'express';
 import { pipeline } from 'node:stream/promises';
 import { ApiContract, AuthUser, CurrentUser, DetailError, Public } from '@dc/platform';
 import { attachmentContentDisposition } from '@dc/storage';
+import { DownloadGrant, DownloadLinks } from '../downloads/download-links';
+import { Downloads } from '../downloads/downloads.service';
 import { RecordsService } from '../records/records.service';
-import { DownloadGrant, DownloadLinks } from './download-links';
 import { z } from 'zod';
-import { fileViewSchema } from '../records/record-view';
+import { fileViewSchema } from '../record-view/record-view';
 
 export const INVALID_LINK = 'This download link is invalid or has expired.';
 
@@ -14,13 +15,14 @@ export const INVALID_LINK = 'This download link is invalid or has expired.';
 export class FilesController {
   constructor(
     private readonly records: RecordsService,
+    private readonly downloads: Downloads,
     private readonly links: DownloadLinks,
   ) {}
 
   /**
    * Where download links point (`/api/files/download?token=...`), for both storage drivers: the
    * token names the record, the file and the holder, and expires after 5 minutes; the holder's
-   * access is checked again now (RecordsService.openDownload) and the bytes stream from storage.
+   * access is checked again now (Downloads.openDownload) and the bytes stream from storage.
    */
   @ApiContract({ summary: 'Follow a signed download link: the file itself', query: z.object({ token: z.string() }), responses: { 200: null } })
   @Public()
@@ -32,7 +34,7 @@ export class FilesController {
     } catch {
       throw new DetailError(INVALID_LINK, 403);
     }
-    const file = await this.records.openDownload(grant);
+    const file = await this.downloads.openDownload(grant);
     res.status(200);
     res.setHeader('Content-Type', file.contentType);
     res.setHeader('Content-Length', String(file.size));

@@ -1,10 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { RequestSnapshot } from '@dc/contracts';
-import { ServiceDatabase } from '@dc/platform';
 import { createTestDatabase, describeInfra, TestDatabase } from '@dc/testing';
 import { Caller, caller, CatalogueTestApp, DATASETS } from '../../testing/catalogue-test-app';
-import { RecordRequests } from '../records/record-requests';
+import { RecordRequests } from '../record-model/record-requests';
 import { GrantsRepository } from './grants.repository';
 
 const CO2 = path.join(DATASETS, 'csv/co2-annmean-gl.csv');
@@ -93,7 +92,7 @@ describeInfra('catalogue grants: request events decide request_status and downlo
 
     // A late, older event changes nothing.
     const grants = catalogue.app.get(GrantsRepository);
-    await grants.apply(catalogue.app.get(ServiceDatabase).dataSource.manager, snapshot(requestId, 'review', 3));
+    await grants.apply(snapshot(requestId, 'review', 3));
     expect((await details(requestor)).request_status).toBe('approved');
   });
 

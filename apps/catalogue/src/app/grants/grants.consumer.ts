@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RequestCreated, RequestUpdated } from '@dc/contracts';
 import { ServiceEvents } from '@dc/platform';
+import { UnitOfWork } from '../unit-of-work/unit-of-work';
 import { GrantsRepository } from './grants.repository';
 
 /** Keeps the grant projection from the requests service's events (idempotent, newest version wins). */
@@ -8,12 +9,13 @@ import { GrantsRepository } from './grants.repository';
 export class GrantsConsumer implements OnModuleInit {
   constructor(
     private readonly events: ServiceEvents,
+    private readonly work: UnitOfWork,
     private readonly grants: GrantsRepository,
   ) {}
 
   onModuleInit(): void {
-    this.events.on([RequestCreated.type, RequestUpdated.type], async (event, manager) => {
-      await this.grants.apply(manager, RequestUpdated.payload.parse(event.payload));
+    this.work.on(this.events, [RequestCreated.type, RequestUpdated.type], async (event) => {
+      await this.grants.apply(RequestUpdated.payload.parse(event.payload));
     });
   }
 }

@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { canViewRecord, type RecordAccessFacts, type RecordViewer } from '@dc/contracts';
 import type { NamedId } from '../directory/directory.repository';
+import { UnitOfWork } from '../unit-of-work/unit-of-work';
 import type { Group, GroupField } from './group';
 
 interface GroupRow {
@@ -32,33 +34,45 @@ const toGroup = (row: GroupRow): Group => ({
   changed: row.changed,
 });
 
-/** Records the viewer may see (ARCHITECTURE section 8; an owner-only record its owner alone), as SQL over catalogue.records r: $viewer, $organisation. */
-const VISIBLE = (viewer: string, organisation: string) =>
-  `(r.owner_id = ${viewer} OR (NOT r.owner_only AND (r.visibility = 'EV' OR r.organisation_id = ${organisation}
-    OR (r.visibility = 'CU' AND (${viewer} = ANY(r.shared_user_ids) OR ${organisation} = ANY(r.shared_organisation_ids))))))`;
+interface MemberRow {
+  group_ids: string[];
+  owner_id: string;
+  organisation_id: string;
+  visibility: string;
+  shared_user_ids: string[];
+  shared_organisation_ids: string[];
+  access: string;
+  owner_only: boolean;
+}
 
-/** Projects I/O on a given entity manager: the records' transaction when records change with them. */
+/** Projects I/O in the unit of work: the records' transaction when records change with them. */
 @Injectable()
 export class GroupsRepository {
-  async find(manager: EntityManager, id: string, options: { forUpdate?: boolean } = {}): Promise<Group | null> {
-    const rows: GroupRow[] = await manager.query(`${SELECT} WHERE g.id = $1 ${options.forUpdate ? 'FOR UPDATE OF g' : ''}`, [id]);
+  constructor(private readonly work: UnitOfWork) {}
+
+  private get manager(): EntityManager {
+    return this.work.manager;
+  }
+
+  async find(id: string, options: { forUpdate?: boolean } = {}): Promise<Group | null> {
+    const rows: GroupRow[] = await this.manager.query(`${SELECT} WHERE g.id = $1 ${options.forUpdate ? 'FOR UPDATE OF g' : ''}`, [id]);
     return rows[0] ? toGroup(rows[0]) : null;
   }
 
-  async list(manager: EntityManager, organisationId: string): Promise<Group[]> {
-    const rows: GroupRow[] = await manager.query(`${SELECT} WHERE g.organisation_id = $1 ORDER BY g.created, g.id`, [organisationId]);
+  async list(organisationId: string): Promise<Group[]> {
+    const rows: GroupRow[] = await this.manager.query(`${SELECT} WHERE g.organisation_id = $1 ORDER BY g.created, g.id`, [organisationId]);
     return rows.map(toGroup);
   }
 
-  async insert(manager: EntityManager, group: Omit<Group, 'ownerUsername'>): Promise<void> {
-    await manager.query(
+  async insert(group: Omit<Group, 'ownerUsername'>): Promise<void> {
+    await this.manager.query(
       'INSERT INTO catalogue.groups (id, organisation_id, owner_id, name, description, fields, created, changed) VALUES ($1, $2, $3, $4, $5, $6::jsonb, $7, $8)',
       [group.id, group.organisationId, group.ownerId, group.name, group.description, JSON.stringify(group.fields), group.created, group.changed],
     );
   }
 
-  async update(manager: EntityManager, group: Pick<Group, 'id' | 'name' | 'description' | 'fields' | 'changed'>): Promise<void> {
-    await manager.query('UPDATE catalogue.groups SET name = $2, description = $3, fields = $4::jsonb, changed = $5 WHERE id = $1', [
+  async update(group: Pick<Group, 'id' | 'name' | 'description' | 'fields' | 'changed'>): Promise<void> {
+    await this.manager.query('UPDATE catalogue.groups SET name = $2, description = $3, fields = $4::jsonb, changed = $5 WHERE id = $1', [
       group.id,
       group.name,
       group.description,
@@ -67,47 +81,65 @@ export class GroupsRepository {
     ]);
   }
 
-  async touch(manager: EntityManager, id: string, changed: Date): Promise<void> {
-    await manager.query('UPDATE catalogue.groups SET changed = $2 WHERE id = $1', [id, changed]);
+  async touch(id: string, changed: Date): Promise<void> {
+    await this.manager.query('UPDATE catalogue.groups SET changed = $2 WHERE id = $1', [id, changed]);
   }
 
-  async delete(manager: EntityManager, id: string): Promise<void> {
-    await manager.query('DELETE FROM catalogue.groups WHERE id = $1', [id]);
+  async delete(id: string): Promise<void> {
+    await this.manager.query('DELETE FROM catalogue.groups WHERE id = $1', [id]);
   }
 
-  /** How many records of each project the viewer may see (membership never widens sight). */
-  async visibleRecordCounts(manager: EntityManager, groupIds: string[], viewer: { id: string; organisationId: string }): Promise<Map<string, number>> {
+  /**
+   * How many records of each project the viewer may see (membership never widens sight): their access
+   * facts are read and judged by the one visibility rule (canViewRecord, libs/contracts), not a copy in SQL.
+   */
+  async visibleRecordCounts(groupIds: string[], viewer: { id: string; organisationId: string }): Promise<Map<string, number>> {
     if (groupIds.length === 0) return new Map();
-    const rows: Array<{ group_id: string; count: number }> = await manager.query(
-      `SELECT g AS group_id, count(*)::int AS count
-         FROM catalogue.records r, unnest(r.group_ids) AS g
-        WHERE r.group_ids && $1::text[] AND g = ANY($1::text[]) AND ${VISIBLE('$2', '$3')}
-        GROUP BY g`,
-      [groupIds, viewer.id, viewer.organisationId],
+    const rows: MemberRow[] = await this.manager.query(
+      `SELECT r.group_ids, r.owner_id, r.organisation_id, r.visibility, r.shared_user_ids, r.shared_organisation_ids, r.access, r.owner_only
+         FROM catalogue.records r WHERE r.group_ids && $1::text[]`,
+      [groupIds],
     );
-    return new Map(rows.map((row) => [row.group_id, row.count]));
+    const counts = new Map<string, number>();
+    const wanted = new Set(groupIds);
+    const who: RecordViewer = { id: viewer.id, organisationId: viewer.organisationId, groups: [], permissions: [] };
+    for (const row of rows) {
+      const facts: RecordAccessFacts = {
+        ownerId: row.owner_id,
+        organisationId: row.organisation_id,
+        visibility: row.visibility,
+        sharedUserIds: row.shared_user_ids,
+        sharedOrganisationIds: row.shared_organisation_ids,
+        access: row.access,
+        ownerOnly: row.owner_only,
+      };
+      if (!canViewRecord(facts, who)) continue;
+      for (const groupId of row.group_ids) if (wanted.has(groupId)) counts.set(groupId, (counts.get(groupId) ?? 0) + 1);
+    }
+    return counts;
   }
 
   /** The organisation's projects among these ids, with their names (a record's `groups` for one viewer). */
-  async namesIn(manager: EntityManager, organisationId: string, ids: string[]): Promise<NamedId[]> {
+  async namesIn(organisationId: string, ids: string[]): Promise<NamedId[]> {
     if (ids.length === 0) return [];
-    return manager.query('SELECT id::text, name FROM catalogue.groups WHERE organisation_id = $1 AND id::text = ANY($2::text[]) ORDER BY name, id', [
+    return this.manager.query('SELECT id::text, name FROM catalogue.groups WHERE organisation_id = $1 AND id::text = ANY($2::text[]) ORDER BY name, id', [
       organisationId,
       ids,
     ]);
   }
 
   /** The ids among these that are projects of the organisation. */
-  async idsOf(manager: EntityManager, organisationId: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await manager.query('SELECT id::text FROM catalogue.groups WHERE organisation_id = $1', [organisationId]);
+  async idsOf(organisationId: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.manager.query('SELECT id::text FROM catalogue.groups WHERE organisation_id = $1', [organisationId]);
     return rows.map((row) => row.id);
   }
 
   /** Ids of the records in the project, locked for the transaction (the project is being deleted). */
-  async recordIdsIn(manager: EntityManager, groupId: string): Promise<string[]> {
-    const rows: Array<{ id: string }> = await manager.query('SELECT id FROM catalogue.records WHERE group_ids @> ARRAY[$1]::text[] ORDER BY id FOR UPDATE', [
-      groupId,
-    ]);
+  async recordIdsIn(groupId: string): Promise<string[]> {
+    const rows: Array<{ id: string }> = await this.manager.query(
+      'SELECT id FROM catalogue.records WHERE group_ids @> ARRAY[$1]::text[] ORDER BY id FOR UPDATE',
+      [groupId],
+    );
     return rows.map((row) => row.id);
   }
 }

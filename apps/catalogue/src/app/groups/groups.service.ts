@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
-import { createEvent, RecordUpdated } from '@dc/contracts';
-import { AuthUser, currentCorrelationId, FieldErrors, FieldValidationError } from '@dc/platform';
-import { isUuid } from '../records/dto/record-fields';
-import type { CatalogueRecord } from '../records/record';
-import { canView } from '../records/record-access';
-import { recordSnapshot } from '../records/record-events';
-import { forbidden, notFound } from '../records/records.errors';
-import { RecordStore, RecordsRepository } from '../records/records.repository';
-import { canManageGroup, invalidPk, isMemberOf } from '../sharing-rules';
+import { createEvent, isUuid, RecordUpdated } from '@dc/contracts';
+import { AuthUser, currentCorrelationId, FieldErrors, FieldValidationError, invalidPk, notFound } from '@dc/platform';
+import type { CatalogueRecord } from '../record-model/record';
+import { canView } from '../record-model/record-access';
+import { recordSnapshot } from '../record-model/record-events';
+import { forbidden } from '../record-model/records.errors';
+import { RecordStore, RecordsRepository } from '../record-store/records.repository';
+import { canManageGroup, isMemberOf } from '../record-model/sharing-rules';
 import type { z } from 'zod';
 import type { CreateGroupDto, UpdateGroupDto, groupViewSchema } from './dto/group.dto';
 import type { Group } from './group';
@@ -54,9 +52,8 @@ export class GroupsService {
         if (!record || !canView(record, user)) throw notFound();
         checked = record.groupIds;
       }
-      const groups = await this.groups.list(store.manager, user.organisationId);
+      const groups = await this.groups.list(user.organisationId);
       const counts = await this.groups.visibleRecordCounts(
-        store.manager,
         groups.map((g) => g.id),
         { id: user.id, organisationId: user.organisationId },
       );
@@ -69,7 +66,7 @@ export class GroupsService {
   }
 
   get(id: string, user: AuthUser): Promise<GroupView> {
-    return this.records.read(async (store) => this.view(store.manager, await this.visible(store.manager, id, user), user));
+    return this.records.read(async () => this.view(await this.visible(id, user), user));
   }
 
   /** Any member of an organisation may start a project. */
@@ -93,8 +90,8 @@ export class GroupsService {
         clientType: user.clientType,
         groups: user.groups,
       });
-      await this.groups.insert(store.manager, group);
-      return this.view(store.manager, (await this.groups.find(store.manager, group.id))!, user);
+      await this.groups.insert(group);
+      return this.view((await this.groups.find(group.id))!, user);
     });
   }
 
@@ -104,7 +101,7 @@ export class GroupsService {
    */
   update(id: string, user: AuthUser, dto: UpdateGroupDto): Promise<GroupView> {
     return this.records.transaction(async (store) => {
-      const group = await this.visible(store.manager, id, user, { forUpdate: true });
+      const group = await this.visible(id, user, { forUpdate: true });
       const edits = dto.groupName !== undefined || dto.groupDescription !== undefined || dto.groupFields !== undefined;
       if (edits && !canManageGroup(user, group)) throw forbidden();
       const now = new Date();
@@ -117,12 +114,12 @@ export class GroupsService {
           changed: now,
         };
         if (JSON.stringify([next.name, next.description, next.fields]) !== JSON.stringify([group.name, group.description, group.fields]))
-          await this.groups.update(store.manager, next);
+          await this.groups.update(next);
       }
       if (dto.addRecordIds?.length || dto.removeRecordIds?.length) {
-        if (await this.file(store, group.id, user, dto.addRecordIds ?? [], dto.removeRecordIds ?? [])) await this.groups.touch(store.manager, group.id, now);
+        if (await this.file(store, group.id, user, dto.addRecordIds ?? [], dto.removeRecordIds ?? [])) await this.groups.touch(group.id, now);
       }
-      return this.view(store.manager, (await this.groups.find(store.manager, group.id))!, user);
+      return this.view((await this.groups.find(group.id))!, user);
     });
   }
 
@@ -130,9 +127,9 @@ export class GroupsService {
   async remove(id: string, user: AuthUser): Promise<void> {
     const correlationId = currentCorrelationId();
     await this.records.transaction(async (store) => {
-      const group = await this.visible(store.manager, id, user, { forUpdate: true });
+      const group = await this.visible(id, user, { forUpdate: true });
       if (!canManageGroup(user, group)) throw forbidden();
-      for (const recordId of await this.groups.recordIdsIn(store.manager, group.id)) {
+      for (const recordId of await this.groups.recordIdsIn(group.id)) {
         const record = (await store.findRecord(recordId))!;
         await this.setGroups(
           store,
@@ -141,7 +138,7 @@ export class GroupsService {
           correlationId,
         );
       }
-      await this.groups.delete(store.manager, group.id);
+      await this.groups.delete(group.id);
     });
   }
 
@@ -150,8 +147,8 @@ export class GroupsService {
    * organisation's projects are replaced by the given ones, other organisations' memberships stay.
    * Unknown ids, and other organisations' projects, are refused.
    */
-  async recordGroupsFor(manager: EntityManager, user: AuthUser, current: string[], requested: string[]): Promise<string[]> {
-    const own = new Set(await this.groups.idsOf(manager, user.organisationId));
+  async recordGroupsFor(user: AuthUser, current: string[], requested: string[]): Promise<string[]> {
+    const own = new Set(await this.groups.idsOf(user.organisationId));
     const unknown = requested.filter((id) => !own.has(id));
     if (unknown.length) throw new FieldValidationError({ groups: unknown.map(invalidPk) });
     return [...current.filter((id) => !own.has(id)), ...requested];
@@ -191,14 +188,14 @@ export class GroupsService {
     await store.publish(createEvent(RecordUpdated, saved.id, recordSnapshot(saved, await store.files(saved.id)), { correlationId }));
   }
 
-  private async visible(manager: EntityManager, id: string, user: AuthUser, options: { forUpdate?: boolean } = {}): Promise<Group> {
-    const group = isUuid(id) ? await this.groups.find(manager, id.toLowerCase(), options) : null;
+  private async visible(id: string, user: AuthUser, options: { forUpdate?: boolean } = {}): Promise<Group> {
+    const group = isUuid(id) ? await this.groups.find(id.toLowerCase(), options) : null;
     if (!group || !isMemberOf(user, group.organisationId)) throw notFound();
     return group;
   }
 
-  private async view(manager: EntityManager, group: Group, user: AuthUser): Promise<GroupView> {
-    const counts = await this.groups.visibleRecordCounts(manager, [group.id], { id: user.id, organisationId: user.organisationId });
+  private async view(group: Group, user: AuthUser): Promise<GroupView> {
+    const counts = await this.groups.visibleRecordCounts([group.id], { id: user.id, organisationId: user.organisationId });
     return groupView(group, user, counts.get(group.id) ?? 0);
   }
 }

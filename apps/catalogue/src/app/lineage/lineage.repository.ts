@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { SourceTerms } from '@dc/contracts';
+import { UnitOfWork } from '../unit-of-work/unit-of-work';
 import type { LineageLink } from './lineage';
 
 interface LinkRow {
@@ -42,10 +43,16 @@ export interface DerivativeRow {
 /** catalogue.record_lineage: the links of derived records to the records they were made from. */
 @Injectable()
 export class LineageRepository {
+  constructor(private readonly work: UnitOfWork) {}
+
+  private get manager(): EntityManager {
+    return this.work.manager;
+  }
+
   /** The links of these derived records, sources read directly first. */
-  async linksOf(manager: EntityManager, derivedRecordIds: string[]): Promise<LineageLink[]> {
+  async linksOf(derivedRecordIds: string[]): Promise<LineageLink[]> {
     if (derivedRecordIds.length === 0) return [];
-    const rows: LinkRow[] = await manager.query(
+    const rows: LinkRow[] = await this.manager.query(
       `SELECT ${LINK_COLUMNS} FROM catalogue.record_lineage WHERE derived_record_id = ANY($1::uuid[])
         ORDER BY via_record_id NULLS FIRST, created_at, source_name, source_record_id`,
       [derivedRecordIds],
@@ -54,7 +61,7 @@ export class LineageRepository {
   }
 
   /** Writes a new derivative's links; one already written (a redelivery) stays, a revocation on either side kept. */
-  async insert(manager: EntityManager, links: LineageLink[]): Promise<void> {
+  async insert(links: LineageLink[]): Promise<void> {
     if (links.length === 0) return;
     const rows = links.map((l) => ({
       derived_record_id: l.derivedRecordId,
@@ -67,7 +74,7 @@ export class LineageRepository {
       created_at: l.createdAt,
       revoked_at: l.revokedAt,
     }));
-    await manager.query(
+    await this.manager.query(
       `INSERT INTO catalogue.record_lineage (${LINK_COLUMNS})
        SELECT ${LINK_COLUMNS} FROM jsonb_to_recordset($1::jsonb) AS r(derived_record_id uuid, source_record_id uuid, source_name text, maker_id text,
          terms text, request_id text, via_record_id uuid, created_at timestamptz, revoked_at timestamptz)
@@ -78,9 +85,9 @@ export class LineageRepository {
   }
 
   /** The records made from the source (directly or through other derivatives), one row each, newest first. */
-  async derivativesOf(manager: EntityManager, sourceRecordId: string): Promise<DerivativeRow[]> {
+  async derivativesOf(sourceRecordId: string): Promise<DerivativeRow[]> {
     const rows: Array<{ id: string; name: string; maker_username: string | null; created_at: Date; terms: SourceTerms[]; revoked_at: Date | null }> =
-      await manager.query(
+      await this.manager.query(
         `SELECT r.id, r.name, u.username AS maker_username, r.date_created AS created_at,
               array_agg(DISTINCT l.terms) AS terms, max(l.revoked_at) AS revoked_at
          FROM catalogue.record_lineage l
@@ -106,8 +113,8 @@ export class LineageRepository {
    * derivative since (they all link to it, being flattened): their download stops for good.
    * Answers the derived records whose links it revoked now.
    */
-  async revoke(manager: EntityManager, sourceRecordId: string, derivedRecordId: string, by: string, at: Date): Promise<string[]> {
-    const [rows]: [Array<{ derived_record_id: string }>, number] = await manager.query(
+  async revoke(sourceRecordId: string, derivedRecordId: string, by: string, at: Date): Promise<string[]> {
+    const [rows]: [Array<{ derived_record_id: string }>, number] = await this.manager.query(
       `UPDATE catalogue.record_lineage SET revoked_at = $4, revoked_by = $3
         WHERE source_record_id = $1 AND revoked_at IS NULL
           AND (derived_record_id = $2 OR derived_record_id IN (SELECT derived_record_id FROM catalogue.record_lineage WHERE source_record_id = $2))

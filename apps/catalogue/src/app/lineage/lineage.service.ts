@@ -1,14 +1,22 @@
 import { Injectable } from '@nestjs/common';
-import { createEvent, isRestrictingTerms, type MergeCompleted, permissionsOfGroups, RecordUpdated, type RecordViewer, sourceTermsFor } from '@dc/contracts';
-import { type AuthUser, currentCorrelationId, type FieldErrors } from '@dc/platform';
+import {
+  createEvent,
+  isRestrictingTerms,
+  isUuid,
+  type MergeCompleted,
+  permissionsOfGroups,
+  RecordUpdated,
+  type RecordViewer,
+  sourceTermsFor,
+} from '@dc/contracts';
+import { type AuthUser, currentCorrelationId, type FieldErrors, notFound } from '@dc/platform';
 import type { z } from 'zod';
-import { isUuid } from '../records/dto/record-fields';
-import { recordSnapshot } from '../records/record-events';
-import type { CatalogueRecord } from '../records/record';
-import { isDataAdminOf, permissionsFor, type Viewer } from '../records/record-access';
-import { RecordRequests } from '../records/record-requests';
-import { forbidden, notFound } from '../records/records.errors';
-import { type RecordStore, RecordsRepository } from '../records/records.repository';
+import { recordSnapshot } from '../record-model/record-events';
+import type { CatalogueRecord } from '../record-model/record';
+import { isDataAdminOf, permissionsFor, type Viewer } from '../record-model/record-access';
+import { RecordRequests } from '../record-model/record-requests';
+import { forbidden } from '../record-model/records.errors';
+import { RecordsRepository } from '../record-store/records.repository';
 import { isRestricted, type LineageLink, linksOfDerivative, type MergedSource, strongestTerms, whyLinkBlocks, wideningRefused } from './lineage';
 import { LineageRepository, type DerivativeRow } from './lineage.repository';
 import type { DerivativeView, LineageView } from './lineage-view';
@@ -53,7 +61,7 @@ export class LineageService {
    * has none, and they are decided here from the sources as they are now (a source gone meanwhile
    * counts as granted, so the result stays its maker's and cannot be downloaded).
    */
-  async linksOfMerge(store: RecordStore, merge: MergeCompletedPayload, now: Date): Promise<LineageLink[]> {
+  async linksOfMerge(merge: MergeCompletedPayload, now: Date): Promise<LineageLink[]> {
     const maker: RecordViewer = {
       id: merge.owner.userId,
       organisationId: merge.owner.organisationId,
@@ -66,15 +74,12 @@ export class LineageService {
         sources.push({ recordId: source.recordId, name: source.name, terms: source.terms, requestId: source.terms === 'grant' ? source.requestId : null });
         continue;
       }
-      const record = await store.findRecord(source.recordId);
+      const record = await this.records.store.findRecord(source.recordId);
       const terms = record ? sourceTermsFor(record, maker) : 'grant';
       const grant = record && terms === 'grant' ? await this.requests.activeGrant(record.id, maker.id) : null;
       sources.push({ recordId: source.recordId, name: source.name, terms, requestId: grant?.requestId ?? null });
     }
-    const inherited = await this.lineage.linksOf(
-      store.manager,
-      sources.map((s) => s.recordId),
-    );
+    const inherited = await this.lineage.linksOf(sources.map((s) => s.recordId));
     return linksOfDerivative(merge.recordId, maker.id, now, sources, inherited);
   }
 
@@ -82,14 +87,15 @@ export class LineageService {
     return isRestricted(links);
   }
 
-  save(store: RecordStore, links: LineageLink[]): Promise<void> {
-    return this.lineage.insert(store.manager, links);
+  save(links: LineageLink[]): Promise<void> {
+    return this.lineage.insert(links);
   }
 
   /** Each link of the record with whether it holds now; none for records not made from others (only merges are). */
-  async standing(store: RecordStore, record: CatalogueRecord): Promise<LinkStanding[]> {
+  async standing(record: CatalogueRecord): Promise<LinkStanding[]> {
     if (record.origin !== 'merge') return [];
-    const links = await this.lineage.linksOf(store.manager, [record.id]);
+    const store = this.records.store;
+    const links = await this.lineage.linksOf([record.id]);
     if (links.length === 0) return [];
     const maker = await store.directoryUser(record.ownerId);
     const makerViewer: RecordViewer | null =
@@ -107,8 +113,8 @@ export class LineageService {
   }
 
   /** Why the record's data may not be downloaded now (its first link that no longer holds), or null. */
-  async downloadBlocked(store: RecordStore, record: CatalogueRecord): Promise<string | null> {
-    return (await this.standing(store, record)).find((s) => s.blocks)?.blocks ?? null;
+  async downloadBlocked(record: CatalogueRecord): Promise<string | null> {
+    return (await this.standing(record)).find((s) => s.blocks)?.blocks ?? null;
   }
 
   /** The `lineage` of a record's details: for those who may edit it, when it was made from others. */
@@ -130,21 +136,20 @@ export class LineageService {
   }
 
   /** The `derivatives` of a record's details: for its owner and its organisation's Data Admins; empty for everyone else. */
-  async derivativesView(store: RecordStore, record: CatalogueRecord, viewer: Viewer): Promise<DerivativeView[]> {
+  async derivativesView(record: CatalogueRecord, viewer: Viewer): Promise<DerivativeView[]> {
     if (!this.isOwnerSide(record, viewer)) return [];
-    return (await this.lineage.derivativesOf(store.manager, record.id)).map(derivativeView);
+    return (await this.lineage.derivativesOf(record.id)).map(derivativeView);
   }
 
   /** Field errors for a change that would show or open an owner-only derivative to others (none otherwise). */
   async refusalToWiden(
-    store: RecordStore,
     record: CatalogueRecord,
     change: { visibility?: string; access?: string },
     fields: { visibility: string; access: string },
   ): Promise<FieldErrors> {
     const widens = { visibility: !!change.visibility && change.visibility !== 'PR', access: change.access === 'OP' };
     if (!record.ownerOnly || (!widens.visibility && !widens.access)) return {};
-    const message = wideningRefused(await this.lineage.linksOf(store.manager, [record.id]));
+    const message = wideningRefused(await this.lineage.linksOf([record.id]));
     return { ...(widens.visibility && { [fields.visibility]: [message] }), ...(widens.access && { [fields.access]: [message] }) };
   }
 
@@ -159,16 +164,16 @@ export class LineageService {
       const source = await store.findRecord(sourceId, { forUpdate: true });
       if (!source || !permissionsFor(source, user).view) throw notFound();
       if (!this.isOwnerSide(source, user)) throw forbidden();
-      const derivative = (await this.lineage.derivativesOf(store.manager, source.id)).find((d) => d.id === derivedId);
+      const derivative = (await this.lineage.derivativesOf(source.id)).find((d) => d.id === derivedId);
       if (!derivative) throw notFound();
-      const revoked = await this.lineage.revoke(store.manager, source.id, derivedId, user.id, new Date());
+      const revoked = await this.lineage.revoke(source.id, derivedId, user.id, new Date());
       // Their events carry the revoked links (derivedFrom), so relations stops reading their values too.
       for (const id of revoked) {
         const record = await store.findRecord(id);
         if (record)
           await store.publish(createEvent(RecordUpdated, id, recordSnapshot(record, await store.files(id)), { correlationId: currentCorrelationId() }));
       }
-      const updated = (await this.lineage.derivativesOf(store.manager, source.id)).find((d) => d.id === derivedId)!;
+      const updated = (await this.lineage.derivativesOf(source.id)).find((d) => d.id === derivedId)!;
       return { detail: DERIVATIVE_REVOKED, derivative: derivativeView(updated) };
     });
   }

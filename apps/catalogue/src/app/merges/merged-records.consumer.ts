@@ -1,15 +1,12 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { createEvent, MergeCompleted, RecordCreated } from '@dc/contracts';
-import { Outbox } from '@dc/messaging';
 import { ServiceEvents } from '@dc/platform';
-import { DirectoryRepository } from '../directory/directory.repository';
 import { ExtractionWorker } from '../extraction/extraction.worker';
 import { LineageService } from '../lineage/lineage.service';
-import { recordSnapshot } from '../records/record-events';
-import { RecordStore } from '../records/records.repository';
-
-const outbox = new Outbox('catalogue');
+import { recordSnapshot } from '../record-model/record-events';
+import { RecordsRepository } from '../record-store/records.repository';
+import { UnitOfWork } from '../unit-of-work/unit-of-work';
 
 /**
  * A finished merge job becomes a new record of the job's owner: private (PR; everyone for BASIC
@@ -23,15 +20,17 @@ const outbox = new Outbox('catalogue');
 export class MergedRecordsConsumer implements OnModuleInit {
   constructor(
     private readonly events: ServiceEvents,
-    private readonly directory: DirectoryRepository,
+    private readonly work: UnitOfWork,
+    private readonly records: RecordsRepository,
     private readonly extraction: ExtractionWorker,
     private readonly lineage: LineageService,
   ) {}
 
   onModuleInit(): void {
-    this.events.on([MergeCompleted.type], async (event, manager) => {
+    // The record, its lineage and record.created are written in the consumer's transaction (the unit of work the event is applied in).
+    this.work.on(this.events, [MergeCompleted.type], async (event) => {
       const merge = MergeCompleted.payload.parse(event.payload);
-      const store = new RecordStore(manager, this.directory, (...events) => outbox.add(manager, events));
+      const store = this.records.store;
       if (await store.findRecord(merge.recordId)) return;
       const { owner } = merge;
       await store.rememberCaller({
@@ -42,7 +41,7 @@ export class MergedRecordsConsumer implements OnModuleInit {
         groups: owner.groups,
       });
       const now = new Date();
-      const links = await this.lineage.linksOfMerge(store, merge, now);
+      const links = await this.lineage.linksOfMerge(merge, now);
       const ownerOnly = this.lineage.isRestricted(links);
       await store.insertRecord({
         id: merge.recordId,
@@ -75,7 +74,7 @@ export class MergedRecordsConsumer implements OnModuleInit {
         groupIds: [],
         privateColumns: null,
       });
-      await this.lineage.save(store, links);
+      await this.lineage.save(links);
       const fileId = randomUUID();
       await store.insertFile(
         {

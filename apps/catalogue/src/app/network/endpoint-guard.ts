@@ -3,7 +3,7 @@ import { lookup } from 'node:dns/promises';
 import type { LookupAddress } from 'node:dns';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { APP_CONFIG, type AppConfig } from '@dc/platform';
-import { isPublicAddress } from '../records/source-download';
+import { isPublicAddress } from '../uploads/source-download';
 
 /** The endpoint may not be reached from here: unknown host, or an address the operator did not allow. */
 export class EndpointRefusedError extends Error {}

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { EventEnvelope } from '@dc/contracts';
-import { ServiceDatabase } from '@dc/platform';
+import { UnitOfWork } from '../unit-of-work/unit-of-work';
 import type { Policy, PolicyRequirement } from './policy';
 
 interface PolicyRow {
@@ -33,16 +33,16 @@ const toPolicy = (row: PolicyRow): Policy => ({
   changed: row.changed,
 });
 
-/** Policy I/O bound to one entity manager (inside a transaction when writing). */
+/** Policy I/O in the unit of work (its transaction when one is open, else the pool). */
 export class PolicyStore {
-  constructor(
-    private readonly manager: EntityManager,
-    private readonly publisher?: (...events: EventEnvelope[]) => Promise<void>,
-  ) {}
+  constructor(private readonly work: UnitOfWork) {}
+
+  private get manager(): EntityManager {
+    return this.work.manager;
+  }
 
   async publish(...events: EventEnvelope[]): Promise<void> {
-    if (!this.publisher) throw new Error('publish needs a transaction');
-    await this.publisher(...events);
+    await this.work.publish(...events);
   }
 
   async find(id: string, options: { forUpdate?: boolean } = {}): Promise<Policy | null> {
@@ -92,26 +92,30 @@ export class PolicyStore {
 
 @Injectable()
 export class PoliciesRepository {
-  constructor(private readonly db: ServiceDatabase) {}
+  private readonly store: PolicyStore;
+
+  constructor(private readonly work: UnitOfWork) {
+    this.store = new PolicyStore(work);
+  }
 
   transaction<T>(work: (store: PolicyStore) => Promise<T>): Promise<T> {
-    return this.db.transaction((tx) => work(new PolicyStore(tx.manager, (...events) => tx.publish(...events))));
+    return this.work.transaction(() => work(this.store));
   }
 
   read<T>(work: (store: PolicyStore) => Promise<T>): Promise<T> {
-    return work(new PolicyStore(this.db.dataSource.manager));
+    return work(this.store);
   }
 
-  /** The policy's name, for a record's policy_name, on any manager (a record's transaction included). */
-  async nameOf(manager: EntityManager, id: string | null): Promise<string | null> {
+  /** The policy's name, for a record's policy_name (in the unit of work open around the caller, a record's included). */
+  async nameOf(id: string | null): Promise<string | null> {
     if (!id) return null;
-    const rows: Array<{ name: string }> = await manager.query('SELECT name FROM catalogue.policies WHERE id = $1', [id]);
+    const rows: Array<{ name: string }> = await this.work.manager.query('SELECT name FROM catalogue.policies WHERE id = $1', [id]);
     return rows[0]?.name ?? null;
   }
 
   /** Whether the policy exists and belongs to the organisation (a record may only use its own organisation's). */
-  async belongsTo(manager: EntityManager, id: string, organisationId: string): Promise<boolean> {
-    const rows: unknown[] = await manager.query('SELECT 1 FROM catalogue.policies WHERE id = $1 AND organisation_id = $2', [id, organisationId]);
+  async belongsTo(id: string, organisationId: string): Promise<boolean> {
+    const rows: unknown[] = await this.work.manager.query('SELECT 1 FROM catalogue.policies WHERE id = $1 AND organisation_id = $2', [id, organisationId]);
     return rows.length === 1;
   }
 }

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { createEvent, PolicyDeleted, PolicyUpdated } from '@dc/contracts';
-import { AuthUser, currentCorrelationId, DetailError, NonFieldError } from '@dc/platform';
+import { createEvent, isUuid, pageOf, PolicyDeleted, PolicyUpdated } from '@dc/contracts';
+import { AuthUser, currentCorrelationId, DetailError, NonFieldError, notFound } from '@dc/platform';
 import { toRecordsPage } from '@dc/search-index';
-import { isUuid } from '../records/dto/record-fields';
-import { BASIC_POLICY_REFUSED, forbidden, notFound } from '../records/records.errors';
-import { canManagePolicies, isMemberOf, pageOf } from '../sharing-rules';
+import { BASIC_POLICY_REFUSED, forbidden } from '../record-model/records.errors';
+import { canManagePolicies, isMemberOf } from '../record-model/sharing-rules';
 import type { z } from 'zod';
 import type { PolicyDto, policyViewSchema } from './dto/policy.dto';
 import type { Policy } from './policy';

@@ -2,13 +2,16 @@ import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req }
 import type { Request } from 'express';
 import { ApiContract, AuthUser, CurrentUser, DetailError, Public, SchemaPipe } from '@dc/platform';
 import { ObjectStorage } from '@dc/storage';
-import { ReceivedForm, receiveMultipart, tooLarge } from './busboy-multipart';
 import { UpdateRecordDto, updateRecordSchema } from './dto/update-record.dto';
-import { objectKeyFor, RecordsService } from './records.service';
+import { RecordsService } from './records.service';
 import { z } from 'zod';
-import { createRecordSchema } from './dto/create-record.dto';
-import { recordViewSchema } from './record-view';
+import { Downloads } from '../downloads/downloads.service';
+import { createRecordSchema } from '../record-creation/create-record.dto';
+import { RecordCreation } from '../record-creation/record-creation.service';
+import { objectKeyFor } from '../record-model/record';
+import { recordViewSchema } from '../record-view/record-view';
 import { PendingObjects, PendingUpload } from '../recovery/pending-objects';
+import { ReceivedForm, receiveMultipart, tooLarge } from '../uploads/busboy-multipart';
 
 const createRecordFormSchema = z.intersection(
   createRecordSchema,
@@ -27,6 +30,8 @@ const FORM_OVERHEAD_BYTES = 10 * 1024 * 1024;
 export class RecordsController {
   constructor(
     private readonly records: RecordsService,
+    private readonly creation: RecordCreation,
+    private readonly downloads: Downloads,
     private readonly storage: ObjectStorage,
     private readonly pending: PendingObjects,
   ) {}
@@ -43,7 +48,7 @@ export class RecordsController {
     // Every object stored is registered first, so a crash before its record exists leaves nothing behind for good.
     const upload = this.pending.upload();
     try {
-      return await this.records.create(user, await this.receive(req, upload), upload);
+      return await this.creation.create(user, await this.receive(req, upload), upload);
     } finally {
       await upload.end();
     }
@@ -83,14 +88,14 @@ export class RecordsController {
   @Public()
   @Get(':id/download')
   download(@Param('id') id: string, @Query('file') fileId: string | undefined, @CurrentUser() viewer: AuthUser | null) {
-    return this.records.downloadLink(id, viewer, fileId || undefined);
+    return this.downloads.downloadLink(id, viewer, fileId || undefined);
   }
 
   private async receive(req: Request, upload: PendingUpload): Promise<ReceivedForm> {
     const type = (req.headers['content-type'] ?? '').toLowerCase();
     if (type.startsWith('multipart/form-data')) {
       const announced = Number(req.headers['content-length']);
-      const maxBytes = this.records.maxUploadBytes;
+      const maxBytes = this.creation.maxUploadBytes;
       // Refused before reading a byte when the client announces more than could ever fit.
       if (Number.isFinite(announced) && announced > maxBytes + FORM_OVERHEAD_BYTES) throw tooLarge(maxBytes);
       return receiveMultipart(req, this.storage, { maxBytes, keyFor: objectKeyFor, beforePut: upload.beforePut });

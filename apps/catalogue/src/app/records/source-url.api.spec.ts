@@ -8,7 +8,7 @@ import path from 'node:path';
 import { listAll, ObjectStorage } from '@dc/storage';
 import { createTestDatabase, describeInfra, eventually, TestDatabase } from '@dc/testing';
 import { caller, CatalogueTestApp, DATASETS } from '../../testing/catalogue-test-app';
-import { SOURCE_DOWNLOAD_SETTINGS } from './source-download';
+import { SOURCE_DOWNLOAD_SETTINGS } from '../uploads/source-download';
 
 const CO2 = readFileSync(path.join(DATASETS, 'csv/co2-annmean-gl.csv'));
 const GDP = readFileSync(path.join(DATASETS, 'csv/gdp.csv'));

@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { Client } from 'pg';
-import { DetailError, ServiceDatabase } from '@dc/platform';
+import { DetailError } from '@dc/platform';
 import { listAll, ObjectStorage } from '@dc/storage';
 import { createTestDatabase, describeInfra, TestDatabase } from '@dc/testing';
 import { caller, CatalogueTestApp, DATASETS } from '../../testing/catalogue-test-app';
+import { UnitOfWork } from '../unit-of-work/unit-of-work';
 import { CatalogueInstance } from './catalogue-instance';
 import { PendingObjects, UPLOAD_INTERRUPTED } from './pending-objects';
 
@@ -87,8 +88,8 @@ describeInfra('objects pending a record or a delete (real PostgreSQL, fs storage
     expect(await pendingRows()).toEqual([{ storage_key: 'catalogue/files/swept', reason: 'upload' }]);
     await sql.query('DELETE FROM catalogue.pending_objects');
     const refused = await catalogue.app
-      .get(ServiceDatabase)
-      .transaction(({ manager }) => pending.settle(manager, ['catalogue/files/swept']))
+      .get(UnitOfWork)
+      .transaction(() => pending.settle(['catalogue/files/swept']))
       .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(DetailError);
     expect([(refused as DetailError).getStatus(), (refused as DetailError).getResponse()]).toEqual([409, { detail: UPLOAD_INTERRUPTED }]);

@@ -1,8 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Logger } from 'pino';
-import type { EntityManager } from 'typeorm';
 import { DetailError, LOGGER, ServiceDatabase } from '@dc/platform';
 import { ObjectStorage } from '@dc/storage';
+import { UnitOfWork } from '../unit-of-work/unit-of-work';
 import { CatalogueInstance, instanceAlive } from './catalogue-instance';
 
 /** What an upload whose objects were swept meanwhile answers (its instance was taken for dead). */
@@ -28,6 +28,7 @@ export class PendingObjects {
 
   constructor(
     private readonly db: ServiceDatabase,
+    private readonly work: UnitOfWork,
     private readonly storage: ObjectStorage,
     private readonly instance: CatalogueInstance,
     @Inject(LOGGER) logger: Logger,
@@ -61,21 +62,22 @@ export class PendingObjects {
   }
 
   /**
-   * In the transaction that records the uploaded objects as files: they are owned from then on.
+   * In the unit of work that records the uploaded objects as files: they are owned from then on.
    * Refused when a row is missing: a sweep took this instance for dead and deleted the object.
    */
-  async settle(manager: EntityManager, keys: string[]): Promise<void> {
+  async settle(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
-    const [, settled]: [unknown[], number] = await manager.query(`DELETE FROM catalogue.pending_objects WHERE storage_key = ANY($1) AND reason = 'upload'`, [
-      keys,
-    ]);
+    const [, settled]: [unknown[], number] = await this.work.manager.query(
+      `DELETE FROM catalogue.pending_objects WHERE storage_key = ANY($1) AND reason = 'upload'`,
+      [keys],
+    );
     if (settled !== keys.length) throw new DetailError(UPLOAD_INTERRUPTED, 409);
   }
 
-  /** In the transaction that deletes file rows: their objects are to be deleted after it commits (remove). */
-  async deleting(manager: EntityManager, keys: string[]): Promise<void> {
+  /** In the unit of work that deletes file rows: their objects are to be deleted after it commits (remove). */
+  async deleting(keys: string[]): Promise<void> {
     if (keys.length === 0) return;
-    await manager.query(
+    await this.work.manager.query(
       `INSERT INTO catalogue.pending_objects (storage_key, holder, reason) SELECT key, $2, 'delete' FROM unnest($1::text[]) AS key
        ON CONFLICT (storage_key) DO UPDATE SET holder = EXCLUDED.holder, reason = 'delete'`,
       [keys, this.instance.id],

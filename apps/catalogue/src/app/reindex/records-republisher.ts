@@ -1,8 +1,8 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { createEvent, IndexRebuildRequested, RecordUpdated } from '@dc/contracts';
 import { ServiceEvents } from '@dc/platform';
-import { recordSnapshot } from '../records/record-events';
-import { RecordsRepository } from '../records/records.repository';
+import { recordSnapshot } from '../record-model/record-events';
+import { RecordsRepository } from '../record-store/records.repository';
 
 /** Records per transaction: the outbox grows by this many events at a time. */
 const BATCH = 200;

@@ -1,6 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { RelationTopRelated } from '@dc/contracts';
 import { ServiceEvents } from '@dc/platform';
+import { UnitOfWork } from '../unit-of-work/unit-of-work';
 import { TopRelatedRepository } from './top-related.repository';
 
 /** Keeps each record's top_related as the relations service publishes it (idempotent, newest wins). */
@@ -8,13 +9,14 @@ import { TopRelatedRepository } from './top-related.repository';
 export class TopRelatedConsumer implements OnModuleInit {
   constructor(
     private readonly events: ServiceEvents,
+    private readonly work: UnitOfWork,
     private readonly lists: TopRelatedRepository,
   ) {}
 
   onModuleInit(): void {
-    this.events.on([RelationTopRelated.type], async (event, manager) => {
+    this.work.on(this.events, [RelationTopRelated.type], async (event) => {
       const { recordId, related } = RelationTopRelated.payload.parse(event.payload);
-      await this.lists.save(manager, recordId, related, event.occurredAt);
+      await this.lists.save(recordId, related, event.occurredAt);
     });
   }
 }

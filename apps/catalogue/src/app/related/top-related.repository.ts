@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import type { RelatedRecordPayload } from '@dc/contracts';
+import { isUuid, type RelatedRecordPayload } from '@dc/contracts';
+import { UnitOfWork } from '../unit-of-work/unit-of-work';
 import type { RelatedCandidate } from './top-related';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface CandidateRow {
   id: string;
@@ -21,24 +19,26 @@ interface CandidateRow {
 /** The top_related projection (relation.top-related) and its reading with the related records' visibility facts. */
 @Injectable()
 export class TopRelatedRepository {
+  constructor(private readonly work: UnitOfWork) {}
+
   /**
    * Keeps a record's list unless a newer one was applied; a list for a record the catalogue does
    * not have (deleted meanwhile) is not kept.
    */
-  async save(manager: EntityManager, recordId: string, related: RelatedRecordPayload[], occurredAt: string): Promise<void> {
-    if (!UUID.test(recordId)) return;
-    await manager.query(
+  async save(recordId: string, related: RelatedRecordPayload[], occurredAt: string): Promise<void> {
+    if (!isUuid(recordId)) return;
+    await this.work.manager.query(
       `INSERT INTO catalogue.top_related (record_id, related, occurred_at)
        SELECT id, $2::jsonb, $3 FROM catalogue.records WHERE id = $1::uuid
        ON CONFLICT (record_id) DO UPDATE SET related = EXCLUDED.related, occurred_at = EXCLUDED.occurred_at
        WHERE catalogue.top_related.occurred_at <= EXCLUDED.occurred_at`,
-      [recordId, JSON.stringify(related.filter((r) => UUID.test(r.recordId))), occurredAt],
+      [recordId, JSON.stringify(related.filter((r) => isUuid(r.recordId))), occurredAt],
     );
   }
 
   /** The kept related records that still exist, in the kept order, with their visibility facts and names. */
-  async candidates(manager: EntityManager, recordId: string): Promise<RelatedCandidate[]> {
-    const rows = (await manager.query(
+  async candidates(recordId: string): Promise<RelatedCandidate[]> {
+    const rows = (await this.work.manager.query(
       `SELECT r.id, r.name, r.owner_id, r.organisation_id, r.visibility, r.shared_user_ids, r.shared_organisation_ids, r.access, r.owner_only, e.item
          FROM catalogue.top_related t
          CROSS JOIN LATERAL jsonb_array_elements(t.related) WITH ORDINALITY AS e(item, position)

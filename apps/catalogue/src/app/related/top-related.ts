@@ -1,5 +1,5 @@
 import { canViewRecord, type RecordAccessFacts } from '@dc/contracts';
-import type { Viewer } from '../records/record-access';
+import type { Viewer } from '../record-model/record-access';
 
 /** Related records a record shows (spec section 3, top_related), best first. */
 export const TOP_RELATED_SHOWN = 5;

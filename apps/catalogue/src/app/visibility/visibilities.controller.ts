@@ -4,7 +4,7 @@ import { ApiContract, AuthUser, CurrentUser, SchemaPipe, pageQuerySchema, pagedS
 import { VisibilityDto, visibilitySchema } from './visibility.dto';
 import { VisibilityListQuery, VisibilityService } from './visibility.service';
 import { z } from 'zod';
-import { visibilityViewSchema } from '../records/record-view';
+import { visibilityViewSchema } from '../record-view/record-view';
 
 @Controller('api/visibilities')
 export class VisibilitiesController {

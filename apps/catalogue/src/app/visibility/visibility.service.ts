@@ -1,15 +1,13 @@
 import { Injectable } from '@nestjs/common';
-import { pageOf } from '@dc/contracts';
-import { AuthUser, currentCorrelationId, FieldErrors, FieldValidationError } from '@dc/platform';
+import { isUuid, pageOf } from '@dc/contracts';
+import { AuthUser, currentCorrelationId, FieldErrors, FieldValidationError, invalidPk, notFound } from '@dc/platform';
 import { toRecordsPage } from '@dc/search-index';
 import { LineageService } from '../lineage/lineage.service';
-import { isUuid } from '../records/dto/record-fields';
-import type { CatalogueRecord } from '../records/record';
-import { isDataAdminOf, permissionsFor } from '../records/record-access';
-import { VisibilityView, visibilityView } from '../records/record-view';
-import { BASIC_VISIBILITY_FIXED, forbidden, notFound } from '../records/records.errors';
-import { RecordStore, RecordsRepository } from '../records/records.repository';
-import { ownerClientTypeOf, RecordsService } from '../records/records.service';
+import type { CatalogueRecord } from '../record-model/record';
+import { isDataAdminOf, ownerClientTypeOf, permissionsFor } from '../record-model/record-access';
+import { VisibilityView, visibilityView } from '../record-view/record-view';
+import { BASIC_VISIBILITY_FIXED, forbidden } from '../record-model/records.errors';
+import { RecordStore, RecordsRepository } from '../record-store/records.repository';
 import type { VisibilityDto } from './visibility.dto';
 
 export const DEFAULT_PAGE_SIZE = 20;
@@ -30,7 +28,6 @@ export interface VisibilityListQuery {
 export class VisibilityService {
   constructor(
     private readonly records: RecordsRepository,
-    private readonly recordsService: RecordsService,
     private readonly lineage: LineageService,
   ) {}
 
@@ -71,7 +68,7 @@ export class VisibilityService {
       const record = isUuid(recordId) ? await store.findRecord(recordId, { forUpdate: true }) : null;
       const permissions = record && permissionsFor(record, user);
       // An id the caller may not see is answered like an unknown one.
-      if (!record || !permissions?.view) throw new FieldValidationError({ associated_record: [`Invalid pk "${recordId}" - object does not exist.`] });
+      if (!record || !permissions?.view) throw new FieldValidationError({ associated_record: [invalidPk(recordId)] });
       if (!permissions.edit) throw forbidden();
       return this.apply(store, record, user, dto);
     });
@@ -97,7 +94,7 @@ export class VisibilityService {
       errors.visibility_selection = [BASIC_VISIBILITY_FIXED];
     Object.assign(
       errors,
-      await this.lineage.refusalToWiden(store, record, { visibility: dto.visibility_selection }, { visibility: 'visibility_selection', access: 'access' }),
+      await this.lineage.refusalToWiden(record, { visibility: dto.visibility_selection }, { visibility: 'visibility_selection', access: 'access' }),
     );
     const custom = dto.visibility_selection === 'CU';
     const userIds = custom ? dto.users_with_visibility : [];
@@ -110,8 +107,7 @@ export class VisibilityService {
     if (unknownOrganisations.length) errors.organisations_with_visibility = [`Unknown organisation(s): ${unknownOrganisations.join(', ')}.`];
     if (Object.keys(errors).length) throw new FieldValidationError(errors);
 
-    const saved = await this.recordsService.save(
-      store,
+    const saved = await store.saveEdited(
       record,
       { ...record, visibility: dto.visibility_selection, sharedUserIds: [...userIds].sort(), sharedOrganisationIds: [...organisationIds].sort() },
       currentCorrelationId(),

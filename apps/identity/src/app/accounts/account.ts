@@ -25,7 +25,4 @@ export interface Organisation {
   description: string;
 }
 
-/** Ids in paths are UUIDs; anything else is simply not found (and never reaches a uuid cast). */
-export const isUuid = (value: string): boolean => /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
-
 export const fullName = (account: Pick<Account, 'firstName' | 'lastName'>): string => `${account.firstName} ${account.lastName}`.trim();

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { AccountClientType, DEFAULT_SUB_ACCOUNT_CLIENT_TYPE, Permission } from '@dc/contracts';
-import { AuthUser, DetailError, FieldErrors, FieldValidationError } from '@dc/platform';
+import { AccountClientType, DEFAULT_SUB_ACCOUNT_CLIENT_TYPE, isUuid, listPage, Permission } from '@dc/contracts';
+import { AuthUser, DetailError, FieldErrors, FieldValidationError, notFound } from '@dc/platform';
 import { PasswordHasher } from '../security/password-hasher';
 import { PasswordPolicy } from '../security/password-policy';
-import { Account, isUuid } from './account';
+import { Account } from './account';
 import { toAccountView } from './account.views';
 import { AccountChanges, AccountsRepository } from './accounts.repository';
 import { CreateAccountDto, ListAccountsDto, SetPasswordDto, UpdateAccountDto } from './dto/account.dto';
@@ -18,7 +18,6 @@ export const OWN_PASSWORD = 'Use Change Password in your profile to change your 
 export const CLIENT_TYPE_ABOVE_OWN = 'You cannot give an account a higher client type than your own.';
 export const PASSWORD_SET = 'The password was set.';
 
-const notFound = () => new DetailError('Not found.', 404);
 const sameSet = (a: number[], b: number[]) => [...new Set(a)].sort((x, y) => x - y).join() === [...new Set(b)].sort((x, y) => x - y).join();
 
 /**
@@ -36,15 +35,11 @@ export class AccountsService {
   ) {}
 
   async list(caller: AuthUser, query: ListAccountsDto, pageUrl: (page: number) => string) {
-    const { count, accounts } = await this.accounts.list(caller.organisationId, (query.page - 1) * query.page_size, query.page_size);
+    const offset = (query.page - 1) * query.page_size;
+    const { count, accounts } = await this.accounts.list(caller.organisationId, offset, query.page_size);
     const lastPage = Math.max(1, Math.ceil(count / query.page_size));
-    if (query.page > lastPage) throw new DetailError('Invalid page.', 404);
-    return {
-      count,
-      next: query.page < lastPage ? pageUrl(query.page + 1) : null,
-      previous: query.page > 1 ? pageUrl(query.page - 1) : null,
-      results: accounts.map(toAccountView),
-    };
+    if (query.page > lastPage) throw notFound('Invalid page.');
+    return listPage(accounts.map(toAccountView), count, { page: query.page, offset }, pageUrl);
   }
 
   async get(caller: AuthUser, id: string) {

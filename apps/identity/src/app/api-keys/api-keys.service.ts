@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
-import { AuthUser, DetailError, FieldValidationError } from '@dc/platform';
+import { AuthUser, FieldValidationError, notFound } from '@dc/platform';
 import { LoginThrottle } from '../auth/login-throttle';
 import { WRONG_PASSWORD } from '../profile/profile.service';
 import { PasswordHasher } from '../security/password-hasher';
@@ -39,7 +39,7 @@ export class ApiKeysService {
   /** Needs the caller's password; replaces any earlier pair. */
   async create(caller: AuthUser, password: string): Promise<ApiKeyPair> {
     const account = await this.keys.findAccount(caller.id);
-    if (!account) throw new DetailError('Not found.', 404);
+    if (!account) throw notFound();
     const attempt = { account: account.username };
     await this.throttle.assertAllowed(attempt);
     if (!(await this.hasher.verify(account.passwordHash, password))) {

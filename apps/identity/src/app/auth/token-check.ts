@@ -1,7 +1,7 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { UserRegistered, UserUpdated } from '@dc/contracts';
+import { isUuid, UserRegistered, UserUpdated } from '@dc/contracts';
 import { AuthUser, ServiceDatabase, TokenChecks } from '@dc/platform';
-import { Account, isUuid } from '../accounts/account';
+import { Account } from '../accounts/account';
 import { LoginRepository } from './login.repository';
 import { RevocationList } from './revocation-list';
 

@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { Permission } from '@dc/contracts';
-import { AuthUser, DetailError } from '@dc/platform';
-import { isUuid, Organisation } from '../accounts/account';
+import { isUuid, Permission } from '@dc/contracts';
+import { AuthUser, notFound } from '@dc/platform';
+import { Organisation } from '../accounts/account';
 import { toOrganisationDetails } from '../accounts/account.views';
 import { requirePermission } from '../accounts/permissions';
 import { OrganisationDto } from './dto/organisation.dto';
 import { OrganisationRepository } from './organisation.repository';
-
-const notFound = () => new DetailError('Not found.', 404);
 
 @Injectable()
 export class OrganisationService {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { AuthUser, DetailError, FieldValidationError } from '@dc/platform';
+import { AuthUser, FieldValidationError, notFound } from '@dc/platform';
 import { toUserAccountView } from '../accounts/account.views';
 import { LoginThrottle } from '../auth/login-throttle';
 import { PasswordHasher } from '../security/password-hasher';
@@ -22,7 +22,7 @@ export class ProfileService {
   async userAccount(caller: AuthUser) {
     const account = await this.profiles.findAccount(caller.id);
     const organisation = account && (await this.profiles.findOrganisation(account.organisationId));
-    if (!account || !organisation) throw new DetailError('Not found.', 404);
+    if (!account || !organisation) throw notFound();
     return toUserAccountView(account, organisation);
   }
 
@@ -34,7 +34,7 @@ export class ProfileService {
   /** Needs the current password; afterwards every earlier token (this caller's too) stops working. */
   async changePassword(caller: AuthUser, dto: ChangePasswordDto): Promise<{ message: string }> {
     const account = await this.profiles.findAccount(caller.id);
-    if (!account) throw new DetailError('Not found.', 404);
+    if (!account) throw notFound();
     const attempt = { account: account.username };
     await this.throttle.assertAllowed(attempt);
     if (!(await this.hasher.verify(account.passwordHash, dto.old_password))) {

@@ -1,41 +1,28 @@
-import { JwtService } from '@nestjs/jwt';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import request from 'supertest';
-import { createEvent, JobCompleted, JobProgressed, JobRequested, permissionsOfGroups, RecordDeleted } from '@dc/contracts';
-import { EventBus } from '@dc/messaging';
-import { type ClientType, createApp, createLogger, loadConfig, type TokenClaims } from '@dc/platform';
-import { createTestDatabase, describeInfra, DocumentedAnswers, eventually, type TestDatabase } from '@dc/testing';
+import { createEvent, JobCompleted, JobProgressed, JobRequested, RecordDeleted } from '@dc/contracts';
+import type { ClientType } from '@dc/platform';
+import { createTestDatabase, describeInfra, DocumentedAnswers, eventually, ServiceTestApp, testCaller, type TestCaller, type TestDatabase } from '@dc/testing';
 import { JobsModule } from '../jobs.module';
 
-interface Person {
-  id: string;
-  organisationId: string;
-  clientType: ClientType;
-}
+/** A caller with every group, named after its id. */
+const person = (organisationId: string, clientType: ClientType): TestCaller => {
+  const who = testCaller('', organisationId, [1, 2, 3], clientType);
+  return { ...who, username: who.id.slice(0, 8) };
+};
 
 /** The registry and /api/tasks on real PostgreSQL; job events arrive on the in-process bus as workers send them. */
 describeInfra('jobs registry: /api/tasks (real PostgreSQL, in-process events)', true, () => {
   let db: TestDatabase;
-  let app: NestExpressApplication;
-  let dataDir: string;
+  let service: ServiceTestApp;
   const organisationId = randomUUID();
-  const owner: Person = { id: randomUUID(), organisationId, clientType: 'STANDARD' };
-  const colleague: Person = { id: randomUUID(), organisationId, clientType: 'STANDARD' };
-  const basic: Person = { id: randomUUID(), organisationId, clientType: 'BASIC' };
-  const tokens = new Map<Person, string>();
-  const as = (who: Person) => ({ Authorization: `JWT ${tokens.get(who)}` });
+  const owner = person(organisationId, 'STANDARD');
+  const colleague = person(organisationId, 'STANDARD');
+  const basic = person(organisationId, 'BASIC');
   /** Every answer of this suite is also checked against docs/openapi.json (asserted last). */
   const documented = new DocumentedAnswers();
-  const post = (url: string, who: Person | null, body: object = {}) => {
-    const call = request(app.getHttpServer()).post(url).send(body);
-    return documented.checking('post', url, who ? call.set(as(who)) : call);
-  };
+  const post = (url: string, who: TestCaller | null, body: object = {}) => documented.checking('post', url, service.request('post', url, who).send(body));
 
-  const requested = (jobId: string, who: Person, type: 'MERGE' | 'LINK' = 'MERGE', left = randomUUID()) =>
+  const requested = (jobId: string, who: TestCaller, type: 'MERGE' | 'LINK' = 'MERGE', left = randomUUID()) =>
     createEvent(JobRequested, jobId, {
       jobId,
       type,
@@ -48,47 +35,18 @@ describeInfra('jobs registry: /api/tasks (real PostgreSQL, in-process events)', 
 
   beforeAll(async () => {
     db = await createTestDatabase('dc_jobs_registry');
-    dataDir = mkdtempSync(path.join(tmpdir(), 'dc-jobs-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
-      JWT_SECRET: 'jobs-test-'.padEnd(48, 'x'),
-      ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
-      LOG_LEVEL: 'silent',
-    });
-    app = await createApp({
-      service: 'jobs',
-      config,
-      logger: createLogger({ service: 'jobs-test', level: 'silent' }),
-      modules: [JobsModule],
-      shutdownHooks: false,
-    });
-    await app.init();
-    for (const who of [owner, colleague, basic]) {
-      const claims: TokenClaims = {
-        sub: who.id,
-        username: who.id.slice(0, 8),
-        org: who.organisationId,
-        ct: who.clientType,
-        perms: permissionsOfGroups([1, 2, 3]),
-        groups: [1, 2, 3],
-        pv: 1,
-      };
-      tokens.set(who, await app.get(JwtService).signAsync(claims));
-    }
+    service = await ServiceTestApp.start({ service: 'jobs', modules: [JobsModule], databaseUrl: db.url });
   });
 
   afterAll(async () => {
-    await app?.close();
+    await service?.stop();
     await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it('lists a job from its request, moves its progress on, completes it, and answers every path with and without the slash', async () => {
     // A LINK job: no worker of this module takes it (the merge workers would run a MERGE job at once).
     const jobId = randomUUID();
-    await app.get(EventBus).publish([requested(jobId, owner, 'LINK')]);
+    await service.publish(requested(jobId, owner, 'LINK'));
     const list = await post('/api/tasks/jobs-list/', owner);
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ count: 1, next: null, previous: null });
@@ -102,13 +60,13 @@ describeInfra('jobs registry: /api/tasks (real PostgreSQL, in-process events)', 
     });
     expect((await post('/api/tasks/jobs-list', owner, { active_flag: true })).body.count).toBe(1);
 
-    await app.get(EventBus).publish([createEvent(JobProgressed, jobId, { jobId, current: 3, total: 5 })]);
+    await service.publish(createEvent(JobProgressed, jobId, { jobId, current: 3, total: 5 }));
     // A late, older progress report does not move it back.
-    await app.get(EventBus).publish([createEvent(JobProgressed, jobId, { jobId, current: 1, total: 5 })]);
+    await service.publish(createEvent(JobProgressed, jobId, { jobId, current: 1, total: 5 }));
     expect((await post('/api/tasks/job-content', owner, { job: jobId })).body.progress).toEqual({ current: 3, total: 5 });
 
     const resultRecordId = randomUUID();
-    await app.get(EventBus).publish([createEvent(JobCompleted, jobId, { jobId, status: 'done', info: 'Merged 10 rows.', resultRecordId })]);
+    await service.publish(createEvent(JobCompleted, jobId, { jobId, status: 'done', info: 'Merged 10 rows.', resultRecordId }));
     const content = await post('/api/tasks/job-content/', owner, { job: jobId });
     expect(content.status).toBe(200);
     expect(content.body).toMatchObject({
@@ -123,7 +81,7 @@ describeInfra('jobs registry: /api/tasks (real PostgreSQL, in-process events)', 
     expect((await post('/api/tasks/jobs-list/', owner, { active_flag: 'true' })).body).toMatchObject({ count: 0, results: [], message: 'No jobs were found.' });
 
     // A redelivered request or progress report changes nothing once the job is complete.
-    await app.get(EventBus).publish([requested(jobId, owner, 'LINK'), createEvent(JobProgressed, jobId, { jobId, current: 1, total: 5 })]);
+    await service.publish(requested(jobId, owner, 'LINK'), createEvent(JobProgressed, jobId, { jobId, current: 1, total: 5 }));
     expect((await post('/api/tasks/job-content', owner, { job: jobId })).body).toMatchObject({ is_active: false, progress: { current: 5, total: 5 } });
 
     expect((await post('/api/tasks/job-delete', owner, { job: jobId })).body).toEqual({ detail: 'Job deleted.' });
@@ -133,7 +91,7 @@ describeInfra('jobs registry: /api/tasks (real PostgreSQL, in-process events)', 
 
   it('shows, reads and deletes a job for its owner only: not another user, a BASIC client of the same organisation, or anonymous callers', async () => {
     const jobId = randomUUID();
-    await app.get(EventBus).publish([requested(jobId, owner, 'LINK')]);
+    await service.publish(requested(jobId, owner, 'LINK'));
     for (const other of [colleague, basic]) {
       expect((await post('/api/tasks/jobs-list/', other)).body.results.map((j: { job_id: string }) => j.job_id)).not.toContain(jobId);
       const read = await post('/api/tasks/job-content/', other, { job: jobId });
@@ -147,7 +105,7 @@ describeInfra('jobs registry: /api/tasks (real PostgreSQL, in-process events)', 
     expect((await post('/api/tasks/job-content/', owner, { job: jobId })).status).toBe(200);
     // A BASIC client sees its own jobs.
     const basicJob = randomUUID();
-    await app.get(EventBus).publish([requested(basicJob, basic, 'LINK')]);
+    await service.publish(requested(basicJob, basic, 'LINK'));
     expect((await post('/api/tasks/jobs-list/', basic)).body.results.map((j: { job_id: string }) => j.job_id)).toEqual([basicJob]);
   });
 
@@ -159,9 +117,7 @@ describeInfra('jobs registry: /api/tasks (real PostgreSQL, in-process events)', 
 
     const jobId = randomUUID();
     const left = randomUUID();
-    await app
-      .get(EventBus)
-      .publish([requested(jobId, owner, 'LINK', left), createEvent(RecordDeleted, left, { recordId: left, ownerId: owner.id, organisationId })]);
+    await service.publish(requested(jobId, owner, 'LINK', left), createEvent(RecordDeleted, left, { recordId: left, ownerId: owner.id, organisationId }));
     await eventually(async () =>
       expect((await post('/api/tasks/job-content/', owner, { job: jobId })).body.content).toMatchObject({
         record_left_removed: true,

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { pageOf } from '@dc/contracts';
-import { type AuthUser, DetailError } from '@dc/platform';
+import { listPage, pageOf } from '@dc/contracts';
+import { type AuthUser, notFound } from '@dc/platform';
 import type { z } from 'zod';
 import type { jobDeletedSchema, jobsPageSchema } from './dto';
 import { jobView } from './job';
@@ -9,9 +9,6 @@ import { JobsRepository } from './jobs.repository';
 export const NO_JOBS = 'No jobs were found.';
 export const JOB_DELETED = 'Job deleted.';
 export const JOB_DELETE_FAILED = 'Job delete failed.';
-
-/** Someone else's job answers like a job that does not exist: nothing about it leaks. */
-const notFound = (message = 'Not found.') => new DetailError(message, 404);
 
 /**
  * The Jobs page's calls: only the job's owner lists, reads or deletes it. A LINK job's row pairs are
@@ -22,20 +19,15 @@ export class JobsService {
   constructor(private readonly jobs: JobsRepository) {}
 
   async list(owner: AuthUser, activeOnly: boolean, query: { page?: unknown; page_size?: unknown }): Promise<z.output<typeof jobsPageSchema>> {
-    const { page, pageSize, offset } = pageOf(query);
-    const { count, jobs } = await this.jobs.list(owner.id, activeOnly, { offset, limit: pageSize });
-    const link = (n: number) => `?page=${n}`;
+    const at = pageOf(query);
+    const { count, jobs } = await this.jobs.list(owner.id, activeOnly, { offset: at.offset, limit: at.pageSize });
     // One moment for the whole page, so two jobs under one expiring grant agree.
     const now = new Date();
-    return {
-      count,
-      next: offset + jobs.length < count ? link(page + 1) : null,
-      previous: page > 1 ? link(page - 1) : null,
-      results: jobs.map((job) => jobView(job, false, now)),
-      ...(count === 0 ? { message: NO_JOBS } : {}),
-    };
+    const results = jobs.map((job) => jobView(job, false, now));
+    return { ...listPage(results, count, at, (n) => `?page=${n}`), ...(count === 0 ? { message: NO_JOBS } : {}) };
   }
 
+  /** Someone else's job answers like a job that does not exist: nothing about it leaks. */
   async content(owner: AuthUser, jobId: string) {
     const job = await this.jobs.find(jobId);
     if (!job || job.ownerId !== owner.id) throw notFound();

@@ -1,14 +1,7 @@
-import { JwtService } from '@nestjs/jwt';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import request from 'supertest';
-import { createEvent, JobCompleted, JobRequested, permissionsOfGroups, RequestUpdated, type RequestStatus, type SourceTerms } from '@dc/contracts';
-import { EventBus } from '@dc/messaging';
-import { createApp, createLogger, loadConfig, ServiceDatabase, type TokenClaims } from '@dc/platform';
-import { createTestDatabase, describeInfra, DocumentedAnswers, eventually, type TestDatabase } from '@dc/testing';
+import { createEvent, JobCompleted, JobRequested, RequestUpdated, type RequestStatus, type SourceTerms } from '@dc/contracts';
+import { ServiceDatabase } from '@dc/platform';
+import { createTestDatabase, describeInfra, DocumentedAnswers, eventually, ServiceTestApp, testCaller, type TestDatabase } from '@dc/testing';
 import { JobsModule } from '../jobs.module';
 
 type Side = { terms?: SourceTerms | null; requestId?: string | null; grantExpiresAt?: string | null };
@@ -26,21 +19,11 @@ const ENDED_ON_POPULATION = 'The access grant on "population.csv" has ended: the
  */
 describeInfra('jobs registry: LINK results follow the grant their records were read under (real PostgreSQL)', true, () => {
   let db: TestDatabase;
-  let app: NestExpressApplication;
-  let dataDir: string;
-  let token: string;
-  const owner = { id: randomUUID(), organisationId: randomUUID() };
+  let service: ServiceTestApp;
+  const owner = testCaller('b', randomUUID());
   const documented = new DocumentedAnswers();
-  const post = (url: string, body: object) =>
-    documented.checking(
-      'post',
-      url,
-      request(app.getHttpServer())
-        .post(url)
-        .set({ Authorization: `JWT ${token}` })
-        .send(body),
-    );
-  const publish = (...events: Parameters<EventBus['publish']>[0]) => app.get(EventBus).publish(events);
+  const post = (url: string, body: object) => documented.checking('post', url, service.request('post', url, owner).send(body));
+  const publish = (...events: Parameters<ServiceTestApp['publish']>) => service.publish(...events);
 
   /** A finished LINK job of the owner with two row pairs; each side's terms as relations named them (omitted: an event from before lineage). */
   async function linkJob(left: Side & { recordId?: string } = {}, right: Side & { recordId?: string } = {}) {
@@ -104,39 +87,12 @@ describeInfra('jobs registry: LINK results follow the grant their records were r
 
   beforeAll(async () => {
     db = await createTestDatabase('dc_jobs_link_grants');
-    dataDir = mkdtempSync(path.join(tmpdir(), 'dc-jobs-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
-      JWT_SECRET: 'jobs-test-'.padEnd(48, 'x'),
-      ENCRYPTION_KEY: Buffer.alloc(32, 3).toString('base64'),
-      LOG_LEVEL: 'silent',
-    });
-    app = await createApp({
-      service: 'jobs',
-      config,
-      logger: createLogger({ service: 'jobs-test', level: 'silent' }),
-      modules: [JobsModule],
-      shutdownHooks: false,
-    });
-    await app.init();
-    const claims: TokenClaims = {
-      sub: owner.id,
-      username: 'b',
-      org: owner.organisationId,
-      ct: 'STANDARD',
-      perms: permissionsOfGroups([3]),
-      groups: [3],
-      pv: 1,
-    };
-    token = await app.get(JwtService).signAsync(claims);
+    service = await ServiceTestApp.start({ service: 'jobs', modules: [JobsModule], databaseUrl: db.url });
   });
 
   afterAll(async () => {
-    await app?.close();
+    await service?.stop();
     await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("shows a grant side's row pairs while its request is approved, none with the reason once revoked; a late older event and a new approval bring nothing back", async () => {
@@ -149,7 +105,9 @@ describeInfra('jobs registry: LINK results follow the grant their records were r
     await publish(requestEvent(requestId, rightId, 'revoked', 4));
     expect(await seen(jobId)).toEqual(withheld(ENDED_ON_POPULATION));
     // The pairs stay stored: only what the owner is shown changed.
-    const [stored] = await app.get(ServiceDatabase).dataSource.query('SELECT jsonb_array_length(matches) AS pairs FROM jobs.jobs WHERE job_id = $1', [jobId]);
+    const [stored] = await service
+      .get(ServiceDatabase)
+      .dataSource.query('SELECT jsonb_array_length(matches) AS pairs FROM jobs.jobs WHERE job_id = $1', [jobId]);
     expect(stored.pairs).toBe(2);
 
     // A redelivered approval (an older version) does not undo the revocation.

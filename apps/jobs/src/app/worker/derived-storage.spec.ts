@@ -1,13 +1,6 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { Client } from 'pg';
 import { createEvent, JobCompleted, JobRequested, RecordDeleted } from '@dc/contracts';
-import { EventBus } from '@dc/messaging';
-import { createApp, createLogger, loadConfig } from '@dc/platform';
-import { createTestDatabase, describeInfra, eventually, type TestDatabase } from '@dc/testing';
+import { createTestDatabase, describeInfra, eventually, ServiceTestApp, type TestDatabase } from '@dc/testing';
 import { JobsModule } from '../jobs.module';
 import { DerivedStorageRepository } from './derived-storage.repository';
 import { JobRunsRepository } from './job-runs.repository';
@@ -20,51 +13,33 @@ const QUOTA = 1000;
  */
 describeInfra("merge quota: the jobs schema's count of merged bytes (real PostgreSQL)", true, () => {
   let db: TestDatabase;
-  let sql: Client;
-  let app: NestExpressApplication;
-  let dataDir: string;
+  let service: ServiceTestApp;
   const owner = randomUUID();
   const organisationId = randomUUID();
 
-  const used = async () =>
-    Number((await sql.query('SELECT coalesce(sum(bytes), 0) AS used FROM jobs.derived_storage WHERE owner_id = $1', [owner])).rows[0].used);
-  const finished = async (jobId: string) => (await sql.query('SELECT 1 FROM jobs.finished_runs WHERE job_id = $1', [jobId])).rows.length === 1;
-  const outboxed = async (jobId: string) => (await sql.query('SELECT 1 FROM jobs.outbox_events WHERE key = $1', [jobId])).rows.length;
+  const used = async () => Number((await service.sql('SELECT coalesce(sum(bytes), 0) AS used FROM jobs.derived_storage WHERE owner_id = $1', [owner]))[0].used);
+  const finished = async (jobId: string) => (await service.sql('SELECT 1 FROM jobs.finished_runs WHERE job_id = $1', [jobId])).length === 1;
+  const outboxed = async (jobId: string) => (await service.sql('SELECT 1 FROM jobs.outbox_events WHERE key = $1', [jobId])).length;
   const finish = (jobId: string, bytes: number) => {
     const charge = { ownerId: owner, jobId, recordId: `record-of-${jobId}`, bytes, quotaBytes: QUOTA };
     const done = createEvent(JobCompleted, jobId, { jobId, status: 'done', info: 'Merged.', resultRecordId: charge.recordId });
-    return app.get(JobRunsRepository).finishAdmitted(jobId, (manager) => app.get(DerivedStorageRepository).charge(manager, charge), done);
+    return service.get(JobRunsRepository).finishAdmitted(jobId, (manager) => service.get(DerivedStorageRepository).charge(manager, charge), done);
   };
 
   beforeAll(async () => {
     db = await createTestDatabase('dc_jobs_quota');
-    dataDir = mkdtempSync(path.join(tmpdir(), 'dc-jobs-quota-'));
-    const config = loadConfig({
-      NODE_ENV: 'test',
-      DATABASE_URL: db.url,
-      DATA_DIR: dataDir,
-      JWT_SECRET: 'jobs-quota-test-'.padEnd(48, 'x'),
-      ENCRYPTION_KEY: Buffer.alloc(32, 5).toString('base64'),
-      LOG_LEVEL: 'silent',
-      DERIVED_STORAGE_QUOTA_BYTES: String(QUOTA),
-    });
-    app = await createApp({
+    service = await ServiceTestApp.start({
       service: 'jobs',
-      config,
-      logger: createLogger({ service: 'jobs-quota-test', level: 'silent' }),
+      name: 'jobs-quota',
       modules: [JobsModule],
-      shutdownHooks: false,
+      databaseUrl: db.url,
+      env: { DERIVED_STORAGE_QUOTA_BYTES: String(QUOTA) },
     });
-    await app.init();
-    sql = new Client({ connectionString: db.url });
-    await sql.connect();
   });
 
   afterAll(async () => {
-    await sql?.end();
-    await app?.close();
+    await service?.stop();
     await db?.drop();
-    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   });
 
   it("counts a finished merge's bytes once, refuses the finish of a merge that would pass the quota (writing nothing), and forgets a deleted record's bytes", async () => {
@@ -80,15 +55,15 @@ describeInfra("merge quota: the jobs schema's count of merged bytes (real Postgr
     expect(await finish(second, 600)).toBe(false);
     expect({ finished: await finished(second), outboxed: await outboxed(second), used: await used() }).toEqual({ finished: false, outboxed: 0, used: 600 });
 
-    await app.get(EventBus).publish([createEvent(RecordDeleted, `record-of-${first}`, { recordId: `record-of-${first}`, ownerId: owner, organisationId })]);
+    await service.publish(createEvent(RecordDeleted, `record-of-${first}`, { recordId: `record-of-${first}`, ownerId: owner, organisationId }));
     await eventually(async () => expect(await used()).toBe(0));
     expect(await finish(second, 600)).toBe(true);
     expect(await used()).toBe(600);
-    await sql.query('DELETE FROM jobs.derived_storage WHERE owner_id = $1', [owner]);
+    await service.sql('DELETE FROM jobs.derived_storage WHERE owner_id = $1', [owner]);
   });
 
   it('fails the merge of an owner whose quota is full before it reads either source, naming the quota', async () => {
-    await sql.query('INSERT INTO jobs.derived_storage (record_id, job_id, owner_id, bytes, stored_at) VALUES ($1, $2, $3, $4, now())', [
+    await service.sql('INSERT INTO jobs.derived_storage (record_id, job_id, owner_id, bytes, stored_at) VALUES ($1, $2, $3, $4, now())', [
       randomUUID(),
       randomUUID(),
       owner,
@@ -96,7 +71,7 @@ describeInfra("merge quota: the jobs schema's count of merged bytes (real Postgr
     ]);
     const jobId = randomUUID();
     // Keys of objects that do not exist: a merge that read them would fail as "removed from the product".
-    await app.get(EventBus).publish([
+    await service.publish(
       createEvent(JobRequested, jobId, {
         jobId,
         type: 'MERGE',
@@ -106,9 +81,9 @@ describeInfra("merge quota: the jobs schema's count of merged bytes (real Postgr
         right: { recordId: randomUUID(), name: 'b.csv', fileId: randomUUID(), fileName: 'b.csv', storageKey: 'missing/right.csv' },
         merge: { mergeType: 'horizontal', pairs: [{ left: 'key', right: 'key' }] },
       }),
-    ]);
+    );
     const job = await eventually(async () => {
-      const { rows } = await sql.query("SELECT info, status, progress_current FROM jobs.jobs WHERE job_id = $1 AND status <> 'active'", [jobId]);
+      const rows = await service.sql("SELECT info, status, progress_current FROM jobs.jobs WHERE job_id = $1 AND status <> 'active'", [jobId]);
       expect(rows).toHaveLength(1);
       return rows[0];
     });

@@ -1,14 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { canViewRecord, type DerivationLink, isRestrictingTerms, linkStanding, recordPermissions } from '@dc/contracts';
-import { type AuthUser, DetailError } from '@dc/platform';
-import type { RelatedRecord } from '../projection/related-record';
-import { RecordsRepository } from '../projection/records.repository';
-import { type ActiveGrant, ApprovedRequests } from './approved-requests';
+import type { AuthUser } from '@dc/platform';
+import type { RelatedRecord } from '../records/related-record';
+import { RecordsRepository } from '../records/records.repository';
+import { type ActiveGrant, RequestGrantsRepository } from './request-grants.repository';
 
 export type Viewer = AuthUser | null;
-
-/** The same answer for a record that does not exist and one the caller may not see. */
-export const notFound = () => new DetailError('Not found.', 404);
 
 /**
  * Who may see and download a record, by the catalogue's rule (libs/contracts) on relations'
@@ -18,7 +15,7 @@ export const notFound = () => new DetailError('Not found.', 404);
 @Injectable()
 export class RecordAccess {
   constructor(
-    private readonly approvals: ApprovedRequests,
+    private readonly approvals: RequestGrantsRepository,
     private readonly records: RecordsRepository,
   ) {}
 

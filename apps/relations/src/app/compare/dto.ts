@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
-const REQUIRED = 'This field is required.';
-const recordId = z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(100, 'Not a valid record id.');
+export const REQUIRED = 'This field is required.';
+export const recordId = z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(100, 'Not a valid record id.');
 
 export const RANGE_ERROR = 'Unexpected range setting: Maximum cannot be less than minimum';
 
@@ -45,41 +45,3 @@ export const linkRowsSchema = pairSchema.extend({
 export const inferHeaderSchema = z.object({ record: recordId, header: z.string({ error: REQUIRED }).min(1, REQUIRED).max(1000) });
 
 export const recordSchema = z.object({ record: recordId });
-
-export const definitionSchema = z.object({
-  word: z.string({ error: REQUIRED }).trim().min(1, REQUIRED).max(100, 'Ensure this field has no more than 100 characters.'),
-});
-
-export const mergeScanSchema = z.object({
-  records: z.array(recordId, { error: 'Expected a list of record ids.' }).min(2, 'Choose at least two records.').max(20, 'Choose at most 20 records.'),
-});
-
-const header = z.string({ error: REQUIRED }).min(1, REQUIRED).max(1000);
-
-/** One chosen field pair of the Merge Scan Results (a merge candidate: its other fields are ignored). */
-const mergeRelation = z.object({ record_left: recordId, record_right: recordId, header_left: header, header_right: header });
-
-const mergeType = z
-  .string({ error: REQUIRED })
-  .trim()
-  .toLowerCase()
-  .transform((value, ctx) => {
-    const type = ({ horizontal: 'horizontal', h: 'horizontal', vertical: 'vertical', v: 'vertical' } as const)[value];
-    if (!type) {
-      ctx.addIssue({ code: 'custom', message: 'Choose horizontal or vertical.' });
-      return z.NEVER;
-    }
-    return type;
-  });
-
-/** POST merge-features: the chosen field pairs and Merge Horizontal or Merge Vertical. */
-export const mergeFeaturesSchema = z.object({
-  merge_relations: z
-    .array(mergeRelation, { error: 'Expected a list of merge relations.' })
-    .min(1, 'Choose at least one field pair.')
-    .max(100, 'Choose at most 100 field pairs.'),
-  merge_type: mergeType,
-});
-
-/** POST merge-enc-cols (the linking result's merge button) and link-records (Link Datasets): two records. */
-export const recordPairSchema = z.object({ record_left: recordId, record_right: recordId, merge_type: mergeType.optional() });

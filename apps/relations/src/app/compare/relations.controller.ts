@@ -2,24 +2,17 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiContract, AuthUser, CurrentUser, Public, SchemaPipe } from '@dc/platform';
 import { inferHeaderSchema, linkRowsSchema, pairSchema, semanticsSchema } from './dto';
 import {
-  inferHeaderResponseSchema,
-  joiningResponseSchema,
-  linkabilityResponseSchema,
-  linkRowsResponseSchema,
-  semanticsResponseSchema,
-  statisticsResponseSchema,
-  structuresResponseSchema,
-} from './responses';
+  INFER_HEADER_CONTRACT,
+  JOINING_CONTRACT,
+  LINK_ROWS_CONTRACT,
+  LINKABILITY_CONTRACT,
+  SEMANTICS_CONTRACT,
+  STATISTICS_CONTRACT,
+  STRUCTURES_CONTRACT,
+} from './relations.contract';
 import { RelationsService } from './relations.service';
 
 type PairQuery = { record1: string; record2: string };
-
-const BRIEF = {
-  record1: { id: '0e6c2d1a-3b4f-4c5d-8e6f-7a8b9c0d1e2f', name: 'Rainfall', type: 'text/csv', size: 48213, date_changed: '2026-11-20T09:12:00.000Z' },
-  record2: { id: '9a1f2b3c-4d5e-4f60-8a7b-1c2d3e4f5a6b', name: 'Stations', type: 'text/csv', size: 5120, date_changed: '2026-11-21T14:03:00.000Z' },
-};
-const MATCH = { column_left: 'station_id', column_right: 'id', total_matches: 1200, estimated: false };
-const ROW_PAIR = { fieldsA: ['S-104', 'North'], fieldsB: ['S-104', 'Northfield'], rowA: 0, rowB: 17, rows_match_prob: 0.98 };
 
 /**
  * GET /api/relations/{semantics,structures,statistics,joining,linkability,link-rows,infer-header}/
@@ -30,74 +23,28 @@ const ROW_PAIR = { fieldsA: ['S-104', 'North'], fieldsB: ['S-104', 'Northfield']
 export class RelationsController {
   constructor(private readonly relations: RelationsService) {}
 
-  @ApiContract({
-    summary: 'Semantic relation: similar words of two records, within the slider range',
-    query: semanticsSchema,
-    responses: { 200: semanticsResponseSchema },
-    example: {
-      ...BRIEF,
-      sem_score: 0.62,
-      sim_words: [{ word_left: 'rainfall', word_right: 'precipitation', score: 0.91 }],
-      total_sim_words: 1,
-      min: 0,
-      max: 1,
-    },
-  })
+  @ApiContract(SEMANTICS_CONTRACT)
   @Public()
   @Get('semantics')
   semantics(@CurrentUser() viewer: AuthUser | null, @Query(new SchemaPipe(semanticsSchema)) q: PairQuery & { min: number; max: number }) {
     return this.relations.semantics(viewer, q.record1, q.record2, { min: q.min, max: q.max });
   }
 
-  @ApiContract({
-    summary: 'Structural relation: columns of the two records sharing data types',
-    query: pairSchema,
-    responses: { 200: structuresResponseSchema },
-    example: { ...BRIEF, struct_score: 0.5, struct_types: [{ type: 'integer', headers_left: ['year'], headers_right: ['opened'] }] },
-  })
+  @ApiContract(STRUCTURES_CONTRACT)
   @Public()
   @Get('structures')
   structures(@CurrentUser() viewer: AuthUser | null, @Query(new SchemaPipe(pairSchema)) q: PairQuery) {
     return this.relations.structures(viewer, q.record1, q.record2);
   }
 
-  @ApiContract({
-    summary: 'Statistical relation: NRMSD between numeric columns (under 10, closest first)',
-    query: pairSchema,
-    responses: { 200: statisticsResponseSchema },
-    example: { ...BRIEF, stats_score: 0.8, stats_mtx: [{ header_left: 'mm', header_right: 'elevation', nrmsd: 0.25 }], message: null },
-  })
+  @ApiContract(STATISTICS_CONTRACT)
   @Public()
   @Get('statistics')
   statistics(@CurrentUser() viewer: AuthUser | null, @Query(new SchemaPipe(pairSchema)) q: PairQuery) {
     return this.relations.statistics(viewer, q.record1, q.record2);
   }
 
-  @ApiContract({
-    summary: 'Joinability: matching headers and how far their values overlap',
-    query: pairSchema,
-    responses: { 200: joiningResponseSchema },
-    example: {
-      ...BRIEF,
-      join_score: 0.83,
-      joinable: true,
-      matching_headers: [
-        {
-          header_left: 'station_id',
-          header_right: 'id',
-          header_similarity: 0.5,
-          containment_left: 0.97,
-          containment_right: 0.4,
-          jaccard: 0.39,
-          score: 0.83,
-          values_compared: true,
-        },
-      ],
-      unionable: false,
-      union_score: 0.2,
-      message: null,
-    },
-  })
+  @ApiContract(JOINING_CONTRACT)
   @Public()
   @Get('joining')
   joining(@CurrentUser() viewer: AuthUser | null, @Query(new SchemaPipe(pairSchema)) q: PairQuery) {
@@ -105,54 +52,20 @@ export class RelationsController {
   }
 
   /** The comparison modal's Linkability: matches per column and the first 10 row pairs. */
-  @ApiContract({
-    summary: 'Linkability: matches per column and the first 10 row pairs (estimated from sketches without download rights)',
-    query: pairSchema,
-    responses: { 200: linkabilityResponseSchema },
-    example: { ...BRIEF, link_score: 0.96, tot_rows: { left: 1250, right: 310 }, matches: [MATCH], rows: [ROW_PAIR], estimated: false, message: null },
-  })
+  @ApiContract(LINKABILITY_CONTRACT)
   @Public()
   @Get('linkability')
   linkability(@CurrentUser() viewer: AuthUser | null, @Query(new SchemaPipe(pairSchema)) q: PairQuery) {
     return this.relations.linkability(viewer, q.record1, q.record2);
   }
 
-  @ApiContract({
-    summary: 'The linked row pairs of two records the caller may download (403 otherwise)',
-    query: linkRowsSchema,
-    responses: { 200: linkRowsResponseSchema },
-    example: {
-      ...BRIEF,
-      link_score: 0.96,
-      estimated: false,
-      message: null,
-      totals: [{ column: 'station_id', total_rows: 1250, total_matches: 1200 }],
-      tot_rows: { left: 1250, right: 310 },
-      matches: [MATCH],
-      results: [ROW_PAIR],
-    },
-  })
+  @ApiContract(LINK_ROWS_CONTRACT)
   @Get('link-rows')
   linkRows(@CurrentUser() viewer: AuthUser, @Query(new SchemaPipe(linkRowsSchema)) q: PairQuery & { limit: number }) {
     return this.relations.linkRows(viewer, q.record1, q.record2, q.limit);
   }
 
-  @ApiContract({
-    summary: 'What a column holds, named from its words (WordNet) or its numbers',
-    query: inferHeaderSchema,
-    responses: { 200: inferHeaderResponseSchema },
-    example: {
-      record: BRIEF.record1.id,
-      header: 'year',
-      type: 'integer',
-      privacy: 'plain',
-      inferred: 'year',
-      candidates: [
-        { label: 'year', score: 0.9 },
-        { label: 'count', score: 0.3 },
-      ],
-    },
-  })
+  @ApiContract(INFER_HEADER_CONTRACT)
   @Public()
   @Get('infer-header')
   inferHeader(@CurrentUser() viewer: AuthUser | null, @Query(new SchemaPipe(inferHeaderSchema)) q: { record: string; header: string }) {

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { z } from 'zod';
-import { DetailError } from '@dc/platform';
-import { notFound, RecordAccess, type Viewer } from '../access/record-access.service';
-import type { SketchedRecord } from '../projection/related-record';
-import { RecordsRepository } from '../projection/records.repository';
+import { DetailError, notFound } from '@dc/platform';
+import { RecordAccess, type Viewer } from '../access/record-access.service';
+import type { SketchedRecord } from '../records/related-record';
+import { RecordsRepository } from '../records/records.repository';
 import { RowReader } from '../rows/row-reader';
 import { columnsOf, totalRowsOf } from '../scoring/columns';
 import { headerCandidates } from '../scoring/header-inference';
@@ -194,7 +194,7 @@ export class RelationsService {
     const column =
       columnsOf(record).find((c) => c.sketch.header === header) ??
       columnsOf(record).find((c) => c.sketch.header.trim().toLowerCase() === header.trim().toLowerCase());
-    if (!column) throw new DetailError('This record has no such header.', 404);
+    if (!column) throw notFound('This record has no such header.');
     const candidates = headerCandidates(column.sketch, (words) => this.lexicon.commonHypernyms(words));
     return {
       record: record.record.id,

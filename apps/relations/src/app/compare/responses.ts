@@ -4,7 +4,7 @@
 import { linkMatchSchema } from '@dc/contracts';
 import { z } from 'zod';
 
-const score = z.number().min(0).max(1);
+export const score = z.number().min(0).max(1);
 const rowTotals = z.object({ left: z.number().int(), right: z.number().int() }).describe('rows of each record (its first table)');
 
 /** A record compared, as the comparison modal heads it (type, size and changed date). */
@@ -108,70 +108,6 @@ export const inferHeaderResponseSchema = z.object({
   privacy: z.enum(['plain', 'hashed', 'masked']),
   inferred: z.string().describe('the best candidate label'),
   candidates: z.array(z.object({ label: z.string(), score })),
-});
-
-export const definitionResponseSchema = z.object({
-  word: z.string(),
-  senses: z.array(
-    z.object({
-      pos: z.enum(['noun', 'verb', 'adj', 'adv']),
-      synset: z.number().int(),
-      lemmas: z.array(z.string()),
-      definition: z.string(),
-      examples: z.array(z.string()),
-      hypernyms: z.array(z.string()).describe('lemmas of its direct hypernyms (broader terms)'),
-    }),
-  ),
-});
-
-export const joinableWithResponseSchema = z.object({
-  record: z.string(),
-  count: z.number().int(),
-  results: z.array(z.object({ id: z.string(), name: z.string(), join_score: score, unionable: z.boolean(), matching_headers: z.array(matchingHeaderSchema) })),
-});
-
-export const topRelatedResponseSchema = z.object({
-  record: z.string(),
-  top_related: z.array(z.object({ id: z.string(), name: z.string(), sem_score: score, struct_score: score, stats_score: score, link_score: score })),
-});
-
-/** A Merge score (spec section 3): a candidate field pair of two records. */
-export const mergeCandidateSchema = z.object({
-  id: z.string(),
-  record_left: z.string(),
-  record_left_name: z.string(),
-  record_right: z.string(),
-  record_right_name: z.string(),
-  header_left: z.string(),
-  header_right: z.string(),
-  total_sim: score,
-});
-
-export const mergeScanResponseSchema = z.object({
-  records: z.array(z.object({ id: z.string(), name: z.string() })).describe('the records that took part (those the caller may see)'),
-  merge_relations: z.array(mergeCandidateSchema),
-  linking_columns: z.array(
-    z.object({ record_left: z.string(), record_left_name: z.string(), record_right: z.string(), record_right_name: z.string(), ...linkabilitySchema.shape }),
-  ),
-  messages: z.array(z.string()),
-});
-
-/** merge-features, merge-enc-cols and link-records: what could not be merged, and the jobs started. */
-export const jobsStartedResponseSchema = z.object({
-  nodata: z.boolean().describe('some records take no part: unknown, not visible or not downloadable'),
-  nottabular: z.boolean().describe('some records are not stored delimited text'),
-  nomatches: z.boolean(),
-  newmerges: z.array(
-    z.object({
-      job_id: z.string(),
-      type: z.enum(['MERGE', 'LINK']),
-      record_left_id: z.string(),
-      record_left_name: z.string(),
-      record_right_id: z.string(),
-      record_right_name: z.string(),
-    }),
-  ),
-  messages: z.array(z.string()).describe("the spec's texts saying so"),
 });
 
 /** What a service method answers: the output of its response schema (checked by the compiler). */

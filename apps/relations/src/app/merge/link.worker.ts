@@ -2,9 +2,10 @@ import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createEvent, JobCompleted, JobProgressed, JobRequested, type JobRequestedPayload } from '@dc/contracts';
 import { EventBus } from '@dc/messaging';
-import { GENERIC_ERROR, LOGGER, runWithCorrelationId, ServiceDatabase } from '@dc/platform';
+import { GENERIC_ERROR, LOGGER, runWithCorrelationId } from '@dc/platform';
 import { RelationsService } from '../compare/relations.service';
-import { RecordsRepository } from '../projection/records.repository';
+import { RecordsRepository } from '../records/records.repository';
+import { JobEventsRepository } from './job-events.repository';
 
 /** The consumer group of link job workers: each LINK job goes to one of them. */
 export const LINK_WORKERS_GROUP = 'relations.link-workers';
@@ -29,7 +30,7 @@ export class LinkWorker implements OnApplicationBootstrap {
     private readonly bus: EventBus,
     private readonly records: RecordsRepository,
     private readonly relations: RelationsService,
-    private readonly db: ServiceDatabase,
+    private readonly jobEvents: JobEventsRepository,
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'link-worker' });
@@ -44,7 +45,7 @@ export class LinkWorker implements OnApplicationBootstrap {
   }
 
   async run(job: JobRequestedPayload): Promise<void> {
-    const report = (...events: ReturnType<typeof createEvent>[]) => this.db.transaction((tx) => tx.publish(...events));
+    const report = (...events: ReturnType<typeof createEvent>[]) => this.jobEvents.publish(...events);
     const complete = (payload: Omit<Parameters<typeof createEvent<typeof JobCompleted.payload>>[2], 'jobId'>) =>
       report(createEvent(JobCompleted, job.jobId, { jobId: job.jobId, ...payload }));
     try {

@@ -1,13 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { createEvent, JobRequested, type JobSource, type JobType, type MergeType, sourceTermsFor } from '@dc/contracts';
-import { type AuthUser, currentCorrelationId, FieldValidationError, ServiceDatabase } from '@dc/platform';
+import { type AuthUser, currentCorrelationId, FieldValidationError } from '@dc/platform';
 import { RecordAccess } from '../access/record-access.service';
 import { NO_ACCESS } from '../compare/relations.service';
-import { type Answer, jobsStartedResponseSchema } from '../compare/responses';
-import type { FileSketch, SketchedRecord } from '../projection/related-record';
-import { RecordsRepository } from '../projection/records.repository';
+import type { Answer } from '../compare/responses';
+import type { FileSketch, SketchedRecord } from '../records/related-record';
+import { RecordsRepository } from '../records/records.repository';
+import { JobEventsRepository } from './job-events.repository';
 import { NO_MATCHING_VALUES, NOT_TABULAR } from './merge-scan.service';
+import type { jobsStartedResponseSchema } from './merge.dto';
 
 export { NO_MATCHING_VALUES };
 export const MERGE_STARTED = 'New merge job was successfully initiated.';
@@ -71,7 +73,7 @@ export class MergeJobsService {
   constructor(
     private readonly records: RecordsRepository,
     private readonly access: RecordAccess,
-    private readonly db: ServiceDatabase,
+    private readonly jobEvents: JobEventsRepository,
   ) {}
 
   /** One MERGE job per pair of records, joining (or stacking) on all the pairs chosen for it. */
@@ -166,20 +168,18 @@ export class MergeJobsService {
     const correlationId = currentCorrelationId();
     const owner = { userId: user.id, username: user.username, organisationId: user.organisationId, clientType: user.clientType, groups: user.groups };
     const created = jobs.map((job) => ({ ...job, jobId: randomUUID() }));
-    await this.db.transaction((tx) =>
-      tx.publish(
-        ...created.map((job) => {
-          const how = job.merge
-            ? `${job.merge.mergeType} merge on ${job.merge.pairs.map((p) => (p.left === p.right ? p.left : `${p.left} = ${p.right}`)).join(', ')}`
-            : 'row linkage on the hashed columns';
-          return createEvent(
-            JobRequested,
-            job.jobId,
-            { ...job, owner, info: `${job.type === 'MERGE' ? 'Merge' : 'Link'} of ${job.left.name} and ${job.right.name}: ${how}.` },
-            { correlationId },
-          );
-        }),
-      ),
+    await this.jobEvents.publish(
+      ...created.map((job) => {
+        const how = job.merge
+          ? `${job.merge.mergeType} merge on ${job.merge.pairs.map((p) => (p.left === p.right ? p.left : `${p.left} = ${p.right}`)).join(', ')}`
+          : 'row linkage on the hashed columns';
+        return createEvent(
+          JobRequested,
+          job.jobId,
+          { ...job, owner, info: `${job.type === 'MERGE' ? 'Merge' : 'Link'} of ${job.left.name} and ${job.right.name}: ${how}.` },
+          { correlationId },
+        );
+      }),
     );
     return created.map((job) => ({
       job_id: job.jobId,

@@ -2,12 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type { AuthUser } from '@dc/platform';
 import { RecordAccess } from '../access/record-access.service';
 import { NO_ACCESS, RelationsService } from '../compare/relations.service';
-import { type Answer, mergeScanResponseSchema } from '../compare/responses';
-import type { SketchedRecord } from '../projection/related-record';
-import { RecordsRepository } from '../projection/records.repository';
+import type { Answer } from '../compare/responses';
+import type { SketchedRecord } from '../records/related-record';
+import { RecordsRepository } from '../records/records.repository';
 import { columnsOf } from '../scoring/columns';
 import { mergeCandidates } from '../scoring/merge-scan';
 import { sightedBy } from '../scoring/value-sight';
+import type { mergeScanResponseSchema } from './merge.dto';
 
 export const NOT_TABULAR = 'Some data cannot be merged. Please try tabular data like CSVs, XLS, Data Tables instead.';
 export const NO_MATCHING_VALUES = 'Some merges had no matching values for the selected fields.';

@@ -1,12 +1,14 @@
 import { Injectable } from '@nestjs/common';
-import { notFound, RecordAccess, type Viewer } from '../access/record-access.service';
-import { RelationsService } from '../compare/relations.service';
-import { type Answer, joinableWithResponseSchema, topRelatedResponseSchema } from '../compare/responses';
-import type { SketchedRecord } from '../projection/related-record';
-import { INDEXED_TOKENS, RecordsRepository } from '../projection/records.repository';
+import { notFound } from '@dc/platform';
+import { RecordAccess, type Viewer } from '../access/record-access.service';
+import type { Answer } from '../compare/responses';
+import type { SketchedRecord } from '../records/related-record';
+import { INDEXED_TOKENS, RecordsRepository } from '../records/records.repository';
 import { columnsOf } from '../scoring/columns';
 import { joinabilityRelation } from '../scoring/relations';
 import { sightedBy } from '../scoring/value-sight';
+import { Lexicon } from '../wordnet/lexicon';
+import type { joinableWithResponseSchema, topRelatedResponseSchema } from './related.dto';
 import { TopRelatedRepository } from './top-related.repository';
 
 /** Candidate records looked at (from the value-hash index). */
@@ -24,9 +26,11 @@ export class RelatedService {
   constructor(
     private readonly records: RecordsRepository,
     private readonly access: RecordAccess,
-    private readonly relations: RelationsService,
     private readonly lists: TopRelatedRepository,
+    private readonly lexicon: Lexicon,
   ) {}
+
+  private readonly similarity = (a: string, b: string) => this.lexicon.similarity(a, b);
 
   private async subject(viewer: Viewer, recordId: string): Promise<SketchedRecord> {
     const [record] = await this.records.sketched([recordId]);
@@ -69,7 +73,7 @@ export class RelatedService {
     const subject = await this.subject(viewer, recordId);
     const record = sightedBy(subject, await this.access.canDownload(subject.record, viewer));
     const results = (await this.readableCandidates(viewer, record))
-      .map((other) => ({ other, relation: joinabilityRelation(record, other, this.relations.similarity) }))
+      .map((other) => ({ other, relation: joinabilityRelation(record, other, this.similarity) }))
       .filter(({ relation }) => relation.joinable)
       .sort((a, b) => b.relation.join_score - a.relation.join_score || a.other.record.name.localeCompare(b.other.record.name))
       .slice(0, SHOWN)
@@ -89,7 +93,7 @@ export class RelatedService {
    */
   async topRelated(viewer: Viewer, recordId: string): Promise<Answer<typeof topRelatedResponseSchema>> {
     const record = await this.subject(viewer, recordId);
-    const kept = await this.lists.list(null, record.record.id);
+    const kept = await this.lists.list(record.record.id);
     const visible = new Map((await this.records.findRecords(kept.map((s) => s.relatedId))).filter((r) => this.access.canView(r, viewer)).map((r) => [r.id, r]));
     const top_related = kept
       .filter((s) => visible.has(s.relatedId))

@@ -1,7 +1,7 @@
 // top_related of a record: its candidates scored on the four relations from the sketches, the best
 // kept. Pure: the worker reads the projection and writes the lists.
 import { TOP_RELATED_KEPT } from '@dc/contracts';
-import type { SketchedRecord } from '../projection/related-record';
+import type { SketchedRecord } from '../records/related-record';
 import { joinabilityRelation, semanticRelation, statisticalRelation, structuralRelation } from '../scoring/relations';
 import type { WordSimilarity } from '../scoring/sketch-math';
 import { publicSight } from '../scoring/value-sight';

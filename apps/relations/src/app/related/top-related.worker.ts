@@ -1,12 +1,11 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createEvent, RelationTopRelated } from '@dc/contracts';
-import { LOGGER, ServiceDatabase, type ServiceTransaction } from '@dc/platform';
-import { BackgroundLoop } from '@dc/platform';
-import { RecordsRepository } from '../projection/records.repository';
+import { BackgroundLoop, LOGGER } from '@dc/platform';
+import { RecordsRepository } from '../records/records.repository';
 import { Lexicon } from '../wordnet/lexicon';
 import { bestRelated, rememberingSimilarity, type RelatedScores, scoresBothWays } from './top-related';
-import { TopRelatedRepository } from './top-related.repository';
+import { TopRelatedRepository, type TopRelatedStore } from './top-related.repository';
 
 /** Candidate records scored per computation (from the value-hash index, then shared headers). */
 export const TOP_RELATED_CANDIDATES = 40;
@@ -26,7 +25,6 @@ export class TopRelatedWorker implements OnApplicationBootstrap, OnModuleDestroy
   private readonly loop: BackgroundLoop;
 
   constructor(
-    private readonly db: ServiceDatabase,
     private readonly records: RecordsRepository,
     private readonly lists: TopRelatedRepository,
     private readonly lexicon: Lexicon,
@@ -66,30 +64,29 @@ export class TopRelatedWorker implements OnApplicationBootstrap, OnModuleDestroy
     const scored = record
       ? (await this.records.relatedCandidates(record, TOP_RELATED_CANDIDATES)).map((other) => scoresBothWays(record, other, similarity))
       : [];
-    await this.db.transaction(async (tx) => {
-      const { manager } = tx;
+    await this.lists.transaction(async (store) => {
       // The record's own list (none once it is deleted) ...
-      const before = await this.lists.list(manager, recordId);
+      const before = await store.list(recordId);
       const own = bestRelated(scored.map((s) => s.forward));
-      await this.lists.replace(manager, recordId, own);
-      if (record && !sameList(before, own)) await this.publish(tx, recordId, own);
+      await store.replace(recordId, own);
+      if (record && !sameList(before, own)) await this.publish(store, recordId, own);
       // ... and its place in the lists of the others: its candidates, and those that held it.
       const others = new Map<string, RelatedScores | null>(scored.map((s) => [s.forward.relatedId, s.backward]));
-      for (const holder of await this.lists.holdersOf(manager, recordId)) if (!others.has(holder)) others.set(holder, null);
+      for (const holder of await store.holdersOf(recordId)) if (!others.has(holder)) others.set(holder, null);
       for (const [otherId, score] of others) {
-        const earlier = await this.lists.list(manager, otherId);
-        if (score && score.total > 0) await this.lists.merge(manager, otherId, score);
-        else await this.lists.remove(manager, otherId, recordId);
-        const now = await this.lists.list(manager, otherId);
-        if (!sameList(earlier, now)) await this.publish(tx, otherId, now);
+        const earlier = await store.list(otherId);
+        if (score && score.total > 0) await store.merge(otherId, score);
+        else await store.remove(otherId, recordId);
+        const now = await store.list(otherId);
+        if (!sameList(earlier, now)) await this.publish(store, otherId, now);
       }
-      await this.lists.done(manager, recordId, requestedAt);
+      await store.done(recordId, requestedAt);
     });
     return true;
   }
 
-  private async publish(tx: ServiceTransaction, recordId: string, list: RelatedScores[]): Promise<void> {
-    await tx.publish(
+  private async publish(store: TopRelatedStore, recordId: string, list: RelatedScores[]): Promise<void> {
+    await store.publish(
       createEvent(RelationTopRelated, recordId, {
         recordId,
         related: list.map((s) => ({

@@ -29,20 +29,20 @@ const toFile = (row: FileRow): IndexableFile => ({
   sketchedAt: row.occurred_at,
 });
 
-/**
- * Marks every finished build of these files dropped (their objects are deleted by the worker); in
- * the caller's transaction. A build still running is left to its own save, which drops it when its
- * file changed or went away, so no object is deleted under a running build.
- */
-export async function dropRowIndexes(manager: EntityManager, fileIds: string[]): Promise<void> {
-  if (fileIds.length === 0) return;
-  await manager.query(`UPDATE relations.row_indexes SET status = 'dropped' WHERE file_id = ANY($1) AND status IN ('ready', 'failed')`, [fileIds]);
-}
-
 /** The row-index builds of stored files (relations' own schema). */
 @Injectable()
 export class RowIndexRepository {
   constructor(private readonly db: ServiceDatabase) {}
+
+  /**
+   * Marks every finished build of these files dropped (their objects are deleted by the worker); in
+   * the caller's transaction. A build still running is left to its own save, which drops it when its
+   * file changed or went away, so no object is deleted under a running build.
+   */
+  async dropBuilds(manager: EntityManager, fileIds: string[]): Promise<void> {
+    if (fileIds.length === 0) return;
+    await manager.query(`UPDATE relations.row_indexes SET status = 'dropped' WHERE file_id = ANY($1) AND status IN ('ready', 'failed')`, [fileIds]);
+  }
 
   async readyBuild(fileId: string): Promise<RowIndexBuild | null> {
     const rows = (await this.db.dataSource.query(
@@ -88,7 +88,7 @@ export class RowIndexRepository {
       ])) as Array<{ occurred_at: Date }>;
       const stale = !current || current.occurred_at.getTime() !== file.sketchedAt.getTime();
       const status = stale ? 'dropped' : outcome.status;
-      if (status === 'ready') await dropRowIndexes(manager, [file.fileId]);
+      if (status === 'ready') await this.dropBuilds(manager, [file.fileId]);
       // The building row (begin) becomes the build's outcome.
       await manager.query(
         `INSERT INTO relations.row_indexes (build_id, file_id, status, columns, error) VALUES ($1, $2, $3, $4::jsonb, $5)
@@ -115,7 +115,8 @@ export class RowIndexRepository {
    */
   async dropStaleBuilds(staleAfterMs: number): Promise<number> {
     const [{ dropped }] = (await this.db.dataSource.query(
-      `WITH stale AS (UPDATE relations.row_indexes SET status = 'dropped' WHERE status = 'building' AND built_at < now() - make_interval(secs => $1) RETURNING 1)
+      `WITH stale AS (UPDATE relations.row_indexes SET status = 'dropped'
+         WHERE status = 'building' AND built_at < now() - make_interval(secs => $1) RETURNING 1)
        SELECT count(*)::int AS dropped FROM stale`,
       [staleAfterMs / 1000],
     )) as Array<{ dropped: number }>;

@@ -1,7 +1,6 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
-import { LOGGER } from '@dc/platform';
-import { BackgroundLoop } from '@dc/platform';
+import { BackgroundLoop, LOGGER } from '@dc/platform';
 import type { RowIndexBuild } from './row-index';
 import { RowIndexBuilder } from './row-index.builder';
 import { type IndexableFile, RowIndexRepository } from './row-index.repository';

@@ -1,5 +1,5 @@
 import type { ColumnSketchPayload } from '@dc/contracts';
-import type { SketchedRecord } from '../projection/related-record';
+import type { SketchedRecord } from '../records/related-record';
 
 /** One column of a record, wherever it is (file, table), with its sketch. */
 export interface RecordColumn {

@@ -1,17 +1,13 @@
 // Merge scan (spec: Merge score): candidate field pairs across the records of the work area, each
 // with a total similarity. Pure and reusable: merge jobs score the pairs a user picks the same way.
-import type { z } from 'zod';
-import type { mergeCandidateSchema } from '../compare/responses';
-import type { SketchedRecord } from '../projection/related-record';
+import type { SketchedRecord } from '../records/related-record';
 import { columnsOf, type RecordColumn, typeCompatibility, valuesComparable, valuesWithheld } from './columns';
 import { headerSimilarity, overlapOf, type WordSimilarity } from './sketch-math';
+import type { MergeCandidate } from './types';
 
 /** A candidate pair is listed at or above this total similarity. */
 export const MERGE_THRESHOLD = 0.5;
 export const MAX_MERGE_CANDIDATES = 100;
-
-/** A Merge score as the API answers it (typed by its response schema). */
-export type MergeCandidate = z.infer<typeof mergeCandidateSchema>;
 
 /**
  * How alike two columns are for a merge: 0.4 header similarity + 0.1 type compatibility + 0.5 value
@@ -27,6 +23,9 @@ export function fieldSimilarity(a: RecordColumn, b: RecordColumn, similarity: Wo
   const value = overlap ? Math.max(overlap.containmentAinB, overlap.containmentBinA) : 0;
   return 0.4 * header + 0.1 * type + 0.5 * value;
 }
+
+/** Where a column is: record, file, table and column index (a candidate's id names both of its columns so). */
+const columnKey = (record: SketchedRecord, column: RecordColumn) => `${record.record.id}:${column.fileId}:${column.tableIndex}:${column.sketch.index}`;
 
 /**
  * The candidate field pairs of every pair of records, best first: for each column of the left
@@ -47,7 +46,7 @@ export function mergeCandidates(records: SketchedRecord[], similarity: WordSimil
         }
         if (!best || best.score < MERGE_THRESHOLD) continue;
         candidates.push({
-          id: `${left.record.id}:${a.fileId}:${a.tableIndex}:${a.sketch.index}|${right.record.id}:${best.column.fileId}:${best.column.tableIndex}:${best.column.sketch.index}`,
+          id: `${columnKey(left, a)}|${columnKey(right, best.column)}`,
           record_left: left.record.id,
           record_left_name: left.record.name,
           record_right: right.record.id,

@@ -1,17 +1,9 @@
 // The relations between two records (spec: Relation scores), computed from the projection's
 // sketches and word sets only. Pure: the caller decides what each record may contribute.
-import type { z } from 'zod';
-import type {
-  columnMatchesSchema,
-  joiningResponseSchema,
-  matchingHeaderSchema,
-  semanticsResponseSchema,
-  statisticsResponseSchema,
-  structuresResponseSchema,
-} from '../compare/responses';
-import type { SketchedRecord } from '../projection/related-record';
+import type { SketchedRecord } from '../records/related-record';
 import { columnsOf, isNumeric, type RecordColumn, totalRowsOf, typeCompatibility, valuesComparable } from './columns';
 import { headerSimilarity, nrmsdOf, overlapOf, type WordSimilarity, wordsOf } from './sketch-math';
+import type { ColumnMatches, JoinabilityRelation, MatchingHeader, SemanticRelation, SimilarWord, StatisticalRelation, StructuralRelation } from './types';
 
 /** Words of each record compared by the semantic relation (headers' words first, then the word set). */
 export const MAX_SEMANTIC_WORDS = 80;
@@ -21,19 +13,6 @@ export const NRMSD_SHOWN_BELOW = 10;
 export const JOIN_THRESHOLD = 0.5;
 
 const round = (x: number, digits = 6) => Number(x.toFixed(digits));
-
-// The scores as the API answers them: their types come from the response schemas, so they cannot drift apart.
-export type SemanticRelation = Pick<z.infer<typeof semanticsResponseSchema>, 'sem_score' | 'sim_words'>;
-export type SimilarWord = SemanticRelation['sim_words'][number];
-export type StructuralRelation = Pick<z.infer<typeof structuresResponseSchema>, 'struct_score' | 'struct_types'>;
-/** stats_mtx: pairs of numeric columns with NRMSD under 10, closest first. */
-export type StatisticalRelation = Pick<z.infer<typeof statisticsResponseSchema>, 'stats_score' | 'stats_mtx'>;
-/** containment_left/right: share of the left column's distinct values found in the right one, and the other way round. */
-export type MatchingHeader = z.infer<typeof matchingHeaderSchema>;
-/** unionable: every column of the narrower record has a counterpart of the same kind with compatible values. */
-export type JoinabilityRelation = Pick<z.infer<typeof joiningResponseSchema>, 'join_score' | 'joinable' | 'matching_headers' | 'unionable' | 'union_score'>;
-/** total_matches: rows (left) whose value occurs in the right column; estimated from sketches when rows were not read. */
-export type ColumnMatches = z.infer<typeof columnMatchesSchema>;
 
 /** The words a record is compared by: its headers' words, then its word set (distinct, capped). */
 export function semanticWordsOf(record: SketchedRecord): string[] {

@@ -5,7 +5,7 @@
 // overlap. So values take part only where the caller could read them anyway: records they may
 // download, and hashed columns (their keyed hashes are in META already, and only holders of the
 // linkage key can make a probe that matches). Everything else is compared by headers and types.
-import type { SketchedRecord } from '../projection/related-record';
+import type { SketchedRecord } from '../records/related-record';
 
 /**
  * The record as a caller who may not read its values sees it for comparison: every column that is

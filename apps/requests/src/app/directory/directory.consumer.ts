@@ -1,9 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { OrganisationUpdated, UserRegistered, UserUpdated } from '@dc/contracts';
+import { DIRECTORY_ORGANISATION_EVENTS, DIRECTORY_USER_EVENTS, directoryOrganisationOf, directoryUserOf } from '@dc/contracts';
 import { ServiceEvents } from '@dc/platform';
 import { DirectoryRepository } from './directory.repository';
 
-/** Keeps the requests service's copy of users and organisations from identity's events (idempotent upserts). */
+/** Keeps the requests service's copy of users and organisations from identity's events (idempotent upserts; a late older event changes nothing). */
 @Injectable()
 export class DirectoryConsumer implements OnModuleInit {
   constructor(
@@ -12,27 +12,11 @@ export class DirectoryConsumer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.on([OrganisationUpdated.type], async (event, manager) => {
-      const payload = OrganisationUpdated.payload.parse(event.payload);
-      await this.directory.upsertOrganisation(manager, { id: payload.organisationId, name: payload.name, description: payload.description });
+    this.events.on(DIRECTORY_ORGANISATION_EVENTS, async (event, manager) => {
+      await this.directory.upsertOrganisation(manager, directoryOrganisationOf(event), event.occurredAt);
     });
-    this.events.on([UserRegistered.type, UserUpdated.type], async (event, manager) => {
-      // A new registration is not active until activated; user.updated says so when it is.
-      const payload =
-        event.type === UserUpdated.type
-          ? UserUpdated.payload.parse(event.payload)
-          : { ...UserRegistered.payload.parse(event.payload), active: false, deleted: false };
-      await this.directory.upsertUser(manager, {
-        id: payload.userId,
-        username: payload.username,
-        organisationId: payload.organisationId,
-        firstName: payload.firstName,
-        lastName: payload.lastName,
-        email: payload.email,
-        groups: payload.groups,
-        active: payload.active,
-        deleted: payload.deleted ?? false,
-      });
+    this.events.on(DIRECTORY_USER_EVENTS, async (event, manager) => {
+      await this.directory.upsertUser(manager, directoryUserOf(event), event.occurredAt);
     });
   }
 }

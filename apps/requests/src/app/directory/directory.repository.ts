@@ -43,29 +43,39 @@ const toPerson = (row: PersonRow): Person => ({
   deleted: row.deleted,
 });
 
-/** The requests service's copy of identity's users and organisations: names for views, addresses for mail. */
+/**
+ * The requests service's copy of identity's users and organisations: names for views, addresses for
+ * mail. `updated_at` is the applied event's time: an older event arriving late changes nothing.
+ */
 @Injectable()
 export class DirectoryRepository {
-  async upsertOrganisation(manager: EntityManager, organisation: Organisation): Promise<void> {
-    await manager.query(
-      `INSERT INTO requests.organisations (id, name, description) VALUES ($1, $2, $3)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description`,
-      [organisation.id, organisation.name, organisation.description],
+  /** Applies the organisation unless a newer event was applied already (then false). */
+  async upsertOrganisation(manager: EntityManager, organisation: Organisation, occurredAt: string): Promise<boolean> {
+    const applied: unknown[] = await manager.query(
+      `INSERT INTO requests.organisations (id, name, description, updated_at) VALUES ($1, $2, $3, $4)
+       ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description, updated_at = excluded.updated_at
+       WHERE requests.organisations.updated_at <= excluded.updated_at
+       RETURNING id`,
+      [organisation.id, organisation.name, organisation.description, occurredAt],
     );
+    return applied.length === 1;
   }
 
-  /** Fields an event leaves out (undefined) keep what is known. */
+  /** Applies the user unless a newer event was applied already (then false); fields an event leaves out (undefined) keep what is known. */
   async upsertUser(
     manager: EntityManager,
     user: Pick<Person, 'id' | 'username' | 'organisationId' | 'active' | 'deleted'> & Partial<Pick<Person, 'firstName' | 'lastName' | 'email' | 'groups'>>,
-  ): Promise<void> {
-    await manager.query(
-      `INSERT INTO requests.users (id, username, first_name, last_name, email, organisation_id, groups, active, deleted)
-       VALUES ($1, $2, COALESCE($3, ''), COALESCE($4, ''), COALESCE($5, ''), $6, COALESCE($7::int[], '{}'), $8, $9)
+    occurredAt: string,
+  ): Promise<boolean> {
+    const applied: unknown[] = await manager.query(
+      `INSERT INTO requests.users (id, username, first_name, last_name, email, organisation_id, groups, active, deleted, updated_at)
+       VALUES ($1, $2, COALESCE($3, ''), COALESCE($4, ''), COALESCE($5, ''), $6, COALESCE($7::int[], '{}'), $8, $9, $10)
        ON CONFLICT (id) DO UPDATE SET username = excluded.username, organisation_id = excluded.organisation_id,
          first_name = COALESCE($3, requests.users.first_name), last_name = COALESCE($4, requests.users.last_name),
          email = COALESCE($5, requests.users.email), groups = COALESCE($7::int[], requests.users.groups),
-         active = excluded.active, deleted = excluded.deleted`,
+         active = excluded.active, deleted = excluded.deleted, updated_at = excluded.updated_at
+       WHERE requests.users.updated_at <= excluded.updated_at
+       RETURNING id`,
       [
         user.id,
         user.username,
@@ -76,11 +86,13 @@ export class DirectoryRepository {
         user.groups ?? null,
         user.active,
         user.deleted,
+        occurredAt,
       ],
     );
+    return applied.length === 1;
   }
 
-  /** The caller as the token describes them, when no event has told us of them yet (identity's events overwrite it). */
+  /** The caller as the token describes them, when no event has told us of them yet (identity's events overwrite it: updated_at stays -infinity). */
   async rememberCaller(manager: EntityManager, user: { id: string; username: string; organisationId: string; groups: number[] }): Promise<void> {
     await manager.query(`INSERT INTO requests.users (id, username, organisation_id, groups) VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING`, [
       user.id,

@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
-import { ApiContract, AuthUser, CurrentUser, SchemaPipe, isoDateTime, pageQuerySchema } from '@dc/platform';
+import { ApiContract, AuthUser, CurrentUser, SchemaPipe, isoDateTime, pagedSchema, pageQuerySchema } from '@dc/platform';
 import { PostMessageDto, postMessageSchema } from './dto/message.dto';
 import { MessagesService } from './messages.service';
 import { z } from 'zod';
@@ -19,11 +19,11 @@ const messageViewSchema = z.object({
 export class MessagesController {
   constructor(private readonly messages: MessagesService) {}
 
-  /** `?request=<id>`: `{count, results}`, oldest first. */
+  /** `?request=<id>`: `{count, next, previous, results}`, oldest first. */
   @ApiContract({
     summary: "A request's message thread, oldest first",
     query: pageQuerySchema.extend({ request: z.string() }),
-    responses: { 200: z.object({ count: z.number().int(), results: z.array(messageViewSchema) }) },
+    responses: { 200: pagedSchema(messageViewSchema) },
   })
   @Get()
   list(@CurrentUser() user: AuthUser, @Query('request') request: string | undefined, @Query() query: { page?: string; page_size?: string }) {

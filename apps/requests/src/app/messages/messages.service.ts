@@ -1,16 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { createEvent, RequestMessagePosted } from '@dc/contracts';
-import { AuthUser, currentCorrelationId, FieldValidationError, NonFieldError } from '@dc/platform';
+import { createEvent, isUuid, listPage, pageOf, RequestMessagePosted } from '@dc/contracts';
+import { AuthUser, currentCorrelationId, FieldValidationError, invalidPk, NonFieldError } from '@dc/platform';
 import { DirectoryRepository } from '../directory/directory.repository';
 import { messageMails } from '../mail/request-mails';
 import type { RequestMessage } from '../requests/request';
 import { CLOSED_FOR_GOOD, Party } from '../requests/request-rules';
-import { invalidPk, isUuid, pageOf, RequestsService } from '../requests/requests.service';
+import { RequestsService } from '../requests/requests.service';
 import { RequestsRepository } from '../requests/requests.repository';
 import type { PostMessageDto } from './dto/message.dto';
-import { MessagesRepository } from './messages.repository';
+import { MessagesRepository } from '../requests/messages.repository';
 
 export const SEND_FIRST = 'Send the request before writing messages.';
 
@@ -40,11 +40,11 @@ export class MessagesService {
   /** GET /api/request-messages/?request=: oldest first (the newest last). */
   list(user: AuthUser, requestId: string | undefined, query: { page?: string; page_size?: string }) {
     if (!requestId) throw new FieldValidationError({ request: ['This field is required.'] });
-    const { pageSize, offset } = pageOf(query, { size: 200, max: 500 });
+    const at = pageOf(query, { size: 200, max: 500 });
     return this.requests.read(async (store) => {
       const { request } = await this.requestsService.partOf(store, requestId, user);
-      const { count, messages } = await this.messages.thread(store.manager, request.id, { offset, limit: pageSize });
-      return { count, results: await this.views(store.manager, messages, user) };
+      const { count, messages } = await this.messages.thread(store.manager, request.id, { offset: at.offset, limit: at.pageSize });
+      return listPage(await this.views(store.manager, messages, user), count, at, (n) => `?request=${encodeURIComponent(requestId)}&page=${n}`);
     });
   }
 

@@ -82,9 +82,16 @@ export class RecordsRepository {
     );
   }
 
-  /** A deleted record keeps its name (its requests still show it) and can no longer be requested. */
+  /**
+   * A deleted record keeps its name (its requests still show it) and can no longer be requested. A
+   * deletion that arrives before the record's other events leaves a tombstone, so they change nothing.
+   */
   async deleteRecord(manager: EntityManager, id: string, occurredAt: string): Promise<void> {
-    await manager.query('UPDATE requests.records SET deleted = true, occurred_at = GREATEST(occurred_at, $2) WHERE id = $1', [id, occurredAt]);
+    await manager.query(
+      `INSERT INTO requests.records (id, name, owner_id, organisation_id, access, visibility, deleted, occurred_at) VALUES ($1, '', '', '', 'RE', 'PR', true, $2)
+       ON CONFLICT (id) DO UPDATE SET deleted = true, occurred_at = GREATEST(requests.records.occurred_at, excluded.occurred_at)`,
+      [id, occurredAt],
+    );
   }
 
   async findRecord(manager: EntityManager, id: string): Promise<KnownRecord | null> {

@@ -122,7 +122,7 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
       expect((await service.events(created.body.id)).map((e) => e.type)).toEqual(['request.created']);
       // A draft is the requestor's alone.
       expect((await http().get(`/api/requests/${created.body.id}`).set(as(owner))).status).toBe(404);
-      expect((await http().get('/api/requests/received_requests/').set(as(owner))).body).toEqual({ count: 0, results: [] });
+      expect((await http().get('/api/requests/received_requests/').set(as(owner))).body).toEqual({ count: 0, next: null, previous: null, results: [] });
     });
   });
 
@@ -282,7 +282,7 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
       for (const bad of [randomUUID(), 'nope']) expect((await http().get(`/api/requests/${bad}/`).set(as(owner))).status).toBe(404);
       const received = await http().get('/api/requests/received_requests/').set(as(dataAdmin));
       expect(received.body.results.map((r: { id: string }) => r.id)).toContain(id);
-      expect((await http().get('/api/requests/received_requests/').set(as(dataViewer))).body).toEqual({ count: 0, results: [] });
+      expect((await http().get('/api/requests/received_requests/').set(as(dataViewer))).body).toEqual({ count: 0, next: null, previous: null, results: [] });
     });
 
     it('changes: those with no part get 404 for update, approve, deny, close and message, and nothing changes', async () => {
@@ -322,7 +322,12 @@ describeInfra('requests API: requests, status machine, messages, mail, audit tra
       expect(huge.status).toBeGreaterThanOrEqual(400);
       expect(huge.status).toBeLessThan(500);
       expect(Object.keys(huge.body)).toEqual([expect.stringMatching(/^(message|detail)$/)]);
-      expect((await http().get('/api/request-messages/').query({ request: id }).set(as(stranger))).body).toEqual({ count: 0, results: [] });
+      expect((await http().get('/api/request-messages/').query({ request: id }).set(as(stranger))).body).toEqual({
+        count: 0,
+        next: null,
+        previous: null,
+        results: [],
+      });
 
       const first = await http().post('/api/request-messages').set(as(stranger)).send({ request: id, message: 'Can I get the 2023 data too?' });
       expect(first.status).toBe(201);

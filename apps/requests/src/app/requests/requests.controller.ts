@@ -1,29 +1,26 @@
 import { Body, Controller, Get, Param, Post, Put, Query, Res } from '@nestjs/common';
 import type { Response } from 'express';
-import { ApiContract, AuthUser, CurrentUser, SchemaPipe, isoDateTime, pageQuerySchema } from '@dc/platform';
+import { ApiContract, AuthUser, CurrentUser, SchemaPipe, isoDateTime, pagedSchema, pageQuerySchema } from '@dc/platform';
 import { CreateRequestDto, createRequestSchema, UpdateRequestDto, updateRequestSchema } from './dto/request.dto';
 import { RequestsService } from './requests.service';
 import { z } from 'zod';
 import { requestViewSchema } from './request-view';
 
-const requestListSchema = z.object({ count: z.number().int(), results: z.array(requestViewSchema) });
-const auditTrailSchema = z.object({
-  count: z.number().int(),
-  results: z.array(
-    z.object({
-      seq: z.number().int(),
-      id: z.string(),
-      request: z.string(),
-      action: z.string(),
-      actor: z.string(),
-      actor_id: z.string(),
-      details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
-      occurred_at: isoDateTime,
-      prev_hash: z.string(),
-      hash: z.string(),
-    }),
-  ),
-});
+const requestListSchema = pagedSchema(requestViewSchema);
+const auditTrailSchema = pagedSchema(
+  z.object({
+    seq: z.number().int(),
+    id: z.string(),
+    request: z.string(),
+    action: z.string(),
+    actor: z.string(),
+    actor_id: z.string(),
+    details: z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()])),
+    occurred_at: isoDateTime,
+    prev_hash: z.string(),
+    hash: z.string(),
+  }),
+);
 
 type PageQuery = { page?: string; page_size?: string };
 
@@ -32,7 +29,7 @@ type PageQuery = { page?: string; page_size?: string };
 export class RequestsController {
   constructor(private readonly requests: RequestsService) {}
 
-  /** My Requests: `{count, results}`, newest first, closed ones left out. */
+  /** My Requests: `{count, next, previous, results}`, newest first, closed ones left out. */
   @ApiContract({
     summary: "My Requests: the caller's requests, newest first, closed ones left out",
     query: pageQuerySchema,

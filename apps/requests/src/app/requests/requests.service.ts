@@ -1,13 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { createEvent, DATA_ADMIN, EventEnvelope, pageOf, RequestCreated, RequestUpdated } from '@dc/contracts';
-import { AuthUser, currentCorrelationId, DetailError, FieldErrors, FieldValidationError, NonFieldError } from '@dc/platform';
+import { createEvent, DATA_ADMIN, EventEnvelope, isUuid, listPage, pageOf, RequestCreated, RequestUpdated } from '@dc/contracts';
+import { AuthUser, currentCorrelationId, DetailError, FieldErrors, FieldValidationError, invalidPk, NonFieldError, notFound } from '@dc/platform';
 import type { AuditAction } from '../audit/audit-chain';
 import { AuditRepository } from '../audit/audit.repository';
 import { DirectoryRepository, Person } from '../directory/directory.repository';
 import { decisionMail, requestSentMails } from '../mail/request-mails';
-import { MessagesRepository } from '../messages/messages.repository';
+import { MessagesRepository } from './messages.repository';
 import { KnownRecord, RecordsRepository } from '../records/records.repository';
 import type { CreateRequestDto, UpdateRequestDto } from './dto/request.dto';
 import type { AccessRequest, RequestPolicy } from './request';
@@ -28,17 +28,13 @@ import {
 import { requestView, RequestView } from './request-view';
 import { RequestStore, RequestsRepository } from './requests.repository';
 
-export const notFound = () => new DetailError('Not found.', 404);
-export const invalidPk = (id: string) => `Invalid pk "${id}" - object does not exist.`;
 export const ALREADY_REQUESTED = 'You have already requested this record: your request is loaded.';
 export const READ_ONLY = 'Answers, purpose and note are read-only once a request was sent.';
 export const REASON_REQUIRED = 'Give a reason: the requestor reads it in the message thread.';
 export const revokedMessage = (reason: string) => `Access revoked: ${reason}`;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-export const isUuid = (value: unknown): value is string => typeof value === 'string' && UUID.test(value);
-
-export { pageOf };
+/** The address of another page of a list, relative to the list's own (as the Jobs page's). */
+const pageLink = (page: number) => `?page=${page}`;
 
 const snapshotOf = (request: AccessRequest, record: KnownRecord) => ({
   requestId: request.id,
@@ -127,22 +123,22 @@ export class RequestsService {
 
   /** GET /api/requests/sent_requests: My Requests. */
   sent(user: AuthUser, query: { page?: string; page_size?: string }) {
-    const { pageSize, offset } = pageOf(query);
+    const at = pageOf(query);
     return this.requests.read(async (store) => {
-      const { count, requests } = await store.sent(user.id, { offset, limit: pageSize });
-      return { count, results: await this.views(store.manager, requests, 'requestor') };
+      const { count, requests } = await store.sent(user.id, { offset: at.offset, limit: at.pageSize });
+      return listPage(await this.views(store.manager, requests, 'requestor'), count, at, pageLink);
     });
   }
 
   /** GET /api/requests/received_requests: requests for records the caller reviews, once sent. */
   received(user: AuthUser, query: { page?: string; page_size?: string }) {
-    const { pageSize, offset } = pageOf(query);
+    const at = pageOf(query);
     return this.requests.read(async (store) => {
       const { count, requests } = await store.received(
         { id: user.id, organisationId: user.organisationId, dataAdmin: isDataAdminOf(user, user.organisationId) },
-        { offset, limit: pageSize },
+        { offset: at.offset, limit: at.pageSize },
       );
-      return { count, results: await this.views(store.manager, requests, 'reviewer') };
+      return listPage(await this.views(store.manager, requests, 'reviewer'), count, at, pageLink);
     });
   }
 
@@ -243,18 +239,17 @@ export class RequestsService {
   /** GET /api/requests/audit/?record=: the record's audit trail, for its owner side only. */
   trail(user: AuthUser, recordId: string | undefined, query: { page?: string; page_size?: string }) {
     if (!recordId) throw new FieldValidationError({ record: ['This field is required.'] });
-    const { pageSize, offset } = pageOf(query, { size: 200, max: 500 });
+    const at = pageOf(query, { size: 200, max: 500 });
     return this.requests.read(async (store) => {
       const record = isUuid(recordId) ? await this.records.findRecord(store.manager, recordId.toLowerCase()) : null;
       if (!record || !isReviewer(user, record)) throw notFound();
-      const { count, entries } = await this.audit.ofRecord(store.manager, record.id, { offset, limit: pageSize });
+      const { count, entries } = await this.audit.ofRecord(store.manager, record.id, { offset: at.offset, limit: at.pageSize });
       const names = await this.directory.usernames(
         store.manager,
         entries.map((e) => e.actorId),
       );
-      return {
-        count,
-        results: entries.map((e) => ({
+      return listPage(
+        entries.map((e) => ({
           seq: e.seq,
           id: e.id,
           request: e.requestId,
@@ -266,7 +261,10 @@ export class RequestsService {
           prev_hash: e.prevHash,
           hash: e.hash,
         })),
-      };
+        count,
+        at,
+        (n) => `?record=${encodeURIComponent(recordId)}&page=${n}`,
+      );
     });
   }
 

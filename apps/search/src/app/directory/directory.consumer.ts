@@ -1,10 +1,10 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { OrganisationUpdated, UserRegistered, UserUpdated } from '@dc/contracts';
+import { DIRECTORY_ORGANISATION_EVENTS, DIRECTORY_USER_EVENTS, directoryOrganisationOf, directoryUserOf } from '@dc/contracts';
 import { ServiceEvents } from '@dc/platform';
 import { RecordDocument, SearchIndex } from '@dc/search-index';
-import { withOrganisationName, withOwnerName } from '../records/record-document';
-import { RecordVersionsRepository } from '../records/record-versions.repository';
+import { withOrganisationName, withOwnerName } from '../projection/record-document';
+import { RecordVersionsRepository } from '../projection/record-versions.repository';
 import { DirectoryRepository } from './directory.repository';
 
 /** Cards rewritten per index write when a name changes. */
@@ -24,27 +24,15 @@ export class DirectoryConsumer implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    this.events.on([OrganisationUpdated.type], async (event, manager) => {
-      const payload = OrganisationUpdated.payload.parse(event.payload);
-      const applied = await this.directory.upsertOrganisation(
-        manager,
-        { id: payload.organisationId, name: payload.name, description: payload.description },
-        event.occurredAt,
-      );
-      if (applied) await this.rewriteCards(manager, { organisationId: payload.organisationId }, (doc) => withOrganisationName(doc, payload.name));
+    this.events.on(DIRECTORY_ORGANISATION_EVENTS, async (event, manager) => {
+      const organisation = directoryOrganisationOf(event);
+      const applied = await this.directory.upsertOrganisation(manager, organisation, event.occurredAt);
+      if (applied) await this.rewriteCards(manager, { organisationId: organisation.id }, (doc) => withOrganisationName(doc, organisation.name));
     });
-    this.events.on([UserRegistered.type, UserUpdated.type], async (event, manager) => {
-      const payload =
-        event.type === UserUpdated.type ? UserUpdated.payload.parse(event.payload) : { ...UserRegistered.payload.parse(event.payload), active: false };
-      const user = {
-        id: payload.userId,
-        username: payload.username,
-        organisationId: payload.organisationId,
-        clientType: payload.clientType,
-        active: payload.active,
-      };
-      const applied = await this.directory.upsertUser(manager, user, event.occurredAt);
-      if (applied) await this.rewriteCards(manager, { ownerId: payload.userId }, (doc) => withOwnerName(doc, payload.username));
+    this.events.on(DIRECTORY_USER_EVENTS, async (event, manager) => {
+      const { id, username, organisationId, clientType, active } = directoryUserOf(event);
+      const applied = await this.directory.upsertUser(manager, { id, username, organisationId, clientType, active }, event.occurredAt);
+      if (applied) await this.rewriteCards(manager, { ownerId: id }, (doc) => withOwnerName(doc, username));
     });
   }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { DirectoryNames } from '../records/record-document';
+import type { DirectoryNames } from '../projection/record-document';
 
 export interface DirectoryOrganisation {
   id: string;

@@ -13,8 +13,9 @@ const recordsListQuery = z.object({
   refid: z.string().optional().describe('find datasets similar to this record'),
 });
 /** Record cards; their fields follow the record's (spec section 2, Record card). */
-const recordCardPageSchema = z.looseObject({
+const recordCardPageSchema = z.object({
   count: z.number().int(),
+  count_capped: z.literal(true).optional().describe('the index stopped counting at its limit: count means "at least"'),
   next: z.string().nullable(),
   previous: z.string().nullable(),
   results: z.array(recordCardSchema),

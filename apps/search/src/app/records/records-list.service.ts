@@ -4,7 +4,7 @@ import { pageOf, Permission, RECORD_ACCESS_CODES, REQUEST_STATUSES, ShownRequest
 import { z } from 'zod';
 import { decodeSearchCursor, EMPTY_RESULT, encodeSearchCursor, SearchHit, SearchIndex, SearchViewer, toRecordsPage } from '@dc/search-index';
 import { RequestStatuses } from '../requests/request-statuses';
-import { projectKey } from './record-document';
+import { projectKey } from '../projection/record-document';
 
 export const DEFAULT_PAGE_SIZE = 20;
 export const MAX_PAGE_SIZE = 100;

@@ -3,8 +3,8 @@ import { RecordCreated, RecordDeleted, RecordUpdated } from '@dc/contracts';
 import { ServiceEvents } from '@dc/platform';
 import { SearchIndex } from '@dc/search-index';
 import { DirectoryRepository } from '../directory/directory.repository';
-import { toDocument } from './record-document';
-import { RecordVersionsRepository } from './record-versions.repository';
+import { toDocument } from '../projection/record-document';
+import { RecordVersionsRepository } from '../projection/record-versions.repository';
 
 /**
  * Keeps the search index from the catalogue's record events only. Each event is applied once

@@ -1,4 +1,5 @@
 import { Alert, Checkbox, Fieldset, SimpleGrid, Stack } from '@chakra-ui/react';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Account } from '../../api/types';
 import { FormDialog } from '../../components/FormDialog';
@@ -29,6 +30,7 @@ const NEW_ACCOUNT_FIELDS = ['username', 'email', 'first_name', 'last_name', 'pas
 
 /** New Account: a BASIC sub-account of the organisation (spec section 2, Accounts). */
 export function NewAccountDialog({ open, onClose, onCreated }: NewAccountDialogProps) {
+  const createAccount = useMutation({ mutationFn: identityApi.createAccount });
   const [groups, setGroups] = useState<number[]>([3]);
   const form = useForm({ username: '', email: '', first_name: '', last_name: '', password: '', password_confirm: '' }, (values) => ({
     username: requiredMessage(values.username, 'Username is required.'),
@@ -44,7 +46,7 @@ export function NewAccountDialog({ open, onClose, onCreated }: NewAccountDialogP
   };
   const submit = form.handleSubmit(async (values) => {
     const username = values.username.trim();
-    await identityApi.createAccount({
+    await createAccount.mutateAsync({
       username,
       email: values.email.trim(),
       first_name: values.first_name.trim(),
@@ -117,6 +119,7 @@ interface EditAccountDialogProps {
 const EDIT_ACCOUNT_FIELDS = ['username', 'email', 'first_name', 'last_name'] as const;
 
 function EditAccountForm({ account, editable, onClose, onSaved }: EditAccountDialogProps & { account: Account }) {
+  const updateAccount = useMutation({ mutationFn: (body: Parameters<typeof identityApi.updateAccount>[1]) => identityApi.updateAccount(account.id, body) });
   const form = useForm(
     { username: account.username, email: account.email ?? '', first_name: account.first_name ?? '', last_name: account.last_name ?? '' },
     (values) => ({
@@ -126,7 +129,7 @@ function EditAccountForm({ account, editable, onClose, onSaved }: EditAccountDia
     }),
   );
   const submit = form.handleSubmit(async (values) => {
-    const saved = await identityApi.updateAccount(account.id, {
+    const saved = await updateAccount.mutateAsync({
       username: account.username,
       email: values.email.trim(),
       first_name: values.first_name.trim(),
@@ -161,11 +164,14 @@ export function EditAccountDialog(props: EditAccountDialogProps) {
 }
 
 function SetPasswordForm({ account, onClose, onDone }: { account: Account; onClose(): void; onDone(): void }) {
+  const setAccountPassword = useMutation({
+    mutationFn: (body: { new_password: string; new_password_confirm: string }) => identityApi.setAccountPassword(account.id, body),
+  });
   const form = useForm({ new_password: '', new_password_confirm: '' }, (values) =>
     passwordMessages(values.new_password, values.new_password_confirm, ['new_password', 'new_password_confirm']),
   );
   const submit = form.handleSubmit(async (values) => {
-    await identityApi.setAccountPassword(account.id, values);
+    await setAccountPassword.mutateAsync(values);
     onDone();
     onClose();
   });

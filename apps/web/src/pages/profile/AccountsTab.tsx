@@ -1,19 +1,20 @@
 import { useState } from 'react';
 import { Badge, Button, Checkbox, EmptyState, HStack, Stack, Table, Text } from '@chakra-ui/react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ApiError } from '../../api/client';
 import type { Account, UserAccount } from '../../api/types';
-import { USER_ACCOUNT_QUERY_KEY, useAuth } from '../../auth/AuthProvider';
+import { useAuth } from '../../auth/AuthProvider';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { LoadingState } from '../../components/LoadingState';
 import { Section } from '../../components/Section';
 import { ServerErrorAlert } from '../../forms/ServerErrorAlert';
 import { toApiError } from '../../forms/use-form';
 import { GROUPS, PERMISSIONS } from '../../identity/constants';
-import { identityApi, identityKeys } from '../../identity/identity-api';
+import { identityApi } from '../../identity/identity-api';
 import { toaster } from '../../shell/toaster';
 import { EditAccountDialog, NewAccountDialog, SetPasswordDialog } from './AccountDialogs';
 import { TableScrollArea } from '../../components/TableScrollArea';
+import { accountKeys, identityKeys } from '../../shared/query-keys';
 
 function fullName(account: Account): string {
   return [account.first_name, account.last_name].filter(Boolean).join(' ');
@@ -30,6 +31,8 @@ export function AccountsTab({ user }: { user: UserAccount }) {
   const canChange = hasPermission(PERMISSIONS.changeAccount);
   const canDelete = hasPermission(PERMISSIONS.deleteAccount);
   const queryClient = useQueryClient();
+  const setAccountGroups = useMutation({ mutationFn: ({ id, groups }: { id: string; groups: number[] }) => identityApi.setAccountGroups(id, groups) });
+  const deleteAccount = useMutation({ mutationFn: identityApi.deleteAccount });
   const accounts = useQuery({ queryKey: identityKeys.accounts, queryFn: ({ signal }) => identityApi.accounts(signal) });
 
   const [creating, setCreating] = useState(false);
@@ -51,7 +54,7 @@ export function AccountsTab({ user }: { user: UserAccount }) {
     setGroupsError(null);
     setPendingGroups({ id: account.id, groups });
     try {
-      const saved = await identityApi.setAccountGroups(account.id, groups);
+      const saved = await setAccountGroups.mutateAsync({ id: account.id, groups });
       replaceAccount({ ...account, groups: saved?.groups ?? groups });
       toaster.create({ title: `The groups of ${account.username} were updated.`, type: 'success' });
     } catch (error) {
@@ -66,7 +69,7 @@ export function AccountsTab({ user }: { user: UserAccount }) {
     setDeleteBusy(true);
     setDeleteError(null);
     try {
-      await identityApi.deleteAccount(deleting.id);
+      await deleteAccount.mutateAsync(deleting.id);
       queryClient.setQueryData<Account[]>(identityKeys.accounts, (list) => list?.filter((item) => item.id !== deleting.id));
       toaster.create({ title: `The account ${deleting.username} was deleted.`, type: 'success' });
       setDeleting(null);
@@ -220,7 +223,7 @@ export function AccountsTab({ user }: { user: UserAccount }) {
         onSaved={(account) => {
           replaceAccount(account);
           // Editing oneself changes the name shown on the Profile tab too.
-          if (account.id === user.id) void queryClient.invalidateQueries({ queryKey: USER_ACCOUNT_QUERY_KEY });
+          if (account.id === user.id) void queryClient.invalidateQueries({ queryKey: accountKeys.all });
           toaster.create({ title: `The account ${account.username} was saved.`, type: 'success' });
         }}
       />

@@ -1,14 +1,15 @@
 import { Alert, Box, Button, Clipboard, Code, Field, IconButton, Input, InputGroup, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LoadingState } from '../../components/LoadingState';
 import { Section } from '../../components/Section';
 import { ServerErrorAlert } from '../../forms/ServerErrorAlert';
 import { TextField } from '../../forms/TextField';
 import { requiredMessage, toApiError, useForm } from '../../forms/use-form';
-import { identityApi, identityKeys } from '../../identity/identity-api';
+import { identityApi } from '../../identity/identity-api';
 import { formatDate } from '../../lib/format';
 import { toaster } from '../../shell/toaster';
+import { identityKeys } from '../../shared/query-keys';
 
 /** A read-only value with a copy button. */
 function CopyableValue({ label, value }: { label: string; value: string }) {
@@ -53,8 +54,9 @@ export function CredentialsTab() {
   // The answer that made the pair: the only time its secret is known here.
   const [fresh, setFresh] = useState<{ token: string; secret: string } | null>(null);
   const form = useForm({ password: '' }, ({ password }) => ({ password: requiredMessage(password, 'Password is required.') }));
+  const createApiKeys = useMutation({ mutationFn: identityApi.createApiKeys });
   const submit = form.handleSubmit(async ({ password }) => {
-    const pair = await identityApi.createApiKeys(password);
+    const pair = await createApiKeys.mutateAsync(password);
     if (pair.api_token && pair.api_secret) setFresh({ token: pair.api_token, secret: pair.api_secret });
     queryClient.setQueryData(identityKeys.apiKeys, { ...pair, api_secret: null });
     form.reset();

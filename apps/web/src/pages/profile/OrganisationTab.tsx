@@ -1,33 +1,37 @@
 import { Alert, Button, EmptyState, Stack, Text } from '@chakra-ui/react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { Organisation, UserAccount } from '../../api/types';
-import { USER_ACCOUNT_QUERY_KEY, useAuth } from '../../auth/AuthProvider';
+import { useAuth } from '../../auth/AuthProvider';
 import { LoadingState } from '../../components/LoadingState';
 import { Section } from '../../components/Section';
 import { ServerErrorAlert } from '../../forms/ServerErrorAlert';
 import { TextField } from '../../forms/TextField';
 import { EMAIL_PATTERN, requiredMessage, toApiError, useForm } from '../../forms/use-form';
 import { PERMISSIONS } from '../../identity/constants';
-import { identityApi, identityKeys } from '../../identity/identity-api';
+import { identityApi } from '../../identity/identity-api';
 import { toaster } from '../../shell/toaster';
+import { accountKeys, identityKeys } from '../../shared/query-keys';
 
 const FIELDS = ['name', 'email', 'description'] as const;
 
 function OrganisationForm({ organisation, canEdit }: { organisation: Organisation; canEdit: boolean }) {
   const queryClient = useQueryClient();
+  const updateOrganisation = useMutation({
+    mutationFn: (body: { name: string; email: string; description: string }) => identityApi.updateOrganisation(organisation.id, body),
+  });
   const form = useForm({ name: organisation.name ?? '', email: organisation.email ?? '', description: organisation.description ?? '' }, (values) => ({
     name: requiredMessage(values.name, 'Name is required.'),
     email: values.email.trim() && !EMAIL_PATTERN.test(values.email.trim()) ? 'Enter a valid email address.' : undefined,
   }));
   const submit = form.handleSubmit(async (values) => {
-    const saved = await identityApi.updateOrganisation(organisation.id, {
+    const saved = await updateOrganisation.mutateAsync({
       name: values.name.trim(),
       email: values.email.trim(),
       description: values.description.trim(),
     });
     queryClient.setQueryData(identityKeys.organisation(organisation.id), { ...organisation, ...saved });
     // The top of the Profile tab shows the organisation's name from the user account.
-    await queryClient.invalidateQueries({ queryKey: USER_ACCOUNT_QUERY_KEY });
+    await queryClient.invalidateQueries({ queryKey: accountKeys.all });
     toaster.create({ title: 'The organisation was saved.', type: 'success' });
   });
   const members = organisation.userprofile_set?.length;

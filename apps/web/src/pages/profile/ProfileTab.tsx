@@ -1,8 +1,8 @@
 import { Badge, Button, DataList, HStack, SimpleGrid, Stack, Text } from '@chakra-ui/react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import type { UserAccount } from '../../api/types';
-import { USER_ACCOUNT_QUERY_KEY, useAuth, useLogout } from '../../auth/AuthProvider';
+import { useAuth, useLogout } from '../../auth/AuthProvider';
 import { Section } from '../../components/Section';
 import { ServerErrorAlert } from '../../forms/ServerErrorAlert';
 import { TextField } from '../../forms/TextField';
@@ -11,6 +11,7 @@ import { groupName } from '../../identity/constants';
 import { identityApi } from '../../identity/identity-api';
 import { toaster } from '../../shell/toaster';
 import type { LoginNotice } from '../LoginPage';
+import { accountKeys } from '../../shared/query-keys';
 
 function AccountSummary({ user }: { user: UserAccount }) {
   const logout = useLogout();
@@ -62,13 +63,13 @@ function AccountSummary({ user }: { user: UserAccount }) {
 
 function PersonalInformation({ user }: { user: UserAccount }) {
   const queryClient = useQueryClient();
+  const changeProfile = useMutation({ mutationFn: identityApi.changeProfile, onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.all }) });
   const form = useForm({ first_name: user.first_name ?? '', last_name: user.last_name ?? '' }, (values) => ({
     first_name: requiredMessage(values.first_name, 'First Name is required'),
     last_name: requiredMessage(values.last_name, 'Last Name is required'),
   }));
   const submit = form.handleSubmit(async (values) => {
-    await identityApi.changeProfile({ first_name: values.first_name.trim(), last_name: values.last_name.trim() });
-    await queryClient.invalidateQueries({ queryKey: USER_ACCOUNT_QUERY_KEY });
+    await changeProfile.mutateAsync({ first_name: values.first_name.trim(), last_name: values.last_name.trim() });
     toaster.create({ title: 'Your personal information was saved.', type: 'success' });
   });
   return (
@@ -90,6 +91,7 @@ function PersonalInformation({ user }: { user: UserAccount }) {
 function ChangePassword({ username }: { username: string }) {
   const { signOut } = useAuth();
   const navigate = useNavigate();
+  const changePassword = useMutation({ mutationFn: identityApi.changePassword });
   const form = useForm({ old_password: '', new_password: '', new_password_confirm: '' }, (values) => ({
     old_password: requiredMessage(values.old_password, 'Current password is required.'),
     new_password: requiredMessage(values.new_password, 'New password is required.'),
@@ -98,7 +100,7 @@ function ChangePassword({ username }: { username: string }) {
       (values.new_password_confirm === values.new_password ? undefined : "Passwords don't match."),
   }));
   const submit = form.handleSubmit(async (values) => {
-    const answer = (await identityApi.changePassword(values)) as { message?: string } | undefined;
+    const answer: { message?: string } | undefined = await changePassword.mutateAsync(values);
     // The server has revoked every earlier token, this session's included (spec section 8).
     signOut();
     const state: LoginNotice = { notice: answer?.message ?? 'Your password was changed. Please log in with your new password.' };

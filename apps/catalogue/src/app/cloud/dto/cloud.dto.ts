@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { blankToUndefined, booleanField, isUuid } from '../../records/dto/record-fields';
-import { checkPrivateColumns, privateColumnFields } from '../../records/dto/private-columns';
+import { isUuid } from '@dc/contracts';
+import { blankToUndefined, booleanField } from '../../record-model/record-fields';
+import { checkPrivateColumns, privateColumnFields } from '../../record-model/private-columns';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
 

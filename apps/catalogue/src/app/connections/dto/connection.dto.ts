@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { withoutBidiControls } from '@dc/contracts';
-import { blankToUndefined, isUuid, nameField, textField } from '../../records/dto/record-fields';
-import { checkPrivateColumns, privateColumnFields } from '../../records/dto/private-columns';
+import { isUuid, withoutBidiControls } from '@dc/contracts';
+import { blankToUndefined, nameField, textField } from '../../record-model/record-fields';
+import { checkPrivateColumns, privateColumnFields } from '../../record-model/private-columns';
 import { SQL_TYPES } from '../sql-database';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MAX_CUSTOM_FIELDS, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textField } from '../../records/dto/record-fields';
+import { MAX_CUSTOM_FIELDS, MAX_NAME_LENGTH, MAX_TEXT_LENGTH, textField } from '../../record-model/record-fields';
 import { requiredName } from '../../policies/dto/policy.dto';
 import type { GroupField } from '../group';
 

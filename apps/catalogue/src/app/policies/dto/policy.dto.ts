@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { withoutBidiControls } from '@dc/contracts';
 import { pagedSchema } from '@dc/platform';
-import { MAX_NAME_LENGTH } from '../../records/dto/record-fields';
+import { MAX_NAME_LENGTH } from '../../record-model/record-fields';
 import type { PolicyRequirement } from '../policy';
 
 export const MAX_REQUIREMENTS = 50;

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { accessFeeField, accessField, currencyField, customFieldsField, groupsField, nameField, policyField, sourceField, textField } from './record-fields';
+import {
+  accessFeeField,
+  accessField,
+  currencyField,
+  customFieldsField,
+  groupsField,
+  nameField,
+  policyField,
+  sourceField,
+  textField,
+} from '../../record-model/record-fields';
 
 /**
  * PUT /api/records/{id}/: every field optional, absent = unchanged. The fields may also come nested

@@ -1,0 +1,56 @@
+import type { RecordSnapshot } from '@dc/contracts';
+import { withoutCellValues } from '@dc/extraction';
+import { MAX_SUMMARY_HEADERS, MAX_SUMMARY_WORDS, summariseMeta } from './meta-summary';
+import type { CatalogueFile, CatalogueRecord } from './record';
+
+/** The payload of record.created and record.updated: what search, requests and relations keep. */
+export function recordSnapshot(record: CatalogueRecord, files: CatalogueFile[]): RecordSnapshot {
+  const headers = new Set<string>();
+  const words = new Set<string>();
+  const encrypted = new Set<string>();
+  let totalRows: number | null = null;
+  for (const file of files) {
+    if (!file.meta) continue;
+    // Words of cells must not become search words (META stored before docs/metadata-before-access.md had them).
+    const summary = summariseMeta(withoutCellValues(file.meta));
+    summary.headers.forEach((h) => headers.size < MAX_SUMMARY_HEADERS && headers.add(h));
+    summary.words.forEach((w) => words.size < MAX_SUMMARY_WORDS && words.add(w));
+    summary.encryptedColumns.forEach((h) => encrypted.add(h));
+    if (summary.totalRows !== null) totalRows = (totalRows ?? 0) + summary.totalRows;
+  }
+  const custom = record.visibility === 'CU';
+  return {
+    recordId: record.id,
+    name: record.name,
+    altName: record.altName,
+    description: record.description,
+    provenance: record.provenance,
+    source: record.source,
+    ownerId: record.ownerId,
+    ownerUsername: record.ownerUsername,
+    organisationId: record.organisationId,
+    organisationName: record.organisationName,
+    visibility: record.visibility,
+    sharedWithUserIds: custom ? record.sharedUserIds : [],
+    sharedWithOrganisationIds: custom ? record.sharedOrganisationIds : [],
+    groupIds: record.groupIds,
+    projects: record.projects,
+    access: record.access,
+    ownerOnly: record.ownerOnly,
+    derivedFrom: record.derivedFrom,
+    accessFee: record.accessFee,
+    currency: record.currency,
+    policyId: record.policyId,
+    origin: record.origin,
+    type: record.type,
+    size: record.size,
+    version: record.version,
+    createdAt: record.createdAt.toISOString(),
+    changedAt: record.changedAt.toISOString(),
+    headers: [...headers],
+    words: [...words],
+    totalRows,
+    encryptedHeaders: [...encrypted],
+    files: files.map((f) => ({ fileId: f.id, name: f.name, contentType: f.contentType, size: f.size, checksum: f.checksum, extractionStatus: f.status })),
+  };
+}

@@ -1,0 +1,46 @@
+// What merge-features, merge-enc-cols and link-records take and answer, with the examples docs/openapi.json shows.
+import type { ApiContractSpec } from '@dc/platform';
+import { jobsStartedResponseSchema, mergeFeaturesSchema, recordPairSchema } from './merge.dto';
+
+const LEFT = '0e6c2d1a-3b4f-4c5d-8e6f-7a8b9c0d1e2f';
+const RIGHT = '9a1f2b3c-4d5e-4f60-8a7b-1c2d3e4f5a6b';
+const started = (type: 'MERGE' | 'LINK', message: string) => ({
+  nodata: false,
+  nottabular: false,
+  nomatches: false,
+  newmerges: [
+    {
+      job_id: '5b0f3c1e-8a4d-4f0e-9c57-2f1d9a6b7e10',
+      type,
+      record_left_id: LEFT,
+      record_left_name: 'Rainfall',
+      record_right_id: RIGHT,
+      record_right_name: 'Stations',
+    },
+  ],
+  messages: [message],
+});
+
+export const MERGE_FEATURES_CONTRACT: ApiContractSpec = {
+  summary: 'Merge Horizontal or Merge Vertical: one MERGE job per pair of records, on the chosen field pairs',
+  body: mergeFeaturesSchema,
+  requestExample: { merge_relations: [{ record_left: LEFT, record_right: RIGHT, header_left: 'station_id', header_right: 'id' }], merge_type: 'horizontal' },
+  responses: { 200: jobsStartedResponseSchema },
+  example: started('MERGE', 'New merge job was successfully initiated.'),
+};
+
+export const MERGE_HASHED_COLUMNS_CONTRACT: ApiContractSpec = {
+  summary: 'Merge two records on the hashed columns they share (400 when they share none)',
+  body: recordPairSchema,
+  requestExample: { record_left: LEFT, record_right: RIGHT, merge_type: 'horizontal' },
+  responses: { 200: jobsStartedResponseSchema },
+  example: started('MERGE', 'New merge job was successfully initiated.'),
+};
+
+export const LINK_RECORDS_CONTRACT: ApiContractSpec = {
+  summary: "Link Datasets: a LINK job matching two records' rows on their hashed columns (400 when they share none)",
+  body: recordPairSchema,
+  requestExample: { record_left: LEFT, record_right: RIGHT },
+  responses: { 200: jobsStartedResponseSchema },
+  example: started('LINK', 'New link job was successfully initiated.'),
+};

@@ -1,0 +1,78 @@
+import { Client } from 'pg';
+import { SearchIndex, type RecordDocument } from '@dc/search-index';
+import { createTestDatabase, describeInfra, eventually, ServiceTestApp, type TestDatabase } from '@dc/testing';
+import { SearchModule } from './search.module';
+
+/**
+ * The in-process index's background work through the service as it runs: a snapshot write the
+ * store refuses is logged through the platform logger and shown by /health/ready until it succeeds.
+ */
+describeInfra('search service: failures of the index background work (real PostgreSQL)', true, () => {
+  let db: TestDatabase;
+  let sql: Client;
+  const started: ServiceTestApp[] = [];
+  const logs: string[] = [];
+  const kelp: RecordDocument = {
+    id: 'r-1',
+    name: 'Kelp forest',
+    description: '',
+    headers: [],
+    words: [],
+    ownerId: 'u-1',
+    organisationId: 'o-1',
+    visibility: 'EV',
+    sharedWithUserIds: [],
+    sharedWithOrganisationIds: [],
+    groupIds: [],
+    createdAt: '2026-01-01T00:00:00.000Z',
+    changedAt: '2026-01-01T00:00:00.000Z',
+    card: {},
+  };
+
+  const start = async () => {
+    const app = await ServiceTestApp.start({ service: 'search', modules: [SearchModule], databaseUrl: db.url, env: { SEARCH_DRIVER: 'in-process' }, logs });
+    started.push(app);
+    return app;
+  };
+  const logged = () => logs.map((line) => JSON.parse(line) as Record<string, unknown>);
+
+  beforeAll(async () => {
+    db = await createTestDatabase('dc_search_health');
+    sql = new Client({ connectionString: db.url });
+    await sql.connect();
+  });
+  afterAll(async () => {
+    for (const app of started) await app.stop();
+    await sql?.end();
+    await db?.drop();
+  });
+
+  it('logs a refused snapshot write and reports it on /health/ready as degraded, staying ready', async () => {
+    // A store holding a record: the next start loads it in full and writes a snapshot at once.
+    const first = await start();
+    await first.get(SearchIndex).upsert([kelp]);
+    await first.stop();
+    started.pop();
+    await sql.query(`CREATE FUNCTION search.refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'no space left for the snapshot'; END $$`);
+    await sql.query('CREATE TRIGGER refuse BEFORE INSERT ON search.memory_snapshots FOR EACH ROW EXECUTE FUNCTION search.refuse()');
+
+    const app = await start();
+    // Wait for the state a supervisor sees: the failure reported, searches still served.
+    const ready = await eventually(async () => {
+      const answer = await app.http().get('/health/ready');
+      expect(answer.body.checks['search-index-background']).toMatch(/^degraded: snapshot failed at \S+: no space left for the snapshot$/);
+      return answer;
+    });
+    expect(ready.status).toBe(200);
+    expect(ready.body.status).toBe('ok');
+    expect(ready.body.checks['search-index-in-process']).toBe('up');
+    expect(logged()).toContainEqual(
+      expect.objectContaining({
+        level: 50,
+        service: 'search-test',
+        task: 'snapshot',
+        err: expect.objectContaining({ message: 'no space left for the snapshot' }),
+      }),
+    );
+  });
+});

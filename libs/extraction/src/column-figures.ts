@@ -1,0 +1,88 @@
+// What is kept of a column while its values are read, in constant memory: counts per kind, Welford's
+// mean and variance, min and max, the first rows, a sample, its words and its distinct values. A
+// ColumnAccumulator gathers them value by value (column.ts), a ColumnMerger block by block
+// (column-merger.ts); both describe the column from them alike.
+import { type ColumnFacts, statsOf } from './column-stats';
+import { DistinctCounter } from './distinct';
+import type { ColumnPolicy } from './private-columns';
+import { seededRandom } from './seeded-random';
+import type { ColumnStats, ExtractionLimits, ExtractOption } from './types';
+import { VALUE_KINDS } from './value-kinds';
+import { WordCounts } from './words';
+
+export interface ColumnContext {
+  option: ExtractOption;
+  limits: ExtractionLimits;
+  /** Accept "2,6" as 2.6 (semicolon-delimited files use decimal commas). */
+  decimalComma: boolean;
+  distinctCap: number;
+}
+
+/** A sampled value and its row. */
+export interface SampledValue {
+  row: number;
+  value: string;
+}
+
+export abstract class ColumnFigures {
+  protected rows = 0;
+  protected missing = 0;
+  protected nonMissing = 0;
+  protected readonly kindCounts = new Float64Array(VALUE_KINDS.length);
+  // Welford
+  protected n = 0;
+  protected mean = 0;
+  protected m2 = 0;
+  protected min = Infinity;
+  protected max = -Infinity;
+  protected decimals = 0;
+  protected firstNonNumeric: string | null = null;
+  protected readonly formatted: string[] = [];
+  /** The sample (extractOption samples), in row order. */
+  protected samples: SampledValue[] = [];
+  protected readonly random = seededRandom(0x5eed);
+  protected readonly words: WordCounts;
+  protected readonly distinct: DistinctCounter;
+
+  constructor(
+    protected readonly ctx: ColumnContext,
+    protected readonly policy: ColumnPolicy,
+    /** Block mode: the counter of distinct values goes on from one block's accumulator to the next. */
+    distinct?: DistinctCounter,
+  ) {
+    this.distinct = distinct ?? new DistinctCounter(ctx.distinctCap);
+    this.words = new WordCounts(Math.max(1000, ctx.limits.maxWords * 4));
+  }
+
+  /** Statistics so far; header index names nothing here, the table keys them. */
+  stats(): ColumnStats {
+    const facts: ColumnFacts = {
+      rows: this.rows,
+      missing: this.missing,
+      kindCounts: this.kindCounts,
+      n: this.n,
+      min: this.min,
+      max: this.max,
+      mean: this.mean,
+      std: this.n > 1 ? Math.sqrt(this.m2 / (this.n - 1)) : 0,
+      decimals: this.decimals,
+      firstNonNumeric: this.firstNonNumeric,
+      distinct: this.distinct.count(),
+      distinctExact: this.distinct.isExact,
+      formatted: this.firstRows(),
+      samples: this.samples.map((s) => s.value),
+      words: this.words.top(this.ctx.limits.maxWords),
+    };
+    return statsOf(facts, this.ctx, this.policy);
+  }
+
+  /** Word counts of the text values, for the file's KEYWORDS. */
+  wordCounts(): Array<[string, number]> {
+    return this.words.entries();
+  }
+
+  /** The first rows' display texts ('' when missing), at most 5. */
+  protected firstRows(): string[] {
+    return Array.from({ length: Math.min(5, this.rows) }, (_, i) => this.formatted[i] ?? '');
+  }
+}
