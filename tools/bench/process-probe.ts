@@ -29,14 +29,35 @@ export function resetPeak(pid: number): boolean {
   }
 }
 
+/** The URL of the database of this name on the test PostgreSQL server. */
+function databaseUrl(name: string): string {
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 /** An empty database of this name on the test PostgreSQL server, and its URL. */
 export async function freshDatabase(name: string): Promise<string> {
   const admin = new Client({ connectionString: TEST_POSTGRES_URL });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${name}`;
-  return url.toString();
+  try {
+    await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return databaseUrl(name);
+}
+
+/** The database of this name, created unless it is there already (kept, with what it holds: the search benchmarks seed it once), and its URL. */
+export async function keptDatabase(name: string): Promise<string> {
+  const admin = new Client({ connectionString: TEST_POSTGRES_URL });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (rowCount !== 1) await admin.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await admin.end();
+  }
+  return databaseUrl(name);
 }

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { DATASETS, describeInfra, eventually, expectAccessible, isChromiumInstalled, launchChromium } from '@dc/testing';
+import type { Locator, Page } from 'playwright-core';
+import { DATASETS, describeInfra, eventually, expectAccessible, isChromiumInstalled } from '@dc/testing';
+import { browserTabs } from './browser-tabs';
 import { apiCall, founder, type SignedIn, startRealProduct, type RealProduct } from './real-product';
 
 /**
@@ -14,8 +15,7 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
   const PASSWORD = 'accessible to everyone 7';
   const RECORD = 'gdp.csv';
   let product: RealProduct;
-  let browser: Browser;
-  let context: BrowserContext | undefined;
+  const tabs = browserTabs();
   let kim: SignedIn;
   let recordId: string;
 
@@ -34,22 +34,16 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
       const found = (await (await apiCall(product, kim.token, 'GET', `/api/records/?query=${encodeURIComponent(RECORD)}`)).json()) as { count: number };
       expect(found.count).toBe(1);
     }, 120_000);
-    browser = await launchChromium();
+    await tabs.launch();
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
+    await tabs.close();
     await product?.stop();
   });
 
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
-  });
-
   async function open(hash: string, token?: string): Promise<Page> {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await tabs.newContext();
     if (token) await context.addInitScript((jwt) => localStorage.setItem('dc.token', jwt), token);
     const page = await context.newPage();
     await page.goto(`${product.base}/#${hash}`);

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { describeInfra, eventually, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
+import type { Page } from 'playwright-core';
+import { describeInfra, eventually, isChromiumInstalled, saveScreenshot } from '@dc/testing';
+import { browserTabs, seedStorageOnce } from './browser-tabs';
 import { ensureWebBuild, sendJson, startWebServer, type WebServer } from './web-server';
 
 const TOKEN = 'jobs-token';
@@ -63,8 +64,7 @@ function job(id: string, type: 'LINK' | 'MERGE', overrides: Partial<FakeJob> = {
 describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() || 'chromium is not installed (apt-get install chromium)', () => {
   jest.setTimeout(120_000);
   let server: WebServer;
-  let browser: Browser;
-  let context: BrowserContext | undefined;
+  const tabs = browserTabs();
   // What the fake API answers, set per test.
   let jobs: FakeJob[] | 'error' = [];
   let deleteFails = false;
@@ -171,33 +171,26 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
           return false;
       }
     });
-    browser = await launchChromium();
+    await tabs.launch();
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await tabs.close();
     await server?.close();
   });
 
   afterEach(async () => {
-    await context?.close();
-    context = undefined;
     deleteFails = false;
     calls.length = 0;
   });
 
   /** A tab on a fake clock (polling is driven by fast-forwarding it), signed in unless told, with records in the work area if given. */
   async function open(hash: string, options: { anonymous?: boolean; workArea?: unknown[] } = {}): Promise<Page> {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    await context.addInitScript(
-      ({ token, workArea }) => {
-        if (sessionStorage.getItem('seeded')) return;
-        sessionStorage.setItem('seeded', '1');
-        if (token) localStorage.setItem('dc.token', token);
-        if (workArea) sessionStorage.setItem('dc.workArea', JSON.stringify(workArea));
-      },
-      { token: options.anonymous ? null : TOKEN, workArea: options.workArea },
-    );
+    const context = await tabs.newContext();
+    await seedStorageOnce(context, {
+      local: { 'dc.token': options.anonymous ? null : TOKEN },
+      session: { 'dc.workArea': options.workArea ? JSON.stringify(options.workArea) : null },
+    });
     // The time (on the page's clock) of every jobs-list call, to read the polling intervals whatever the machine's load.
     await context.addInitScript(() => {
       const times: number[] = [];
@@ -227,7 +220,7 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
     jobs = [];
     let page = await open('/jobs');
     await page.getByText('No jobs history available', { exact: true }).waitFor();
-    await context!.close();
+    await tabs.context!.close();
     jobs = 'error';
     page = await open('/jobs');
     await page.getByRole('alert').getByText('No jobs were found.').waitFor();
@@ -403,7 +396,7 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
     let area = page.getByTestId('work-area');
     await area.getByRole('listitem').nth(1).waitFor();
     expect(await area.getByRole('button', { name: 'Link Datasets' }).isDisabled()).toBe(true);
-    await context!.close();
+    await tabs.context!.close();
     page = await open('/records', { workArea: [gdp, population, { id: 'rec-3', name: 'third.csv', enc_headers: ['id'] }] });
     area = page.getByTestId('work-area');
     await area.getByRole('listitem').nth(2).waitFor();

@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { describeInfra, expectAccessible, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
+import type { Page } from 'playwright-core';
+import { describeInfra, expectAccessible, isChromiumInstalled, saveScreenshot } from '@dc/testing';
+import { browserTabs, seedStorageOnce } from './browser-tabs';
 import { ensureWebBuild, sendJson, startWebServer, type WebServer } from './web-server';
 
 // Tokens the fake API knows; any other token is answered 401 like an expired one.
@@ -28,8 +29,7 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
   // testTimeout in a jest project entry is not applied (it is a global option), so set it here.
   jest.setTimeout(60_000);
   let server: WebServer;
-  let browser: Browser;
-  let context: BrowserContext | undefined;
+  const tabs = browserTabs();
   const accountCalls: Array<string | undefined> = [];
 
   beforeAll(async () => {
@@ -49,32 +49,18 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
       }
       return false;
     });
-    browser = await launchChromium();
+    await tabs.launch();
   });
 
   afterAll(async () => {
-    await browser?.close();
+    await tabs.close();
     await server?.close();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
   });
 
   /** A fresh browser profile; with a token it starts signed in ("remember me" storage). */
   async function open(hash: string, options: { token?: string; width?: number; scope?: 'own' | 'all' } = {}): Promise<Page> {
-    context = await browser.newContext({ viewport: { width: options.width ?? 1024, height: 768 } });
-    // Seed storage once per tab, before the app reads it, so a later sign-out sticks.
-    await context.addInitScript(
-      ({ key, token, scope }) => {
-        if (sessionStorage.getItem('seeded')) return;
-        sessionStorage.setItem('seeded', '1');
-        if (token) localStorage.setItem(key, token);
-        if (scope) localStorage.setItem('dc.recordsScope', scope);
-      },
-      { key: TOKEN_KEY, token: options.token, scope: options.scope },
-    );
+    const context = await tabs.newContext({ width: options.width ?? 1024, height: 768 });
+    await seedStorageOnce(context, { local: { [TOKEN_KEY]: options.token, 'dc.recordsScope': options.scope } });
     const page = await context.newPage();
     await page.goto(`${server.url}#${hash}`);
     return page;
@@ -143,7 +129,7 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
       await saveScreenshot(page, `screen${route.replace(/\//g, '-')}`);
       await expectAccessible(page, title);
     }
-    await context?.close();
+    await tabs.context?.close();
     page = await open('/');
     for (const [route, title] of guestScreens) {
       await page.goto(`${server.url}#${route}`);

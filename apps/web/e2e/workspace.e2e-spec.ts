@@ -1,5 +1,6 @@
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
-import { describeInfra, eventually, expectAccessible, isChromiumInstalled, launchChromium, saveScreenshot } from '@dc/testing';
+import type { Locator, Page } from 'playwright-core';
+import { describeInfra, eventually, expectAccessible, isChromiumInstalled, saveScreenshot } from '@dc/testing';
+import { browserTabs, seedStorageOnce } from './browser-tabs';
 import { apiLogin, signUpAndActivate, startRealProduct, type RealProduct } from './real-product';
 
 const END_OF_INDEX = "You've reached the end of the index for this search!";
@@ -19,8 +20,7 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
   jest.setTimeout(240_000);
   let product: RealProduct;
   let base: string;
-  let browser: Browser;
-  let context: BrowserContext | undefined;
+  const tabs = browserTabs();
   const tokens: Record<string, string> = {};
   const alice: Seeded[] = [];
   let alicePrivate: Seeded;
@@ -79,33 +79,19 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
     // The search service indexes from the catalogue's events.
     await eventually(async () => expect(await listCount('/api/recordsannon/')).toBe(47), 60_000);
     await eventually(async () => expect(await listCount('/api/records/?view=own', tokens.alice)).toBe(46), 60_000);
-    browser = await launchChromium();
+    await tabs.launch();
   });
 
   afterAll(async () => {
-    await context?.close();
-    await browser?.close();
+    await tabs.close();
     await product?.stop();
-  });
-
-  afterEach(async () => {
-    await context?.close();
-    context = undefined;
   });
 
   /** A fresh browser profile, signed in as `user` when given, showing the own or all scope. */
   async function open(hash: string, user?: string, scope: 'own' | 'all' = 'all'): Promise<Page> {
-    context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    const context = await tabs.newContext();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: base });
-    await context.addInitScript(
-      ({ token, scope: seededScope }) => {
-        if (sessionStorage.getItem('seeded')) return;
-        sessionStorage.setItem('seeded', '1');
-        if (token) localStorage.setItem('dc.token', token);
-        localStorage.setItem('dc.recordsScope', seededScope);
-      },
-      { token: user ? tokens[user] : undefined, scope },
-    );
+    await seedStorageOnce(context, { local: { 'dc.token': user ? tokens[user] : undefined, 'dc.recordsScope': scope } });
     const page = await context.newPage();
     await page.goto(`${base}/#${hash}`);
     await page.getByRole('heading', { level: 1, name: 'Workspace' }).waitFor();

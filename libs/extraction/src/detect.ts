@@ -29,7 +29,8 @@ const BY_CONTENT_TYPE: Record<string, FileKind> = {
   'text/plain': 'txt',
 };
 
-const CONTENT_TYPES: Record<string, string> = {
+/** The content type of each file type the product extracts (spec section 4), by extension: what an upload without a helpful type is stored as. */
+export const EXTRACTED_CONTENT_TYPES: Readonly<Record<string, string>> = {
   csv: 'text/csv',
   tsv: 'text/tab-separated-values',
   xls: 'application/vnd.ms-excel',
@@ -40,6 +41,10 @@ const CONTENT_TYPES: Record<string, string> = {
   zip: 'application/zip',
   txt: 'text/plain',
   json: 'application/json',
+};
+
+const CONTENT_TYPES: Record<string, string> = {
+  ...EXTRACTED_CONTENT_TYPES,
   xml: 'application/xml',
   jpg: 'image/jpeg',
   jpeg: 'image/jpeg',

@@ -38,19 +38,13 @@ export * from './options';
 export * from './table-observer';
 export * from './errors';
 export { extractMetadata, resolveLimits } from './extract';
-export { fileKindOf, contentTypeOf } from './detect';
+export { fileKindOf, contentTypeOf, EXTRACTED_CONTENT_TYPES } from './detect';
 export { detectDelimiter } from './csv';
 export { revived as revivedExtractionError } from './csv-thread';
 export { keyedHash, linkageKeyId, parseLinkageKey, HASH_PATTERN, LINKAGE_KEY_PATTERN, maskOf } from './private-columns';
 export { bigramsOf, CLK_PATTERN, clkEncoder, clkFilter, clkKeyOf, DEFAULT_CLK, type ClkOptions } from './clk';
 export { isMaskShaped, maskCellValue, withoutCellValues } from './cell-masking';
-export {
-  isIdentifyingHeader,
-  MIN_VALUES_FOR_STATISTICS,
-  NEAR_UNIQUE_SHARE,
-  publishableStatistics,
-  withoutIdentifyingStatistics,
-} from './identifying-statistics';
+export * from './identifying-statistics';
 export { seededRandom } from './seeded-random';
 export { buildZip, type ZipEntrySpec } from './zip-writer';
 export { describeAggregatedTable, type AggregatedTableSource, type AggregatedTableInput, type ColumnAggregates } from './aggregated';

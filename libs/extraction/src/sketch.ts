@@ -160,6 +160,23 @@ export function quantilesOf(sorted: ArrayLike<number>, levels = SKETCH_QUANTILES
   });
 }
 
+/**
+ * The sketch of a numeric column whose reservoir keeps `kept` of the `seen` numbers (`sorted()`: the
+ * kept numbers, ascending); null without numbers or statistics.
+ */
+function numericSketch(stats: ColumnStats, kept: number, seen: number, sorted: () => Float64Array): NumericSketch | null {
+  if (kept === 0 || stats.MIN === null || stats.MAX === null || stats.MEAN === null || stats.STD === null) return null;
+  return {
+    min: stats.MIN,
+    max: stats.MAX,
+    mean: stats.MEAN,
+    std: stats.STD,
+    quantiles: quantilesOf(sorted()),
+    sampled: kept,
+    exact: seen <= SKETCH_RESERVOIR,
+  };
+}
+
 /** Algorithm R over a column's numbers, seeded so the same file gives the same sketch. */
 class NumberReservoir {
   private readonly values = new Float64Array(SKETCH_RESERVOIR);
@@ -177,17 +194,7 @@ class NumberReservoir {
 
   sketch(stats: ColumnStats): NumericSketch | null {
     const kept = Math.min(this.seen, SKETCH_RESERVOIR);
-    if (kept === 0 || stats.MIN === null || stats.MAX === null || stats.MEAN === null || stats.STD === null) return null;
-    const sorted = this.values.slice(0, kept).sort();
-    return {
-      min: stats.MIN,
-      max: stats.MAX,
-      mean: stats.MEAN,
-      std: stats.STD,
-      quantiles: quantilesOf(sorted),
-      sampled: kept,
-      exact: this.seen <= SKETCH_RESERVOIR,
-    };
+    return numericSketch(stats, kept, this.seen, () => this.values.slice(0, kept).sort());
   }
 }
 
@@ -226,18 +233,7 @@ class PriorityReservoir {
   }
 
   sketch(stats: ColumnStats): NumericSketch | null {
-    const kept = this.values.length;
-    if (kept === 0 || stats.MIN === null || stats.MAX === null || stats.MEAN === null || stats.STD === null) return null;
-    const sorted = Float64Array.from(this.values).sort();
-    return {
-      min: stats.MIN,
-      max: stats.MAX,
-      mean: stats.MEAN,
-      std: stats.STD,
-      quantiles: quantilesOf(sorted),
-      sampled: kept,
-      exact: this.seen <= SKETCH_RESERVOIR,
-    };
+    return numericSketch(stats, this.values.length, this.seen, () => Float64Array.from(this.values).sort());
   }
 
   private offer(priority: number, x: number): void {

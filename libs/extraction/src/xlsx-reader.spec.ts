@@ -2,16 +2,20 @@
 // shared workbook, on workbooks SheetJS writes with every kind of cell, and on hand-made XML with the
 // forms other writers use (inline and rich strings, styled blanks, missing or wrong ranges, 1904 dates).
 // Forms the reader declines must still be read (by SheetJS) with the same META and the same errors.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import * as XLSX from '@e965/xlsx';
 import { Declined } from './sheet-scan';
 import { buildZip, DATASETS } from './spec-support.fixture';
-import { VARIANTS, workbookChecks } from './workbook-readers.fixture';
+import { VARIANTS, workbookChecks, WRITTEN_FORMS } from './workbook-readers.fixture';
 
-const { read, expectSameAsSheetjs, expectDeclinedAndSameAsSheetjs } = workbookChecks('xlsx');
-
-const sharedWorkbooks = existsSync(path.join(DATASETS, 'excel')) ? readdirSync(path.join(DATASETS, 'excel')).filter((f) => f.endsWith('.xlsx')) : [];
+const {
+  sharedWorkbooks,
+  written: writtenWorkbook,
+  read,
+  expectSameAsSheetjs,
+  expectAutoSameAsSheetjs,
+  expectDeclinedAndSameAsSheetjs,
+} = workbookChecks('xlsx');
 
 describe('xlsx reader: shared workbooks', () => {
   it('finds the shared workbooks (../shared/datasets beside the repository)', () => {
@@ -26,77 +30,11 @@ describe('xlsx reader: shared workbooks', () => {
 // ---------------------------------------------------------------------------------------------
 // Workbooks SheetJS writes
 
-const D = (iso: string): Date => new Date(iso);
-
-function typedSheet(rows: number): XLSX.WorkSheet {
-  const aoa: unknown[][] = [['Back to Contents'], [], ['id', 'amount', 'flag', 'when', 'label', 'ratio', 'err', '', 'time']];
-  for (let i = 1; i <= rows; i++) {
-    aoa.push([
-      i,
-      i % 7 === 0 ? null : (i * 37.25) % 1000,
-      i % 3 === 0,
-      D(`2024-0${(i % 9) + 1}-1${i % 10}T0${i % 10}:30:00Z`),
-      i % 11 === 0 ? 'NA' : i % 13 === 0 ? `  café & <ß> "${i}" ` : ['alpha', 'beta', 'Gamma δ', 'x\r\ny'][i % 4],
-      i / 3,
-      i % 17 === 0 ? { t: 'e', v: 0x2a } : i,
-      null,
-      (i % 24) / 24,
-    ]);
-  }
-  const sheet = XLSX.utils.aoa_to_sheet(aoa, { cellDates: true });
-  for (let r = 3; r < aoa.length; r++) {
-    const ratio = sheet[XLSX.utils.encode_cell({ r, c: 5 })] as XLSX.CellObject | undefined;
-    if (ratio) ratio.z = r % 2 ? '0.00%' : '#,##0.000';
-    const time = sheet[XLSX.utils.encode_cell({ r, c: 8 })] as XLSX.CellObject | undefined;
-    if (time) time.z = r % 2 ? 'h:mm:ss' : '[h]:mm';
-    const err = sheet[XLSX.utils.encode_cell({ r, c: 6 })] as XLSX.CellObject | undefined;
-    if (err?.t === 'e') err.w = '#N/A';
-  }
-  sheet['!merges'] = [{ s: { r: 0, c: 0 }, e: { r: 0, c: 3 } }];
-  return sheet;
-}
-
-function writtenWorkbook(options: { sst: boolean; date1904: boolean; rows: number }): Buffer {
-  const workbook = XLSX.utils.book_new();
-  XLSX.utils.book_append_sheet(workbook, typedSheet(options.rows), 'typed');
-  XLSX.utils.book_append_sheet(
-    workbook,
-    XLSX.utils.aoa_to_sheet([
-      [1, 2.5, 3],
-      [4, 5, 6e-7],
-      [-7, 8e20, 9],
-    ]),
-    'no header',
-  );
-  XLSX.utils.book_append_sheet(workbook, XLSX.utils.aoa_to_sheet([]), 'empty');
-  const wide = XLSX.utils.aoa_to_sheet([
-    ['a', 'b'],
-    [1, 'x'],
-    [2, 'y'],
-  ]);
-  wide['!ref'] = 'A1:F9'; // a declared range wider and longer than the cells
-  XLSX.utils.book_append_sheet(workbook, wide, 'wide range');
-  XLSX.utils.book_append_sheet(
-    workbook,
-    XLSX.utils.aoa_to_sheet([
-      ['hidden', 'n'],
-      ['h', 1],
-    ]),
-    'hidden',
-  );
-  workbook.Workbook = { Sheets: [{}, {}, {}, {}, { Hidden: 1 }], WBProps: { date1904: options.date1904 } };
-  return XLSX.write(workbook, { type: 'buffer', bookType: 'xlsx', bookSST: options.sst, compression: true, cellDates: true }) as Buffer;
-}
-
 describe('xlsx reader: workbooks SheetJS writes', () => {
-  it.each([
-    { sst: true, date1904: false },
-    { sst: false, date1904: false },
-    { sst: true, date1904: true },
-  ])(
+  it.each(WRITTEN_FORMS)(
     'numbers, text, booleans, errors, dates and times, number formats, blanks, merged, hidden and empty sheets (shared strings $sst, 1904 $date1904)',
-    async ({ sst, date1904 }) => {
-      await expectSameAsSheetjs(writtenWorkbook({ sst, date1904, rows: 1200 }));
+    async (form) => {
+      await expectSameAsSheetjs(writtenWorkbook({ ...form, rows: 1200 }));
     },
   );
 });
@@ -250,7 +188,7 @@ describe('xlsx reader: bad input keeps its errors', () => {
       buildZip([{ name: '[Content_Types].xml', data: '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"/>' }]),
     ],
   ])('%s: the same outcome as SheetJS', async (_what, bytes) => {
-    for (const variant of VARIANTS) expect(await read(bytes, 'auto', variant)).toEqual(await read(bytes, 'sheetjs', variant));
+    await expectAutoSameAsSheetjs(bytes);
   });
 
   it('a zip that is no workbook is declined before any sheet is read', async () => {

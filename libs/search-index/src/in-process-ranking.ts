@@ -1,6 +1,6 @@
 import { countUpTo, union, type OrdinalStream } from './posting-lists';
 import { tokenize, type Filter, type RankedMemory, type Visible } from './ranked-memory';
-import { FEW_MATCHES, MIN_TYPO_LENGTH, RELATED_CANDIDATES, SCORE } from './ranking-rules';
+import { anyWordParts, FEW_MATCHES, MIN_TYPO_LENGTH, RELATED_CANDIDATES, SCORE } from './ranking-rules';
 import { InvalidSearchInputError, normalizeSearchText, pageSlice, type SearchLimits, type SearchQuery } from './search-index';
 
 /**
@@ -60,7 +60,7 @@ export function rankRelated(
       score: 3 * memory.countWords(o, terms, 'name') + 2 * memory.countWords(o, terms, 'summary') + memory.countWords(o, terms, 'all'),
     }))
     .sort((a, b) => b.score! - a.score! || memory.compareNewest(a.ordinal, b.ordinal));
-  return pageOf(memory, rows, { count: rows.length, countCapped: rows.length >= RELATED_CANDIDATES }, query, after, resultWindow);
+  return pageOf(memory, rows, { count: rows.length, countCapped: rows.length >= RELATED_CANDIDATES }, { query, after, resultWindow });
 }
 
 export interface Ranked {
@@ -69,6 +69,15 @@ export interface Ranked {
   hasMore: boolean;
   /** The page's rows. */
   rows: RankedRow[];
+}
+
+type RankedCount = Pick<Ranked, 'count' | 'countCapped'>;
+
+/** The page a search asks for: by its number, or (search-after) the rows after a cursor; never past the result window. */
+interface PageAsked {
+  query: SearchQuery;
+  after: RowKey | null;
+  resultWindow: number;
 }
 
 export function cursorKey(query: SearchQuery): RowKey | null {
@@ -92,13 +101,14 @@ interface Tier {
  */
 export function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, after: RowKey | null, limits: Required<SearchLimits>): Ranked {
   const { countLimit, resultWindow } = limits;
+  const asked: PageAsked = { query, after, resultWindow };
   const sight: Visible = memory.visibleTo(filter);
   const visible = sight.passes;
   const text = normalizeSearchText(query.text).toLowerCase();
   const counted = (total: number) => ({ count: Math.min(total, countLimit), countCapped: total > countLimit });
   if (!text) {
     const total = countUpTo(memory.visible(sight), visible, countLimit + 1);
-    return readTiers(memory, [{ score: null, stream: () => memory.visible(sight), accept: visible }], counted(total), query, after, resultWindow);
+    return readTiers(memory, [{ score: null, stream: () => memory.visible(sight), accept: visible }], counted(total), asked);
   }
   const words = [...new Set(tokenize(text))];
   const exact = memory.hasExactName(text) ? (o: number) => memory.isExactName(o, text) : () => false;
@@ -117,9 +127,7 @@ export function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, a
         { score: SCORE.anywhere, stream: () => memory.allWords(words, 'all', sight), accept: (o) => visible(o) && !exact(o) && !inName(o) },
       ],
       counted(matches.length),
-      query,
-      after,
-      resultWindow,
+      asked,
     );
   }
   // At most the count limit match: each scored by its tier, then (few of them) mistyped names and any word.
@@ -180,7 +188,7 @@ export function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, a
     }
     const typo = (o: number) => typoText && memory.nameSimilarity(o, words.length) >= TYPO_THRESHOLD;
     // "Any word" as the PostgreSQL adapter's: the text's space-separated parts, each matched whole ("a-pr": a and pr).
-    const parts = anyWordParts(text);
+    const parts = anyWordParts(text).map(tokenize);
     if (parts.length > 1 && read() > 0) {
       const anyWord = memory.newest(memory.anyGroup(parts, sight), (o) => visible(o) && !everyWord(o) && !typo(o) && !exact(o), read());
       tiers.push(arrayTier(SCORE.anyWord, descending(anyWord)));
@@ -190,9 +198,9 @@ export function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, a
   if (after && after.score === null) {
     // A cursor without a score (not one of this ranking's): placed by change and id, as a fully ranked list places it.
     const rows = tiers.flatMap((tier) => memory.newest(tier.stream(), () => true, total).map((o): RankedRow => ({ ordinal: o, score: tier.score })));
-    return pageOf(memory, rows, counted(total), query, after, resultWindow);
+    return pageOf(memory, rows, counted(total), asked);
   }
-  return readTiers(memory, tiers, counted(total), query, after, resultWindow);
+  return readTiers(memory, tiers, counted(total), asked);
 }
 
 /** Reused by rank's typo tier: a search ranks synchronously, so one at a time per thread. */
@@ -222,20 +230,23 @@ function descending(ordinals: ArrayLike<number>): Int32Array {
   return Int32Array.from(ordinals).sort().reverse();
 }
 
-/** The page of a fully ranked list: by offset, or the rows after the cursor. */
-function pageOf(
-  memory: RankedMemory,
-  rows: RankedRow[],
-  count: { count: number; countCapped: boolean },
-  query: SearchQuery,
-  after: RowKey | null,
-  resultWindow: number,
-): Ranked {
+/**
+ * A page of rows: none when the page holds none; else `read(offset, limit)` gives the rows from the
+ * page's first (by offset, or the first after the cursor) onwards, one more than the page if another follows.
+ */
+function pageFrom(count: RankedCount, query: SearchQuery, resultWindow: number, read: (offset: number, limit: number) => RankedRow[]): Ranked {
   const { offset, limit } = pageSlice(query, resultWindow);
   if (limit === 0) return { ...count, hasMore: false, rows: [] };
-  const start = after ? rows.findIndex((row) => isAfter(memory, row.ordinal, row.score, after)) : offset;
-  const page = start < 0 ? [] : rows.slice(start, start + limit + 1);
+  const page = read(offset, limit);
   return { ...count, hasMore: offset + limit < resultWindow && page.length > limit, rows: page.slice(0, limit) };
+}
+
+/** The page of a fully ranked list: by offset, or the rows after the cursor. */
+function pageOf(memory: RankedMemory, rows: RankedRow[], count: RankedCount, { query, after, resultWindow }: PageAsked): Ranked {
+  return pageFrom(count, query, resultWindow, (offset, limit) => {
+    const start = after ? rows.findIndex((row) => isAfter(memory, row.ordinal, row.score, after)) : offset;
+    return start < 0 ? [] : rows.slice(start, start + limit + 1);
+  });
 }
 
 /**
@@ -243,35 +254,17 @@ function pageOf(
  * to the page's last row (plus one, to know whether another page follows); with one, the rows after
  * it (tiers ranked wholly before the cursor are not read at all).
  */
-function readTiers(
-  memory: RankedMemory,
-  tiers: Tier[],
-  count: { count: number; countCapped: boolean },
-  query: SearchQuery,
-  after: RowKey | null,
-  resultWindow: number,
-): Ranked {
-  const { offset, limit } = pageSlice(query, resultWindow);
-  if (limit === 0) return { ...count, hasMore: false, rows: [] };
-  const wanted = after ? limit + 1 : offset + limit + 1;
-  const rows: RankedRow[] = [];
-  for (const tier of tiers) {
-    if (rows.length >= wanted) break;
-    if (after && tier.score !== null && after.score !== null && tier.score > after.score) continue;
-    const sameTier = after && (tier.score === after.score || tier.score === null);
-    const accept = sameTier ? (o: number) => tier.accept(o) && isAfter(memory, o, tier.score, after) : tier.accept;
-    rows.push(...memory.newest(tier.stream(), accept, wanted - rows.length).map((o) => ({ ordinal: o, score: tier.score })));
-  }
-  const page = after ? rows : rows.slice(offset);
-  return { ...count, hasMore: offset + limit < resultWindow && page.length > limit, rows: page.slice(0, limit) };
-}
-
-/** The space-separated parts of a text that hold a letter or digit, each as its words; quotes, leading minus signs and "or" left out. */
-function anyWordParts(text: string): string[][] {
-  return text
-    .replace(/"/g, ' ')
-    .split(' ')
-    .map((part) => part.replace(/^-+/, ''))
-    .filter((part) => part !== '' && part !== 'or' && /[\p{L}\p{N}]/u.test(part))
-    .map(tokenize);
+function readTiers(memory: RankedMemory, tiers: Tier[], count: RankedCount, { query, after, resultWindow }: PageAsked): Ranked {
+  return pageFrom(count, query, resultWindow, (offset, limit) => {
+    const wanted = after ? limit + 1 : offset + limit + 1;
+    const rows: RankedRow[] = [];
+    for (const tier of tiers) {
+      if (rows.length >= wanted) break;
+      if (after && tier.score !== null && after.score !== null && tier.score > after.score) continue;
+      const sameTier = after && (tier.score === after.score || tier.score === null);
+      const accept = sameTier ? (o: number) => tier.accept(o) && isAfter(memory, o, tier.score, after) : tier.accept;
+      rows.push(...memory.newest(tier.stream(), accept, wanted - rows.length).map((o) => ({ ordinal: o, score: tier.score })));
+    }
+    return after ? rows : rows.slice(offset);
+  });
 }

@@ -4,21 +4,8 @@ import { cursorKey, rank, rankRelated, type Ranked, type RankedRow, type RowKey 
 import { InProcessStore } from './in-process-store';
 import { RecentDocuments } from './recent-documents';
 import { RankedMemory, type Filter } from './ranked-memory';
-import {
-  assertValidQuery,
-  EMPTY_RESULT,
-  InvalidSearchInputError,
-  prepareDocuments,
-  relatedTerms,
-  resolveLimits,
-  SearchIndex,
-  type BackgroundFailure,
-  type RecordDocument,
-  type SearchHit,
-  type SearchLimits,
-  type SearchQuery,
-  type SearchResult,
-} from './search-index';
+import { assertValidQuery, EMPTY_RESULT, InvalidSearchInputError, prepareDocuments, relatedTerms, resolveLimits, SearchIndex } from './search-index';
+import type { BackgroundFailure, RecordDocument, SearchHit, SearchLimits, SearchQuery, SearchResult } from './search-index';
 import { viewerAccessKeys } from './visibility';
 
 export interface InProcessSearchIndexOptions extends SearchLimits {

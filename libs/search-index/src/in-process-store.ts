@@ -1,9 +1,9 @@
 import type { Pool, PoolClient } from 'pg';
 import { MemorySnapshotStore } from './memory-snapshots';
 import { inTransaction } from './pg-transaction';
+import { DOCUMENT_ROWS, documentRowsJson } from './postgres-query';
 import { RankedMemory, type IndexedRecord } from './ranked-memory';
 import { chunk, type RecordDocument } from './search-index';
-import { documentAccessKeys } from './visibility';
 
 const UPSERT_BATCH = 500;
 const LOAD_BATCH = 5000;
@@ -116,27 +116,14 @@ export class InProcessStore {
     await inTransaction(this.pool, async (client) => {
       const seq = await this.nextSequence(client);
       for (const batch of chunk(prepared, UPSERT_BATCH)) {
-        const rows = batch.map((doc) => ({
-          id: doc.id,
-          name: doc.name,
-          alt_name: doc.altName ?? null,
-          description: doc.description ?? '',
-          extra: [...(doc.headers ?? []), ...(doc.words ?? [])].join(' '),
-          owner_id: doc.ownerId,
-          access_keys: documentAccessKeys(doc),
-          group_ids: doc.groupIds ?? [],
-          changed_at: doc.changedAt,
-          doc,
-        }));
         await client.query(
           `INSERT INTO ${this.records} (id, seq, changed_at, name, alt_name, description, extra, owner_id, access_keys, group_ids, doc)
            SELECT id, $2, date_trunc('milliseconds', changed_at), name, alt_name, description, extra, owner_id, access_keys, group_ids, doc
-           FROM jsonb_to_recordset($1::jsonb) AS r(id text, name text, alt_name text, description text, extra text, owner_id text,
-             access_keys text[], group_ids text[], changed_at timestamptz, doc jsonb)
+           FROM ${DOCUMENT_ROWS}
            ON CONFLICT (id) DO UPDATE SET seq = EXCLUDED.seq, changed_at = EXCLUDED.changed_at, name = EXCLUDED.name, alt_name = EXCLUDED.alt_name,
              description = EXCLUDED.description, extra = EXCLUDED.extra, owner_id = EXCLUDED.owner_id, access_keys = EXCLUDED.access_keys,
              group_ids = EXCLUDED.group_ids, doc = EXCLUDED.doc`,
-          [JSON.stringify(rows), seq],
+          [documentRowsJson(batch), seq],
         );
       }
     });

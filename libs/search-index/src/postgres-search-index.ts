@@ -1,6 +1,6 @@
 import { Pool, type PoolClient } from 'pg';
 import { inTransaction } from './pg-transaction';
-import { anyWordTerms, Params, quoteIdent } from './postgres-query';
+import { anyWordTerms, DOCUMENT_ROWS, documentRowsJson, Params, quoteIdent } from './postgres-query';
 import { FEW_MATCHES, MIN_TYPO_LENGTH, RELATED_CANDIDATES, SCORE } from './ranking-rules';
 import {
   assertValidQuery,
@@ -13,13 +13,9 @@ import {
   relatedTerms,
   resolveLimits,
   SearchIndex,
-  type RecordDocument,
-  type SearchHit,
-  type SearchLimits,
-  type SearchQuery,
-  type SearchResult,
 } from './search-index';
-import { documentAccessKeys, viewerAccessKeys } from './visibility';
+import type { RecordDocument, SearchHit, SearchLimits, SearchQuery, SearchResult } from './search-index';
+import { viewerAccessKeys } from './visibility';
 
 export interface PostgresSearchIndexOptions extends SearchLimits {
   connectionString: string;
@@ -165,23 +161,10 @@ export class PostgresSearchIndex extends SearchIndex {
     // All batches in one transaction: an upsert lands whole or not at all.
     await inTransaction(this.pool, async (client) => {
       for (const batch of chunk(prepared, UPSERT_BATCH)) {
-        const rows = batch.map((doc) => ({
-          id: doc.id,
-          name: doc.name,
-          alt_name: doc.altName ?? null,
-          description: doc.description ?? '',
-          extra: [...(doc.headers ?? []), ...(doc.words ?? [])].join(' '),
-          owner_id: doc.ownerId,
-          access_keys: documentAccessKeys(doc),
-          group_ids: doc.groupIds ?? [],
-          changed_at: doc.changedAt,
-          doc,
-        }));
         // One statement per batch: rows travel as a single JSON parameter.
         await client.query(
           `WITH input AS (
-             SELECT * FROM jsonb_to_recordset($1::jsonb) AS r(id text, name text, alt_name text, description text, extra text, owner_id text,
-               access_keys text[], group_ids text[], changed_at timestamptz, doc jsonb)
+             SELECT * FROM ${DOCUMENT_ROWS}
            ), upserted AS (
              INSERT INTO ${this.records} (id, name, alt_name, owner_id, access_keys, group_ids, changed_at, name_vector, description_vector, extra_vector)
              SELECT id, name, alt_name, owner_id, access_keys, group_ids,
@@ -198,7 +181,7 @@ export class PostgresSearchIndex extends SearchIndex {
            )
            INSERT INTO ${this.documents} (id, doc) SELECT id, doc FROM input
            ON CONFLICT (id) DO UPDATE SET doc = EXCLUDED.doc`,
-          [JSON.stringify(rows)],
+          [documentRowsJson(batch)],
         );
       }
     });

@@ -11,3 +11,15 @@ export const FEW_MATCHES = 10;
 export const MIN_TYPO_LENGTH = 4;
 /** "Find similar datasets" ranks this many of the most recently changed records that share a term. */
 export const RELATED_CANDIDATES = 1000;
+
+/**
+ * The parts of a text the "any word" tier matches: its space-separated parts that hold a letter or
+ * digit, each matched whole; quotes, leading minus signs (operators to websearch_to_tsquery) and "or" left out.
+ */
+export function anyWordParts(text: string): string[] {
+  return text
+    .replace(/"/g, ' ')
+    .split(' ')
+    .map((part) => part.replace(/^-+/, ''))
+    .filter((part) => part !== '' && part !== 'or' && /[\p{L}\p{N}]/u.test(part));
+}

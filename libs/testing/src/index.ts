@@ -10,3 +10,7 @@ export * from './distributed-product';
 export * from './mysql';
 export * from './openapi-answers';
 export * from './service-test-app';
+export * from './refusal';
+export * from './typos';
+export * from './record-snapshot';
+export * from './bytes-body';

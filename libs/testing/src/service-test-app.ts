@@ -10,7 +10,7 @@ import { Client } from 'pg';
 import supertest from 'supertest';
 import { createEvent, type EventEnvelope, OrganisationUpdated, permissionsOfGroups, UserRegistered, UserUpdated, validateEnvelope } from '@dc/contracts';
 import { EventBus } from '@dc/messaging';
-import { type AppConfig, type ClientType, createApp, createLogger, loadConfig, type TokenClaims } from '@dc/platform';
+import { type AppConfig, type AuthUser, type ClientType, createApp, createLogger, loadConfig, type TokenClaims } from '@dc/platform';
 import type { HttpMethod } from './openapi-answers';
 
 /** The secrets every test app gets unless its `env` says otherwise. */
@@ -28,6 +28,11 @@ export interface TestCaller {
 
 export function testCaller(username: string, organisationId: string, groups: number[] = [3], clientType: ClientType = 'STANDARD'): TestCaller {
   return { id: randomUUID(), username, organisationId, clientType, groups };
+}
+
+/** The caller as the services' guards hand them on (AuthUser), signed in with the permissions of their groups. */
+export function authUser(who: TestCaller): AuthUser {
+  return { ...who, permissions: permissionsOfGroups(who.groups), passwordVersion: 1 };
 }
 
 /** The claims identity signs for the caller. */

@@ -22,6 +22,7 @@ import { Client } from 'pg';
 import { eventually, freePort, startNode, waitForHttp } from '@dc/testing';
 import { signIn } from '../bench-account';
 import { writeBenchmarkSection } from '../bench-support';
+import { loadAverage, writesResults } from '../relations/bench-run';
 import { cpuMsOf, freshDatabase } from '../process-probe';
 
 const SECTION = 'bench:merge-limits';
@@ -31,11 +32,6 @@ const OUT_OF_REACH = String(Number.MAX_SAFE_INTEGER - 1);
 
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(1)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((load) => load.toFixed(1))
-    .join(', ');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
 /** Under the key 1: 2,000 rows whose value is `width` letters, or 2 and 3 letters alternately (11 KB). */
@@ -273,7 +269,7 @@ async function main(): Promise<void> {
       'DuckDB stops the join at the LIMIT (a streaming limit: the time falls with the limit, not after 4,000,000 rows), and a COPY interrupted past the bytes limit has written a little more than it, read every 25 ms.',
       `<!-- ${SECTION}:end -->`,
     ].join('\n');
-    if (!process.argv.includes('--no-write')) writeBenchmarkSection(SECTION, section);
+    if (writesResults()) writeBenchmarkSection(SECTION, section);
     console.log(section);
   } finally {
     rmSync(dir, { recursive: true, force: true });

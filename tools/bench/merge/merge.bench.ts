@@ -9,43 +9,27 @@
  * Results replace the bench:merge section of docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
+import { openAsBlob, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { buildServer, eventually, REPO_ROOT } from '@dc/testing';
 import { signIn } from '../bench-account';
-import { startEmbeddedProduct } from '../embedded-product';
 import { writeBenchmarkSection } from '../bench-support';
-import { cpuMsOf, freshDatabase, memoryOf, resetPeak } from '../process-probe';
-import { peopleFiles } from '../relations/people-data';
+import { loadAverage, mb, positionalArgs, withPeopleBench, writesResults } from '../relations/bench-run';
+import { cpuMsOf, memoryOf, resetPeak } from '../process-probe';
 import type { MergePeerResult } from './duckdb-merge-peer';
 
-const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const positional = positionalArgs();
 const rows = Number(positional[0] ?? 1_000_000);
 if (!Number.isInteger(rows) || rows < 1000) throw new Error('usage: bench:merge -- [rows >= 1000] [--no-write]');
 const DB = 'dc_bench_merge';
 const SECTION = 'bench:merge';
 
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((load) => load.toFixed(1))
-    .join(', ');
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 
 async function main(): Promise<void> {
   buildServer();
-  console.log(`generating ${rows} rows...`);
-  const files = await peopleFiles(path.join(os.tmpdir(), `dc-bench-relations-${rows}`), rows);
-  const databaseUrl = await freshDatabase(DB);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dc-bench-merge-data-'));
-  chmodSync(dataDir, 0o755);
-  const { base, product: app, pid } = await startEmbeddedProduct(databaseUrl, dataDir, { LOG_LEVEL: 'info' });
-  const db = new Client({ connectionString: databaseUrl });
-  try {
-    await db.connect();
+  await withPeopleBench(rows, DB, 'dc-bench-merge-data-', async ({ files, base, pid, db, dataDir }) => {
     const auth = { authorization: `JWT ${await signIn(base, path.join(dataDir, 'mail'), 'benchmerge', 'bench merge password 1')}` };
     const call = async (url: string, body: unknown) => {
       const response = await fetch(`${base}${url}`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify(body) });
@@ -138,13 +122,9 @@ async function main(): Promise<void> {
       `Product / peer wall time: ${(productMs / peer.ms).toFixed(2)}x (target at most 1.5x); result file ${mb(Number(file?.size ?? 0))}.`,
       `<!-- ${SECTION}:end -->`,
     ].join('\n');
-    if (!process.argv.includes('--no-write')) writeBenchmarkSection(SECTION, section);
+    if (writesResults()) writeBenchmarkSection(SECTION, section);
     console.log(section);
-  } finally {
-    await db.end().catch(() => undefined);
-    await app.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 main().catch((error) => {

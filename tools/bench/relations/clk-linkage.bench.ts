@@ -4,7 +4,9 @@
 import { createHmac } from 'node:crypto';
 import os from 'node:os';
 import { clkOf, linkClks } from '../../../apps/relations/src/app/scoring/clk';
+import { typo } from '@dc/testing';
 import { seededRandom, writeBenchmarkSection } from '../bench-support';
+import { writesResults } from './bench-run';
 
 const rows = Number(process.argv[2] ?? 2000);
 const random = seededRandom(20261124);
@@ -97,19 +99,7 @@ const person = () => `${pick(FIRST)} ${pick(LAST)} ${1940 + Math.floor(random() 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 
 /** One typo: a letter dropped, doubled, replaced or two letters swapped. */
-function typo(value: string): string {
-  const i = 1 + Math.floor(random() * (value.length - 2));
-  switch (Math.floor(random() * 4)) {
-    case 0:
-      return value.slice(0, i) + value.slice(i + 1);
-    case 1:
-      return value.slice(0, i) + value[i] + value.slice(i);
-    case 2:
-      return value.slice(0, i) + pick([...LETTERS]) + value.slice(i + 1);
-    default:
-      return value.slice(0, i - 1) + value[i] + value[i - 1] + value.slice(i + 1);
-  }
-}
+const withTypo = (value: string) => typo(value, random, LETTERS);
 
 // Left: `rows` distinct people. Right: 70 % of them (half of those with a typo), in shuffled order, plus 30 % new people.
 const left = new Set<string>();
@@ -120,7 +110,7 @@ const rightRows: string[] = [];
 leftRows.forEach((value, i) => {
   if (random() < 0.7) {
     truth.set(rightRows.length, i);
-    rightRows.push(random() < 0.5 ? typo(value) : value);
+    rightRows.push(random() < 0.5 ? withTypo(value) : value);
   }
 });
 while (rightRows.length < rows) {
@@ -180,6 +170,6 @@ thresholds trade precision for recall: with a pool of 30 first and 50 last names
 only in a birth-year digit, which is what most wrong links at 0.8 and below are. The all-pairs comparison grows with the product
 of the two sizes, so CLK linkage needs blocking before it is used on large tables.
 <!-- bench:relations-clk:end -->`;
-if (!process.argv.includes('--no-write')) writeBenchmarkSection('bench:relations-clk', text);
+if (writesResults()) writeBenchmarkSection('bench:relations-clk', text);
 console.log(text);
 console.log(`done in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -10,19 +10,18 @@
  * Results replace the bench:relations section of docs/benchmarks.md.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, openAsBlob, rmSync, statSync } from 'node:fs';
+import { openAsBlob, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { buildServer, eventually, REPO_ROOT } from '@dc/testing';
 import { signIn } from '../bench-account';
-import { startEmbeddedProduct } from '../embedded-product';
 import { writeBenchmarkSection } from '../bench-support';
-import { cpuMsOf, freshDatabase, memoryOf, resetPeak } from '../process-probe';
+import { loadAverage, mb, positionalArgs, withPeopleBench, writesResults } from './bench-run';
+import { cpuMsOf, memoryOf, resetPeak } from '../process-probe';
 import type { PeerResult } from './duckdb-peer';
 import { peopleFiles } from './people-data';
 
-const positional = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const positional = positionalArgs();
 const rows = Number(positional[0] ?? 1_000_000);
 const repeats = Number(positional[1] ?? 5);
 if (!Number.isInteger(rows) || rows < 1000 || !Number.isInteger(repeats) || repeats < 1)
@@ -32,12 +31,6 @@ const USERNAME = 'benchrelations';
 const PASSWORD = 'bench relations password 1';
 const SECTION = 'bench:relations';
 
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((load) => load.toFixed(1))
-    .join(', ');
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(0)} MB`;
 const seconds = (ms: number) => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`);
 
 interface Timed<T> {
@@ -60,15 +53,7 @@ const median = (xs: number[]) => {
 async function main(): Promise<void> {
   buildServer();
   const started = Date.now();
-  console.log(`generating ${rows} rows...`);
-  const files = await peopleFiles(path.join(os.tmpdir(), `dc-bench-relations-${rows}`), rows);
-  const databaseUrl = await freshDatabase(DB);
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'dc-bench-relations-data-'));
-  chmodSync(dataDir, 0o755);
-  const { base, product: app, pid } = await startEmbeddedProduct(databaseUrl, dataDir, { LOG_LEVEL: 'info' });
-  const db = new Client({ connectionString: databaseUrl });
-  try {
-    await db.connect();
+  await withPeopleBench(rows, DB, 'dc-bench-relations-data-', async ({ files, base, pid, app, db, dataDir }) => {
     const loadBefore = loadAverage();
 
     const token = await signIn(base, path.join(dataDir, 'mail'), USERNAME, PASSWORD);
@@ -169,13 +154,9 @@ async function main(): Promise<void> {
     const loadAfter = loadAverage();
 
     const section = report({ files, uploads, built, measured, scan, detail, peer, peakReset, loadBefore, loadAfter });
-    if (!process.argv.includes('--no-write')) writeBenchmarkSection(SECTION, section);
+    if (writesResults()) writeBenchmarkSection(SECTION, section);
     console.log(section);
-  } finally {
-    await db.end().catch(() => undefined);
-    await app.stop();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  });
 }
 
 interface Report {

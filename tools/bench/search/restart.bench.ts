@@ -13,7 +13,7 @@ import os from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Client } from 'pg';
 import { InProcessSearchIndex, type SearchQuery, type SearchViewer } from '@dc/search-index';
-import { TEST_POSTGRES_URL } from '@dc/testing';
+import { keptDatabase } from '../process-probe';
 import { syntheticCatalogue, VOCABULARY_SIZE, ZIPF_EXPONENT } from './synthetic-records';
 import { sectionMarkers, writeBenchmarkSection } from '../bench-support';
 
@@ -39,17 +39,6 @@ const loadAverage = () =>
     .loadavg()
     .map((load) => load.toFixed(1))
     .join(', ');
-
-async function prepareDatabase(): Promise<string> {
-  const admin = new Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB])).rowCount === 1;
-  if (!exists) await admin.query(`CREATE DATABASE ${DB}`);
-  await admin.end();
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${DB}`;
-  return url.toString();
-}
 
 async function seed(url: string, db: Client) {
   await db.query('CREATE TABLE IF NOT EXISTS public.bench_seed (records int, generator text)');
@@ -138,7 +127,7 @@ async function snapshotWrite(index: InProcessSearchIndex) {
 }
 
 async function main() {
-  const url = await prepareDatabase();
+  const url = await keptDatabase(DB);
   const db = new Client({ connectionString: url });
   await db.connect();
   try {

@@ -22,9 +22,10 @@ import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { InProcessSearchIndex, PostgresSearchIndex, SearchIndex, SearchQuery, SearchViewer } from '@dc/search-index';
 import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/memory-snapshot-codec';
-import { buildServer, freePort, REPO_ROOT, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
+import { buildServer, freePort, REPO_ROOT, startNode, waitForHttp } from '@dc/testing';
 import { signIn } from '../bench-account';
 import { followNext } from './follow-next';
+import { keptDatabase } from '../process-probe';
 import { syntheticCatalogue, VOCABULARY_SIZE, ZIPF_EXPONENT } from './synthetic-records';
 import { BENCHMARKS_DOC, sectionMarkers, writeBenchmarkSection } from '../bench-support';
 
@@ -126,17 +127,6 @@ async function direct(index: SearchIndex, query: SearchQuery, connections: numbe
   return summarise(latencies, (performance.now() - started) / 1000);
 }
 
-async function prepareDatabase(): Promise<string> {
-  const admin = new Client({ connectionString: TEST_POSTGRES_URL });
-  await admin.connect();
-  const exists = (await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB])).rowCount === 1;
-  if (!exists) await admin.query(`CREATE DATABASE ${DB}`);
-  await admin.end();
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${DB}`;
-  return url.toString();
-}
-
 /** The account in the token, as the search service sees it. */
 function viewerOf(token: string): SearchViewer {
   const claims = JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString('utf8'));
@@ -212,7 +202,7 @@ const loadAverage = () =>
 
 async function main() {
   buildServer();
-  const url = await prepareDatabase();
+  const url = await keptDatabase(DB);
   const dataDir = path.join(os.tmpdir(), DB);
   mkdirSync(dataDir, { recursive: true });
   const port = await freePort();

@@ -17,6 +17,7 @@ import {
   testCaller as actor,
   type TestCaller as Actor,
   type TestDatabase,
+  withBytesBody,
 } from '@dc/testing';
 
 const orgA = randomUUID();
@@ -62,13 +63,7 @@ describeInfra("lineage: derived data keeps its sources' terms (catalogue, reques
   /** Follows a signed link as a browser does: the token is its only credential. */
   const follow = (url: string) => {
     const { pathname, search } = new URL(url, 'http://x');
-    return call('anonymous', 'get', `${pathname}${search}`)
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+    return withBytesBody(call('anonymous', 'get', `${pathname}${search}`));
   };
   const upload = async (who: Actor, file: string, name: string) => {
     const created = await call(who, 'post', '/api/records/').attach('file', file).field('name', name).field('allowDuplicate', 'true');

@@ -18,6 +18,7 @@ import {
   testCaller,
   type TestCaller as Person,
   type TestDatabase,
+  withBytesBody,
 } from '@dc/testing';
 
 /**
@@ -61,14 +62,7 @@ describeInfra('merge jobs: catalogue, relations and jobs together (real PostgreS
       return answer;
     }, 60_000);
     const url = new URL(link.body.url, 'http://localhost');
-    const file = await http()
-      .get(url.pathname + url.search)
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+    const file = await withBytesBody(http().get(url.pathname + url.search));
     expect(file.status).toBe(200);
     return (file.body as Buffer).toString('utf8');
   };

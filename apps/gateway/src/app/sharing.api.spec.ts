@@ -15,6 +15,7 @@ import {
   testCaller as actor,
   type TestCaller as Actor,
   TestDatabase,
+  withBytesBody,
 } from '@dc/testing';
 
 const CO2 = path.join(DATASETS, 'csv/co2-annmean-gl.csv');
@@ -154,13 +155,7 @@ describeInfra('sharing authorisation table (catalogue + requests + search, real 
     });
     const url = new URL((await link(requestor)).body.url, 'http://x');
     oldLink = url;
-    const file = await call('anonymous', 'get', `${url.pathname}${url.search}`)
-      .buffer(true)
-      .parse((res, done) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done(null, Buffer.concat(chunks)));
-      });
+    const file = await withBytesBody(call('anonymous', 'get', `${url.pathname}${url.search}`));
     expect((file.body as Buffer).equals(readFileSync(CO2))).toBe(true);
     // The download under the grant (the link followed above; links made are not downloads) reaches the audit trail.
     await eventually(async () => {

@@ -8,26 +8,14 @@ import { randomUUID } from 'node:crypto';
 import Papa from 'papaparse';
 import { clkEncoder, linkageKeyId, seededRandom } from '@dc/extraction';
 import { ObjectStorage } from '@dc/storage';
-import { createTestDatabase, describeInfra, type TestDatabase } from '@dc/testing';
+import { createTestDatabase, describeInfra, type TestDatabase, typo } from '@dc/testing';
 import { caller, DATASETS, type IndexedRecord, RelationsTestApp, TEST_LINKAGE_KEY } from '../testing/relations-test-app';
 
 const owner = caller('owner', randomUUID(), [2, 3]);
 const random = seededRandom(20261125);
 
-/** One typo: a letter dropped, doubled, replaced or two letters swapped (never the first letter). */
-function typo(value: string): string {
-  const i = 1 + Math.floor(random() * (value.length - 2));
-  switch (Math.floor(random() * 4)) {
-    case 0:
-      return value.slice(0, i) + value.slice(i + 1);
-    case 1:
-      return value.slice(0, i) + value[i] + value.slice(i);
-    case 2:
-      return value.slice(0, i) + 'xqzkw'[Math.floor(random() * 5)] + value.slice(i + 1);
-    default:
-      return value.slice(0, i - 1) + value[i] + value[i - 1] + value.slice(i + 1);
-  }
-}
+/** One typo (never in the first letter), replacing letters with rare ones. */
+const withTypo = (value: string) => typo(value, random, 'xqzkw');
 
 /**
  * The generated pair, from the real S&P 500 list: the left file names 300 companies; the right one
@@ -43,7 +31,7 @@ function generatedPair() {
     .filter(() => random() < 2 / 3)
     .slice(0, 200);
   const right: Array<{ name: string; rowA: number | null; typo: boolean }> = kept.map(({ name, rowA }, i) => {
-    const typed = i % 2 === 0 && name.length >= 8 ? typo(name) : name;
+    const typed = i % 2 === 0 && name.length >= 8 ? withTypo(name) : name;
     return { name: typed, rowA, typo: typed !== name };
   });
   for (const name of names.slice(300, 360)) right.push({ name, rowA: null, typo: false });

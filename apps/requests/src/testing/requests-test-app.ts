@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createEvent, type EventEnvelope, OrganisationUpdated, PolicyUpdated, type RecordSnapshot, RecordUpdated, UserUpdated } from '@dc/contracts';
 import type { ClientType } from '@dc/platform';
-import { ServiceHarness, TEST_JWT_SECRET, type TestCaller } from '@dc/testing';
+import { ServiceHarness, TEST_JWT_SECRET, type TestCaller, testRecordSnapshot } from '@dc/testing';
 import { RequestsModule } from '../app/requests.module';
 
 export { TEST_JWT_SECRET };
@@ -16,42 +16,7 @@ export function person(username: string, organisationId: string, groups: number[
 
 /** A record.updated payload with sensible defaults: an EV record that needs a request. */
 export function recordSnapshot(owner: Person, overrides: Partial<RecordSnapshot> = {}): RecordSnapshot {
-  const now = new Date().toISOString();
-  return {
-    recordId: randomUUID(),
-    name: 'Rainfall 2024',
-    altName: '',
-    description: '',
-    provenance: '',
-    source: '',
-    ownerId: owner.id,
-    ownerUsername: owner.username,
-    organisationId: owner.organisationId,
-    organisationName: '',
-    visibility: 'EV',
-    sharedWithUserIds: [],
-    sharedWithOrganisationIds: [],
-    groupIds: [],
-    projects: [],
-    access: 'RE',
-    ownerOnly: false,
-    derivedFrom: [],
-    accessFee: null,
-    currency: 'CAD',
-    policyId: null,
-    origin: 'upload',
-    type: 'csv',
-    size: 10,
-    version: 1,
-    createdAt: now,
-    changedAt: now,
-    headers: [],
-    words: [],
-    totalRows: null,
-    encryptedHeaders: [],
-    files: [],
-    ...overrides,
-  };
+  return testRecordSnapshot(owner, overrides);
 }
 
 /** Test-only: the requests service as the real process builds it (createApp), on a test database. */

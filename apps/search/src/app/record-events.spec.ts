@@ -14,7 +14,7 @@ import { createMessagingMigration, IdempotentConsumer } from '@dc/messaging';
 import { openServiceDataSource } from '@dc/persistence';
 import { EventHandler, ServiceEvents } from '@dc/platform';
 import { PostgresSearchIndex } from '@dc/search-index';
-import { createTestDatabase, type TestDatabase } from '@dc/testing';
+import { createTestDatabase, type TestDatabase, testRecordSnapshot } from '@dc/testing';
 import { DirectoryConsumer } from './directory/directory.consumer';
 import { DirectoryRepository } from './directory/directory.repository';
 import { SEARCH_MIGRATIONS } from './migrations';
@@ -32,41 +32,22 @@ class CapturedEvents extends ServiceEvents {
 const at = (minute: number) => new Date(Date.UTC(2026, 0, 1, 0, minute));
 
 function snapshot(overrides: Partial<RecordSnapshot> = {}): RecordSnapshot {
-  return {
-    recordId: 'r-1',
-    name: 'River flow',
-    altName: '',
-    description: 'Daily discharge',
-    provenance: '',
-    source: '',
-    ownerId: 'u-ada',
-    ownerUsername: 'ada',
-    organisationId: 'o-1',
-    organisationName: 'Hydro Lab',
-    visibility: 'EV',
-    sharedWithUserIds: [],
-    sharedWithOrganisationIds: [],
-    groupIds: [],
-    projects: [],
-    access: 'OP',
-    ownerOnly: false,
-    derivedFrom: [],
-    accessFee: null,
-    currency: 'CAD',
-    policyId: null,
-    origin: 'upload',
-    type: 'text/csv',
-    size: 10,
-    version: 1,
-    createdAt: at(0).toISOString(),
-    changedAt: at(0).toISOString(),
-    headers: ['date', 'flow'],
-    words: [],
-    totalRows: 3,
-    encryptedHeaders: [],
-    files: [],
-    ...overrides,
-  };
+  return testRecordSnapshot(
+    { id: 'u-ada', username: 'ada', organisationId: 'o-1' },
+    {
+      recordId: 'r-1',
+      name: 'River flow',
+      description: 'Daily discharge',
+      organisationName: 'Hydro Lab',
+      access: 'OP',
+      type: 'text/csv',
+      createdAt: at(0).toISOString(),
+      changedAt: at(0).toISOString(),
+      headers: ['date', 'flow'],
+      totalRows: 3,
+      ...overrides,
+    },
+  );
 }
 
 describe('search consumers (record, user and organisation events) on PostgreSQL', () => {

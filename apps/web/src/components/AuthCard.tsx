@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
-import { Box, Heading, Stack, Text } from '@chakra-ui/react';
+import { Box, Button, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
 
 /** The centred card of Login, Sign Up and Password Reset. */
 export function AuthCard({
@@ -29,5 +30,32 @@ export function AuthCard({
         {children}
       </Stack>
     </Box>
+  );
+}
+
+/** The submit button and a Cancel button going to `cancelTo`, side by side, of an auth card's form. */
+export function AuthActions({ submitLabel, submitting, cancelTo }: { submitLabel: string; submitting: boolean; cancelTo: string }) {
+  const navigate = useNavigate();
+  return (
+    <HStack gap="3">
+      <Button type="submit" colorPalette="teal" loading={submitting} flex="1">
+        {submitLabel}
+      </Button>
+      <Button variant="outline" flex="1" onClick={() => navigate(cancelTo)}>
+        Cancel
+      </Button>
+    </HStack>
+  );
+}
+
+/** A line under an auth card's form leading to another auth screen, e.g. "No account yet? Sign Up". */
+export function AuthLink({ prompt, to, children }: { prompt: string; to: string; children: ReactNode }) {
+  return (
+    <Text fontSize="sm" color="fg.muted">
+      {prompt}{' '}
+      <Link asChild colorPalette="teal" variant="underline">
+        <RouterLink to={to}>{children}</RouterLink>
+      </Link>
+    </Text>
   );
 }

@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { Alert, Button, CloseButton, Dialog, Portal, Stack, Table, Text } from '@chakra-ui/react';
+import { Alert, Button, Stack, Table, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { LoadingState } from '../components/LoadingState';
+import { ModalFrame, ModalSections } from '../components/ModalDialog';
 import { formatScore } from '../lib/format';
 import { LINK_JOB_FAILED, noLinksText, recordRemovedText } from './job-rules';
 import { jobsApi, type Job } from './jobs-api';
@@ -12,14 +13,9 @@ import { StatusAlert } from '../components/StatusAlert';
 /** The linking result modal (spec section 2, Jobs): a LINK job's row pairs between its left and right record, with a merge button. */
 export function LinkResultDialog({ job, onClose }: { job: Job | null; onClose(): void }) {
   return (
-    <Dialog.Root open={!!job} onOpenChange={(details) => !details.open && onClose()} size="xl" scrollBehavior="inside">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="link-result">{job && <LinkResult job={job} onClose={onClose} />}</Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ModalFrame open={!!job} onClose={onClose} size="xl" testId="link-result">
+      {job && <LinkResult job={job} onClose={onClose} />}
+    </ModalFrame>
   );
 }
 
@@ -38,68 +34,10 @@ function LinkResult({ job, onClose }: { job: Job; onClose(): void }) {
   const withheld = data?.withheld ?? null;
   const missing = [data?.record_left_removed && left, data?.record_right_removed && right].filter((name): name is string => typeof name === 'string');
   return (
-    <>
-      <Dialog.Header>
-        <Dialog.Title>Linking result{data ? `: ${left} and ${right}` : ''}</Dialog.Title>
-      </Dialog.Header>
-      <Dialog.Body>
-        {content.isPending && <LoadingState label="Loading the link result…" />}
-        {content.isError && <StatusAlert status="error" text={LINK_JOB_FAILED} />}
-        {data && (
-          <Stack gap="3">
-            {missing.map((name) => (
-              <Alert.Root key={name} status="warning" role="alert">
-                <Alert.Indicator />
-                <Alert.Title>{recordRemovedText(name)}</Alert.Title>
-              </Alert.Root>
-            ))}
-            {data.tot_rows && (
-              <Text fontSize="sm">
-                Total rows: {left} {data.tot_rows.left} · {right} {data.tot_rows.right}
-              </Text>
-            )}
-            {withheld ? (
-              <Alert.Root status="info" data-testid="links-withheld">
-                <Alert.Indicator />
-                <Alert.Title>{withheld}</Alert.Title>
-              </Alert.Root>
-            ) : matches.length === 0 ? (
-              <Text color="fg.muted" data-testid="no-links">
-                {noLinksText(left, right)}
-              </Text>
-            ) : (
-              <Table.ScrollArea borderWidth="1px" borderRadius="md" maxH="96">
-                <Table.Root size="sm" aria-label="Linked rows" stickyHeader>
-                  <Table.Header>
-                    <Table.Row>
-                      <Table.ColumnHeader>Row of {left}</Table.ColumnHeader>
-                      <Table.ColumnHeader>Row of {right}</Table.ColumnHeader>
-                      <Table.ColumnHeader>Fields</Table.ColumnHeader>
-                      <Table.ColumnHeader>Probability</Table.ColumnHeader>
-                    </Table.Row>
-                  </Table.Header>
-                  <Table.Body>
-                    {(all ? matches : matches.slice(0, FIRST_PAIRS)).map((m) => (
-                      <Table.Row key={`${m.rowA}-${m.rowB}`}>
-                        <Table.Cell>{m.rowA + 1}</Table.Cell>
-                        <Table.Cell>{m.rowB + 1}</Table.Cell>
-                        <Table.Cell>{m.fieldsA.map((f, i) => (f === m.fieldsB[i] ? f : `${f} = ${m.fieldsB[i]}`)).join(', ')}</Table.Cell>
-                        <Table.Cell>{formatScore(m.rows_match_prob)}</Table.Cell>
-                      </Table.Row>
-                    ))}
-                  </Table.Body>
-                </Table.Root>
-              </Table.ScrollArea>
-            )}
-            {matches.length > FIRST_PAIRS && (
-              <Button size="xs" variant="ghost" alignSelf="start" onClick={() => setAll(!all)}>
-                {all ? `Show the first ${FIRST_PAIRS}` : `Show all ${matches.length.toLocaleString('en')} row pairs`}
-              </Button>
-            )}
-          </Stack>
-        )}
-      </Dialog.Body>
-      <Dialog.Footer>
+    <ModalSections
+      title={`Linking result${data ? `: ${left} and ${right}` : ''}`}
+      onClose={onClose}
+      before={
         <Button
           colorPalette="teal"
           disabled={!data || matches.length === 0 || missing.length > 0}
@@ -109,13 +47,63 @@ function LinkResult({ job, onClose }: { job: Job; onClose(): void }) {
         >
           Merge
         </Button>
-        <Button variant="outline" onClick={onClose}>
-          Close
-        </Button>
-      </Dialog.Footer>
-      <Dialog.CloseTrigger asChild>
-        <CloseButton size="sm" />
-      </Dialog.CloseTrigger>
-    </>
+      }
+    >
+      {content.isPending && <LoadingState label="Loading the link result…" />}
+      {content.isError && <StatusAlert status="error" text={LINK_JOB_FAILED} />}
+      {data && (
+        <Stack gap="3">
+          {missing.map((name) => (
+            <Alert.Root key={name} status="warning" role="alert">
+              <Alert.Indicator />
+              <Alert.Title>{recordRemovedText(name)}</Alert.Title>
+            </Alert.Root>
+          ))}
+          {data.tot_rows && (
+            <Text fontSize="sm">
+              Total rows: {left} {data.tot_rows.left} · {right} {data.tot_rows.right}
+            </Text>
+          )}
+          {withheld ? (
+            <Alert.Root status="info" data-testid="links-withheld">
+              <Alert.Indicator />
+              <Alert.Title>{withheld}</Alert.Title>
+            </Alert.Root>
+          ) : matches.length === 0 ? (
+            <Text color="fg.muted" data-testid="no-links">
+              {noLinksText(left, right)}
+            </Text>
+          ) : (
+            <Table.ScrollArea borderWidth="1px" borderRadius="md" maxH="96">
+              <Table.Root size="sm" aria-label="Linked rows" stickyHeader>
+                <Table.Header>
+                  <Table.Row>
+                    <Table.ColumnHeader>Row of {left}</Table.ColumnHeader>
+                    <Table.ColumnHeader>Row of {right}</Table.ColumnHeader>
+                    <Table.ColumnHeader>Fields</Table.ColumnHeader>
+                    <Table.ColumnHeader>Probability</Table.ColumnHeader>
+                  </Table.Row>
+                </Table.Header>
+                <Table.Body>
+                  {(all ? matches : matches.slice(0, FIRST_PAIRS)).map((m) => (
+                    <Table.Row key={`${m.rowA}-${m.rowB}`}>
+                      <Table.Cell>{m.rowA + 1}</Table.Cell>
+                      <Table.Cell>{m.rowB + 1}</Table.Cell>
+                      <Table.Cell>{m.fieldsA.map((f, i) => (f === m.fieldsB[i] ? f : `${f} = ${m.fieldsB[i]}`)).join(', ')}</Table.Cell>
+                      <Table.Cell>{formatScore(m.rows_match_prob)}</Table.Cell>
+                    </Table.Row>
+                  ))}
+                </Table.Body>
+              </Table.Root>
+            </Table.ScrollArea>
+          )}
+          {matches.length > FIRST_PAIRS && (
+            <Button size="xs" variant="ghost" alignSelf="start" onClick={() => setAll(!all)}>
+              {all ? `Show the first ${FIRST_PAIRS}` : `Show all ${matches.length.toLocaleString('en')} row pairs`}
+            </Button>
+          )}
+        </Stack>
+      )}
+    </ModalSections>
   );
 }

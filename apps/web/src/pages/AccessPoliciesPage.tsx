@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Card, Heading, HStack, Link, SimpleGrid, Stack, Table, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { useAuth } from '../auth/AuthProvider';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadingState } from '../components/LoadingState';
-import { toApiError } from '../forms/use-form';
 import { toaster } from '../shell/toaster';
 import { PolicyDialog } from '../sharing/PolicyDialog';
 import { day } from '../sharing/request-rules';
 import { sharingApi } from '../sharing/sharing-api';
+import { useConfirmedDelete } from '../sharing/use-confirmed-delete';
 import { NO_PERMISSION, POLICY_DELETE_FAILED, POLICY_DELETED, POLICY_NOT_RETRIEVED } from '../sharing/texts';
 import type { Policy } from '../sharing/types';
 import { sharingKeys } from '../shared/query-keys';
@@ -19,31 +19,14 @@ export const DELETE_POLICY_QUESTION = 'Are you sure you want to delete this poli
 /** Manage access policies (spec section 2, Access policies): the organisation's policies; Data Admins change them. */
 export function AccessPoliciesPage() {
   const { isSignedIn } = useAuth();
-  const queryClient = useQueryClient();
-  const deletePolicy = useMutation({ mutationFn: sharingApi.deletePolicy });
   const policies = useQuery({ queryKey: sharingKeys.policies, queryFn: ({ signal }) => sharingApi.policies(signal), enabled: isSignedIn });
   const [editing, setEditing] = useState<Policy | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Policy | null>(null);
-  const [deleteError, setDeleteError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    setBusy(true);
-    setDeleteError(null);
-    try {
-      await deletePolicy.mutateAsync(deleting.id);
-      await queryClient.invalidateQueries({ queryKey: sharingKeys.policies });
-      toaster.create({ type: 'success', title: POLICY_DELETED });
-      setDeleting(null);
-    } catch (error) {
-      const apiError = toApiError(error);
-      toaster.create({ type: 'error', title: apiError.status === 403 ? NO_PERMISSION : POLICY_DELETE_FAILED });
-      setDeleteError(apiError.message);
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { setDeleting, deleteError, dialog } = useConfirmedDelete<Policy>({
+    remove: sharingApi.deletePolicy,
+    listKey: sharingKeys.policies,
+    deletedText: POLICY_DELETED,
+    failedText: POLICY_DELETE_FAILED,
+  });
 
   const list = policies.data ?? [];
   return (
@@ -138,18 +121,7 @@ export function AccessPoliciesPage() {
       {editing && (
         <PolicyDialog key={editing === 'new' ? 'new' : editing.id} policy={editing === 'new' ? null : editing} open onClose={() => setEditing(null)} />
       )}
-      <ConfirmDialog
-        open={!!deleting}
-        title="Delete policy"
-        message={DELETE_POLICY_QUESTION}
-        confirmLabel="Delete"
-        busy={busy}
-        onConfirm={confirmDelete}
-        onCancel={() => {
-          setDeleting(null);
-          setDeleteError(null);
-        }}
-      >
+      <ConfirmDialog {...dialog} title="Delete policy" message={DELETE_POLICY_QUESTION}>
         {deleteError && <Text color="fg.error">{deleteError}</Text>}
       </ConfirmDialog>
     </Stack>

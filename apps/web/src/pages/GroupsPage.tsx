@@ -1,15 +1,15 @@
 import { useState } from 'react';
 import { Accordion, Badge, Button, DataList, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { LoadingState } from '../components/LoadingState';
-import { toApiError } from '../forms/use-form';
 import { toaster } from '../shell/toaster';
 import { GroupDialog } from '../sharing/GroupDialog';
 import { day } from '../sharing/request-rules';
 import { sharingApi } from '../sharing/sharing-api';
+import { useConfirmedDelete } from '../sharing/use-confirmed-delete';
 import { GROUP_DELETE_FAILED, GROUP_DELETED, GROUP_NOT_RETRIEVED, NO_PERMISSION, NO_PROJECTS } from '../sharing/texts';
 import type { Group } from '../sharing/types';
 import { sharingKeys } from '../shared/query-keys';
@@ -28,27 +28,14 @@ const groupFacts = (group: Group): Array<[string, string]> => [
 /** Manage groups, also called projects (spec section 2, Groups). */
 export function GroupsPage() {
   const { isSignedIn } = useAuth();
-  const queryClient = useQueryClient();
-  const deleteGroup = useMutation({ mutationFn: sharingApi.deleteGroup });
   const groups = useQuery({ queryKey: sharingKeys.groupList(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal), enabled: isSignedIn });
   const [editing, setEditing] = useState<Group | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<Group | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  async function confirmDelete() {
-    if (!deleting) return;
-    setBusy(true);
-    try {
-      await deleteGroup.mutateAsync(deleting.id);
-      await queryClient.invalidateQueries({ queryKey: sharingKeys.groups });
-      toaster.create({ type: 'success', title: GROUP_DELETED });
-      setDeleting(null);
-    } catch (error) {
-      toaster.create({ type: 'error', title: toApiError(error).status === 403 ? NO_PERMISSION : GROUP_DELETE_FAILED });
-    } finally {
-      setBusy(false);
-    }
-  }
+  const { setDeleting, dialog } = useConfirmedDelete<Group>({
+    remove: sharingApi.deleteGroup,
+    listKey: sharingKeys.groups,
+    deletedText: GROUP_DELETED,
+    failedText: GROUP_DELETE_FAILED,
+  });
 
   const list = groups.data?.groups ?? [];
   return (
@@ -129,15 +116,7 @@ export function GroupsPage() {
         </Accordion.Root>
       )}
       {editing && <GroupDialog key={editing === 'new' ? 'new' : editing.id} group={editing === 'new' ? null : editing} open onClose={() => setEditing(null)} />}
-      <ConfirmDialog
-        open={!!deleting}
-        title="Delete Group"
-        message={DELETE_GROUP_QUESTION}
-        confirmLabel="Delete"
-        busy={busy}
-        onConfirm={confirmDelete}
-        onCancel={() => setDeleting(null)}
-      />
+      <ConfirmDialog {...dialog} title="Delete Group" message={DELETE_GROUP_QUESTION} />
     </Stack>
   );
 }

@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Heading, HStack, Input, InputGroup, Link, Stack, Text } from '@chakra-ui/react';
+import { Button, Heading, HStack, Link, Stack, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
-import { LogoMark, SearchIcon } from '../components/icons';
+import { LogoMark } from '../components/icons';
+import { SearchInput } from '../components/SearchInput';
 import { useSubmitSearch } from '../shell/search-query';
 
 export function HomePage() {
@@ -23,19 +24,7 @@ export function HomePage() {
       </Heading>
       <form role="search" aria-label="Search for data" onSubmit={submit} style={{ width: '100%', maxWidth: '40rem' }}>
         <HStack gap="2">
-          <InputGroup flex="1" startElement={<SearchIcon boxSize="5" color="fg.muted" />}>
-            <Input
-              size="lg"
-              type="search"
-              name="query"
-              placeholder="Search for data"
-              aria-label="Search for data"
-              value={query}
-              onChange={(e) => setQuery(e.target.value)}
-              bg="bg.panel"
-              borderRadius="full"
-            />
-          </InputGroup>
+          <SearchInput label="Search for data" value={query} onChange={setQuery} size="lg" bg="bg.panel" flex="1" />
           <Button type="submit" size="lg" colorPalette="teal" borderRadius="full">
             Search
           </Button>

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, Checkbox, HStack, Link, Stack, Text } from '@chakra-ui/react';
-import { Link as RouterLink, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { Alert, Checkbox, Stack } from '@chakra-ui/react';
+import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
-import { AuthCard } from '../components/AuthCard';
+import { AuthActions, AuthCard, AuthLink } from '../components/AuthCard';
 import { ServerErrorAlert } from '../forms/ServerErrorAlert';
 import { TextField } from '../forms/TextField';
 import { requiredMessage, useForm } from '../forms/use-form';
@@ -79,27 +79,14 @@ export function LoginPage() {
             <Checkbox.Control />
             <Checkbox.Label>Remember me</Checkbox.Label>
           </Checkbox.Root>
-          <HStack gap="3">
-            <Button type="submit" colorPalette="teal" loading={form.submitting} flex="1">
-              Login
-            </Button>
-            <Button variant="outline" flex="1" onClick={() => navigate('/')}>
-              Cancel
-            </Button>
-          </HStack>
-          <Stack gap="1" fontSize="sm" color="fg.muted">
-            <Text>
-              No account yet?{' '}
-              <Link asChild colorPalette="teal" variant="underline">
-                <RouterLink to="/register">Sign Up</RouterLink>
-              </Link>
-            </Text>
-            <Text>
-              Forgot your password?{' '}
-              <Link asChild colorPalette="teal" variant="underline">
-                <RouterLink to="/passreset">Password Reset</RouterLink>
-              </Link>
-            </Text>
+          <AuthActions submitLabel="Login" submitting={form.submitting} cancelTo="/" />
+          <Stack gap="1">
+            <AuthLink prompt="No account yet?" to="/register">
+              Sign Up
+            </AuthLink>
+            <AuthLink prompt="Forgot your password?" to="/passreset">
+              Password Reset
+            </AuthLink>
           </Stack>
         </Stack>
       </form>

@@ -1,27 +1,15 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Alert, Button, HStack, Link, Stack, Text } from '@chakra-ui/react';
-import { Link as RouterLink, useNavigate, useSearchParams } from 'react-router-dom';
-import { AuthCard } from '../components/AuthCard';
+import { Alert, Button, Stack } from '@chakra-ui/react';
+import { Link as RouterLink, useSearchParams } from 'react-router-dom';
+import { AuthActions, AuthCard, AuthLink } from '../components/AuthCard';
 import { ServerErrorAlert } from '../forms/ServerErrorAlert';
 import { TextField } from '../forms/TextField';
 import { EMAIL_PATTERN, requiredMessage, useForm } from '../forms/use-form';
 import { identityApi } from '../identity/identity-api';
 
-function LoginLink({ prompt }: { prompt: string }) {
-  return (
-    <Text fontSize="sm" color="fg.muted">
-      {prompt}{' '}
-      <Link asChild colorPalette="teal" variant="underline">
-        <RouterLink to="/login">Login</RouterLink>
-      </Link>
-    </Text>
-  );
-}
-
 /** Without a token: ask for a reset email. The answer is the same whether or not the account exists. */
 function RequestResetForm() {
-  const navigate = useNavigate();
   const [sent, setSent] = useState<string | null>(null);
   const requestReset = useMutation({ mutationFn: identityApi.requestPasswordReset });
   const form = useForm({ email: '' }, ({ email }) => ({
@@ -47,15 +35,10 @@ function RequestResetForm() {
           )}
           <ServerErrorAlert error={form.serverError} shownFields={['email']} firstOnly />
           <TextField label="Email" type="email" autoComplete="email" required {...form.field('email')} />
-          <HStack gap="3">
-            <Button type="submit" colorPalette="teal" loading={form.submitting} flex="1">
-              Reset Password
-            </Button>
-            <Button variant="outline" flex="1" onClick={() => navigate('/login')}>
-              Cancel
-            </Button>
-          </HStack>
-          <LoginLink prompt="Remembered it?" />
+          <AuthActions submitLabel="Reset Password" submitting={form.submitting} cancelTo="/login" />
+          <AuthLink prompt="Remembered it?" to="/login">
+            Login
+          </AuthLink>
         </Stack>
       </form>
     </AuthCard>
@@ -104,7 +87,9 @@ function SetNewPasswordForm({ token, email }: { token: string; email: string }) 
             <Button type="submit" colorPalette="teal" loading={form.submitting}>
               Update Password
             </Button>
-            <LoginLink prompt="Changed your mind?" />
+            <AuthLink prompt="Changed your mind?" to="/login">
+              Login
+            </AuthLink>
           </Stack>
         </form>
       )}

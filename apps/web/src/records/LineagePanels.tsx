@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Alert, Badge, Button, Heading, Stack, Table, Text } from '@chakra-ui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ConfirmDialog } from '../components/ConfirmDialog';
-import { TableScrollArea } from '../components/TableScrollArea';
+import { DataTable } from '../components/DataTable';
 import { toApiError } from '../forms/use-form';
 import { formatDate } from '../lib/format';
 import { toaster } from '../shell/toaster';
@@ -51,40 +51,29 @@ export function SourcesPanel({ lineage }: { lineage: NonNullable<CatalogueRecord
           Made from data shared with you alone: only you see and download this record, and its visibility and access cannot be widened.
         </Text>
       )}
-      <TableScrollArea label="Sources of this record">
-        <Table.Root size="sm" aria-label="Sources of this record">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>Source</Table.ColumnHeader>
-              <Table.ColumnHeader>Terms</Table.ColumnHeader>
-              <Table.ColumnHeader>Standing</Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {lineage.sources.map((source) => (
-              <Table.Row key={`${source.id}-${source.terms}-${source.via ?? ''}`} data-testid="lineage-source">
-                <Table.Cell>
-                  {source.name}
-                  {source.via && (
-                    <Text as="span" fontSize="xs" color="fg.muted">
-                      {' '}
-                      (through the record it was made from)
-                    </Text>
-                  )}
-                </Table.Cell>
-                <Table.Cell>{TERMS_LABELS[source.terms]}</Table.Cell>
-                <Table.Cell>
-                  {source.holds ? (
-                    <Badge colorPalette="green">Holds</Badge>
-                  ) : (
-                    <Text color="fg.error">{source.revoked ? 'Revoked by its owner' : 'No longer holds'}</Text>
-                  )}
-                </Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
-      </TableScrollArea>
+      <DataTable label="Sources of this record" headers={['Source', 'Terms', 'Standing']}>
+        {lineage.sources.map((source) => (
+          <Table.Row key={`${source.id}-${source.terms}-${source.via ?? ''}`} data-testid="lineage-source">
+            <Table.Cell>
+              {source.name}
+              {source.via && (
+                <Text as="span" fontSize="xs" color="fg.muted">
+                  {' '}
+                  (through the record it was made from)
+                </Text>
+              )}
+            </Table.Cell>
+            <Table.Cell>{TERMS_LABELS[source.terms]}</Table.Cell>
+            <Table.Cell>
+              {source.holds ? (
+                <Badge colorPalette="green">Holds</Badge>
+              ) : (
+                <Text color="fg.error">{source.revoked ? 'Revoked by its owner' : 'No longer holds'}</Text>
+              )}
+            </Table.Cell>
+          </Table.Row>
+        ))}
+      </DataTable>
     </Stack>
   );
 }
@@ -134,39 +123,26 @@ export function DerivativesPanel({ record }: { record: CatalogueRecord }) {
         </Alert.Root>
       )}
       {record.derivatives.length > 0 && (
-        <TableScrollArea label="Derivatives of this record">
-          <Table.Root size="sm" aria-label="Derivatives of this record">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>Record</Table.ColumnHeader>
-                <Table.ColumnHeader>Made by</Table.ColumnHeader>
-                <Table.ColumnHeader>Made on</Table.ColumnHeader>
-                <Table.ColumnHeader>Terms</Table.ColumnHeader>
-                <Table.ColumnHeader>Status</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {record.derivatives.map((derivative) => (
-                <Table.Row key={derivative.id} data-testid="derivative">
-                  {/* A name, not a link: a derivative of shared data is its maker's alone to open. */}
-                  <Table.Cell>{derivative.name}</Table.Cell>
-                  <Table.Cell>{derivative.user || 'N/A'}</Table.Cell>
-                  <Table.Cell>{formatDate(derivative.date_created)}</Table.Cell>
-                  <Table.Cell>{TERMS_LABELS[derivative.terms]}</Table.Cell>
-                  <Table.Cell>
-                    {derivative.revoked ? (
-                      <Text data-testid="derivative-status">Revoked {formatDate(derivative.date_revoked)}</Text>
-                    ) : (
-                      <Button size="xs" variant="outline" colorPalette="red" onClick={() => setConfirming(derivative)} aria-label={`Revoke ${derivative.name}`}>
-                        Revoke
-                      </Button>
-                    )}
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </TableScrollArea>
+        <DataTable label="Derivatives of this record" headers={['Record', 'Made by', 'Made on', 'Terms', 'Status']}>
+          {record.derivatives.map((derivative) => (
+            <Table.Row key={derivative.id} data-testid="derivative">
+              {/* A name, not a link: a derivative of shared data is its maker's alone to open. */}
+              <Table.Cell>{derivative.name}</Table.Cell>
+              <Table.Cell>{derivative.user || 'N/A'}</Table.Cell>
+              <Table.Cell>{formatDate(derivative.date_created)}</Table.Cell>
+              <Table.Cell>{TERMS_LABELS[derivative.terms]}</Table.Cell>
+              <Table.Cell>
+                {derivative.revoked ? (
+                  <Text data-testid="derivative-status">Revoked {formatDate(derivative.date_revoked)}</Text>
+                ) : (
+                  <Button size="xs" variant="outline" colorPalette="red" onClick={() => setConfirming(derivative)} aria-label={`Revoke ${derivative.name}`}>
+                    Revoke
+                  </Button>
+                )}
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </DataTable>
       )}
       <ConfirmDialog
         open={confirming !== null}

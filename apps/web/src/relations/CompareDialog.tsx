@@ -1,7 +1,8 @@
 import { type ReactNode, useState } from 'react';
 import { skipToken, useQuery } from '@tanstack/react-query';
-import { Alert, Badge, Box, Button, CloseButton, Dialog, Heading, HStack, Portal, Stack, Table, Text } from '@chakra-ui/react';
+import { Alert, Badge, Box, Button, Heading, HStack, Stack, Table, Text } from '@chakra-ui/react';
 import { LoadingState } from '../components/LoadingState';
+import { ModalDialog } from '../components/ModalDialog';
 import { formatDate, formatScore, formatSize } from '../lib/format';
 import {
   FIRST_SHOWN,
@@ -19,7 +20,7 @@ import {
 } from './relations-api';
 import type { WorkAreaRecord } from './work-area';
 import { relationKeys, type RelationKind } from '../shared/query-keys';
-import { TableScrollArea } from '../components/TableScrollArea';
+import { DataTable } from '../components/DataTable';
 
 type Status<T> = { state: 'idle' } | { state: 'loading' } | { state: 'done'; data: T } | { state: 'error'; message: string };
 
@@ -109,26 +110,26 @@ function FirstTen<T>({ items, children }: { items: T[]; children(items: T[]): Re
 
 function SimpleTable({ label, columns, rows }: { label: string; columns: string[]; rows: ReactNode[][] }) {
   return (
-    <TableScrollArea label={label} maxH="64">
-      <Table.Root size="sm" aria-label={label}>
-        <Table.Header>
-          <Table.Row>
-            {columns.map((c) => (
-              <Table.ColumnHeader key={c}>{c}</Table.ColumnHeader>
-            ))}
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {rows.map((cells, i) => (
-            <Table.Row key={i}>
-              {cells.map((cell, j) => (
-                <Table.Cell key={j}>{cell}</Table.Cell>
-              ))}
-            </Table.Row>
+    <DataTable label={label} headers={columns} maxH="64">
+      {rows.map((cells, i) => (
+        <Table.Row key={i}>
+          {cells.map((cell, j) => (
+            <Table.Cell key={j}>{cell}</Table.Cell>
           ))}
-        </Table.Body>
-      </Table.Root>
-    </TableScrollArea>
+        </Table.Row>
+      ))}
+    </DataTable>
+  );
+}
+
+/** A note that there is nothing to show, or the result when there is. */
+function NoneOr({ items, none, children }: { items: unknown[]; none: string; children: ReactNode }) {
+  return items.length === 0 ? (
+    <Text fontSize="sm" color="fg.muted">
+      {none}
+    </Text>
+  ) : (
+    children
   );
 }
 
@@ -182,27 +183,9 @@ export function LinkResultView({ data }: { data: Linkability }) {
 /** The Record comparison modal (spec section 2): each relation computed on demand. */
 export function CompareDialog({ records, onClose }: { records: [WorkAreaRecord, WorkAreaRecord] | null; onClose(): void }) {
   return (
-    <Dialog.Root open={!!records} onOpenChange={(details) => !details.open && onClose()} size="xl" scrollBehavior="inside">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="compare-dialog">
-            <Dialog.Header>
-              <Dialog.Title>Compare records</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>{records && <Comparison key={`${records[0].id}-${records[1].id}`} left={records[0]} right={records[1]} />}</Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose}>
-                Close
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ModalDialog open={!!records} onClose={onClose} size="xl" testId="compare-dialog" title="Compare records">
+      {records && <Comparison key={`${records[0].id}-${records[1].id}`} left={records[0]} right={records[1]} />}
+    </ModalDialog>
   );
 }
 
@@ -259,11 +242,7 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
         {(data) => (
           <Stack gap="2">
             <Text fontSize="sm">Semantic score {formatScore(data.sem_score)}</Text>
-            {data.sim_words.length === 0 ? (
-              <Text fontSize="sm" color="fg.muted">
-                No similar words in this range.
-              </Text>
-            ) : (
+            <NoneOr items={data.sim_words} none="No similar words in this range.">
               <FirstTen items={data.sim_words}>
                 {(items) => (
                   <SimpleTable
@@ -273,7 +252,7 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
                   />
                 )}
               </FirstTen>
-            )}
+            </NoneOr>
           </Stack>
         )}
       </RelationSection>
@@ -281,28 +260,20 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
         {(data) => (
           <Stack gap="2">
             <Text fontSize="sm">Structural score {formatScore(data.struct_score)}</Text>
-            {data.struct_types.length === 0 ? (
-              <Text fontSize="sm" color="fg.muted">
-                No columns share a data type.
-              </Text>
-            ) : (
+            <NoneOr items={data.struct_types} none="No columns share a data type.">
               <SimpleTable
                 label="Columns sharing data types"
                 columns={['Type', left.name, right.name]}
                 rows={data.struct_types.map((t) => [<Badge key="t">{t.type}</Badge>, t.headers_left.join(', '), t.headers_right.join(', ')])}
               />
-            )}
+            </NoneOr>
           </Stack>
         )}
       </RelationSection>
       <RelationSection title="Statistical Relations" testId="relation-statistics" status={statistics.status} onCompute={() => statistics.run(null)}>
         {(data) => (
           <Stack gap="2">
-            {data.stats_mtx.length === 0 ? (
-              <Text fontSize="sm" color="fg.muted">
-                No numeric columns with an NRMSD under 10.
-              </Text>
-            ) : (
+            <NoneOr items={data.stats_mtx} none="No numeric columns with an NRMSD under 10.">
               <FirstTen items={data.stats_mtx}>
                 {(items) => (
                   <SimpleTable
@@ -312,7 +283,7 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
                   />
                 )}
               </FirstTen>
-            )}
+            </NoneOr>
             <ValuesMessage message={data.message} />
           </Stack>
         )}

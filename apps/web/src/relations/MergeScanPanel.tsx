@@ -7,7 +7,7 @@ import { LinkResultView } from './CompareDialog';
 import { useWorkArea } from './work-area';
 import { formatScore } from '../lib/format';
 import type { MergeScanResult } from './relations-api';
-import { TableScrollArea } from '../components/TableScrollArea';
+import { DataTable } from '../components/DataTable';
 
 const CHOOSE_PAIRS = 'Choose the field pairs to merge on.';
 
@@ -77,41 +77,22 @@ export function MergeScanPanel({ result, onCancel }: { result: MergeScanResult; 
           No fields of these records are alike enough to merge.
         </Text>
       ) : (
-        <TableScrollArea label="Merge candidates">
-          <Table.Root size="sm" aria-label="Merge candidates">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader w="8" />
-                <Table.ColumnHeader>Score</Table.ColumnHeader>
-                <Table.ColumnHeader>Record</Table.ColumnHeader>
-                <Table.ColumnHeader>Field</Table.ColumnHeader>
-                <Table.ColumnHeader>Record</Table.ColumnHeader>
-                <Table.ColumnHeader>Field</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {result.merge_relations.map((m) => (
-                <Table.Row key={m.id} data-testid="merge-candidate">
-                  <Table.Cell>
-                    <input
-                      type="checkbox"
-                      aria-label={`Choose ${m.header_left} and ${m.header_right}`}
-                      checked={chosen.has(m.id)}
-                      onChange={() => toggle(m.id)}
-                    />
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Badge colorPalette={m.total_sim >= 0.8 ? 'green' : 'yellow'}>{formatScore(m.total_sim)}</Badge>
-                  </Table.Cell>
-                  <Table.Cell>{m.record_left_name}</Table.Cell>
-                  <Table.Cell>{m.header_left}</Table.Cell>
-                  <Table.Cell>{m.record_right_name}</Table.Cell>
-                  <Table.Cell>{m.header_right}</Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </TableScrollArea>
+        <DataTable label="Merge candidates" headers={[{ header: null, w: '8' }, 'Score', 'Record', 'Field', 'Record', 'Field']}>
+          {result.merge_relations.map((m) => (
+            <Table.Row key={m.id} data-testid="merge-candidate">
+              <Table.Cell>
+                <input type="checkbox" aria-label={`Choose ${m.header_left} and ${m.header_right}`} checked={chosen.has(m.id)} onChange={() => toggle(m.id)} />
+              </Table.Cell>
+              <Table.Cell>
+                <Badge colorPalette={m.total_sim >= 0.8 ? 'green' : 'yellow'}>{formatScore(m.total_sim)}</Badge>
+              </Table.Cell>
+              <Table.Cell>{m.record_left_name}</Table.Cell>
+              <Table.Cell>{m.header_left}</Table.Cell>
+              <Table.Cell>{m.record_right_name}</Table.Cell>
+              <Table.Cell>{m.header_right}</Table.Cell>
+            </Table.Row>
+          ))}
+        </DataTable>
       )}
       {result.linking_columns.length > 0 && (
         <Stack gap="3" data-testid="linking-columns">

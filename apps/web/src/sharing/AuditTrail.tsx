@@ -2,7 +2,7 @@ import { Alert, Code, Heading, Stack, Table, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { LoadingState } from '../components/LoadingState';
 import { sharingApi } from './sharing-api';
-import { TableScrollArea } from '../components/TableScrollArea';
+import { DataTable } from '../components/DataTable';
 import { sharingKeys } from '../shared/query-keys';
 
 const ACTIONS: Record<string, string> = {
@@ -45,36 +45,22 @@ export function AuditTrail({ recordId }: { recordId: string }) {
       )}
       {trail.isSuccess && trail.data.results.length === 0 && <Text color="fg.muted">No requests for this record yet.</Text>}
       {trail.isSuccess && trail.data.results.length > 0 && (
-        <TableScrollArea label="Audit trail entries">
-          <Table.Root size="sm" aria-label="Audit trail entries">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>#</Table.ColumnHeader>
-                <Table.ColumnHeader>When</Table.ColumnHeader>
-                <Table.ColumnHeader>Who</Table.ColumnHeader>
-                <Table.ColumnHeader>What</Table.ColumnHeader>
-                <Table.ColumnHeader>Details</Table.ColumnHeader>
-                <Table.ColumnHeader>Hash</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {trail.data.results.map((entry) => (
-                <Table.Row key={entry.id} data-testid="audit-entry">
-                  <Table.Cell>{entry.seq}</Table.Cell>
-                  <Table.Cell whiteSpace="nowrap">{entry.occurred_at.slice(0, 19).replace('T', ' ')}</Table.Cell>
-                  <Table.Cell>{entry.actor || 'N/A'}</Table.Cell>
-                  <Table.Cell data-testid="audit-action">{ACTIONS[entry.action] ?? entry.action}</Table.Cell>
-                  <Table.Cell>{detailsOf(entry.action, entry.details)}</Table.Cell>
-                  <Table.Cell>
-                    <Code fontSize="xs" title={entry.hash}>
-                      {entry.hash.slice(0, 12)}…
-                    </Code>
-                  </Table.Cell>
-                </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </TableScrollArea>
+        <DataTable label="Audit trail entries" headers={['#', 'When', 'Who', 'What', 'Details', 'Hash']}>
+          {trail.data.results.map((entry) => (
+            <Table.Row key={entry.id} data-testid="audit-entry">
+              <Table.Cell>{entry.seq}</Table.Cell>
+              <Table.Cell whiteSpace="nowrap">{entry.occurred_at.slice(0, 19).replace('T', ' ')}</Table.Cell>
+              <Table.Cell>{entry.actor || 'N/A'}</Table.Cell>
+              <Table.Cell data-testid="audit-action">{ACTIONS[entry.action] ?? entry.action}</Table.Cell>
+              <Table.Cell>{detailsOf(entry.action, entry.details)}</Table.Cell>
+              <Table.Cell>
+                <Code fontSize="xs" title={entry.hash}>
+                  {entry.hash.slice(0, 12)}…
+                </Code>
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </DataTable>
       )}
     </Stack>
   );

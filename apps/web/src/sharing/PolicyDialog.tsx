@@ -4,6 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ApiError } from '../api/client';
 import { DeleteIcon } from '../components/icons';
 import { FormDialog } from '../components/FormDialog';
+import { HeadedTable } from '../components/DataTable';
 import { ServerErrorAlert } from '../forms/ServerErrorAlert';
 import { TextField } from '../forms/TextField';
 import { toApiError } from '../forms/use-form';
@@ -62,56 +63,46 @@ export function PolicyDialog({ policy, open, onClose }: { policy: Policy | null;
         <Text fontWeight="medium" fontSize="sm">
           Requirements
         </Text>
-        <Table.Root size="sm" aria-label="Requirements">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>Topic</Table.ColumnHeader>
-              <Table.ColumnHeader>Requirement</Table.ColumnHeader>
-              <Table.ColumnHeader>Requestor</Table.ColumnHeader>
-              <Table.ColumnHeader />
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {rows.map((row, index) => (
-              <Table.Row key={index}>
-                <Table.Cell>
-                  <Input size="sm" aria-label={`Topic ${index + 1}`} value={row.topic} onChange={(e) => set(index, { topic: e.target.value })} />
-                </Table.Cell>
-                <Table.Cell>
-                  <Input
-                    size="sm"
-                    aria-label={`Requirement ${index + 1}`}
-                    value={row.requirement}
-                    onChange={(e) => set(index, { requirement: e.target.value })}
-                  />
-                </Table.Cell>
-                <Table.Cell>
-                  <NativeSelect.Root size="sm" width="20">
-                    <NativeSelect.Field
-                      aria-label={`Requestor option ${index + 1}`}
-                      value={row.agree}
-                      onChange={(e) => set(index, { agree: e.currentTarget.value === 'no' ? 'no' : 'yes' })}
-                    >
-                      <option value="yes">Yes</option>
-                      <option value="no">No</option>
-                    </NativeSelect.Field>
-                    <NativeSelect.Indicator />
-                  </NativeSelect.Root>
-                </Table.Cell>
-                <Table.Cell>
-                  <IconButton
-                    size="sm"
-                    variant="ghost"
-                    aria-label={`Remove row ${index + 1}`}
-                    onClick={() => setRows((current) => current.filter((_, i) => i !== index))}
+        <HeadedTable aria-label="Requirements" headers={['Topic', 'Requirement', 'Requestor', null]}>
+          {rows.map((row, index) => (
+            <Table.Row key={index}>
+              <Table.Cell>
+                <Input size="sm" aria-label={`Topic ${index + 1}`} value={row.topic} onChange={(e) => set(index, { topic: e.target.value })} />
+              </Table.Cell>
+              <Table.Cell>
+                <Input
+                  size="sm"
+                  aria-label={`Requirement ${index + 1}`}
+                  value={row.requirement}
+                  onChange={(e) => set(index, { requirement: e.target.value })}
+                />
+              </Table.Cell>
+              <Table.Cell>
+                <NativeSelect.Root size="sm" width="20">
+                  <NativeSelect.Field
+                    aria-label={`Requestor option ${index + 1}`}
+                    value={row.agree}
+                    onChange={(e) => set(index, { agree: e.currentTarget.value === 'no' ? 'no' : 'yes' })}
                   >
-                    <DeleteIcon />
-                  </IconButton>
-                </Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
+                    <option value="yes">Yes</option>
+                    <option value="no">No</option>
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </Table.Cell>
+              <Table.Cell>
+                <IconButton
+                  size="sm"
+                  variant="ghost"
+                  aria-label={`Remove row ${index + 1}`}
+                  onClick={() => setRows((current) => current.filter((_, i) => i !== index))}
+                >
+                  <DeleteIcon />
+                </IconButton>
+              </Table.Cell>
+            </Table.Row>
+          ))}
+        </HeadedTable>
         <HStack>
           <Button size="xs" variant="outline" onClick={() => setRows((current) => [...current, emptyRow()])}>
             Add row

@@ -1,8 +1,9 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, CloseButton, Dialog, Portal, Text } from '@chakra-ui/react';
+import { Alert, Text } from '@chakra-ui/react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '../auth/AuthProvider';
 import { LoadingState } from '../components/LoadingState';
+import { ModalDialog } from '../components/ModalDialog';
 import { toApiError } from '../forms/use-form';
 
 import { toaster } from '../shell/toaster';
@@ -52,55 +53,35 @@ export function RequestDialog({ recordId, recordName, onClose }: { recordId: str
   };
 
   return (
-    <Dialog.Root open onOpenChange={(d) => !d.open && onClose()} placement="center" scrollBehavior="inside" size="lg">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content>
-            <Dialog.Header>
-              <Dialog.Title>Request: {recordName}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              {!request && !failure && <LoadingState label={OPENING_REQUEST} />}
-              {failure && (
-                <Alert.Root status="warning" role="alert">
-                  <Alert.Indicator />
-                  <Alert.Title>{failure}</Alert.Title>
-                </Alert.Root>
-              )}
-              {notice && (
-                <Text fontSize="sm" color="fg.muted" mb="3" role="status">
-                  {notice}
-                </Text>
-              )}
-              {request && (
-                <RequestPanel
-                  key={`${request.id}-${request.status}`}
-                  request={request}
-                  basic={clientType === 'BASIC'}
-                  onChanged={(updated) => {
-                    setRequest(updated);
-                    setNotice(null);
-                    refreshRecord();
-                  }}
-                  onClosed={() => {
-                    refreshRecord();
-                    onClose();
-                  }}
-                />
-              )}
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Button variant="outline" onClick={onClose}>
-                Close
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close dialog" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+    <ModalDialog open onClose={onClose} placement="center" size="lg" title={`Request: ${recordName}`} closeLabel="Close dialog">
+      {!request && !failure && <LoadingState label={OPENING_REQUEST} />}
+      {failure && (
+        <Alert.Root status="warning" role="alert">
+          <Alert.Indicator />
+          <Alert.Title>{failure}</Alert.Title>
+        </Alert.Root>
+      )}
+      {notice && (
+        <Text fontSize="sm" color="fg.muted" mb="3" role="status">
+          {notice}
+        </Text>
+      )}
+      {request && (
+        <RequestPanel
+          key={`${request.id}-${request.status}`}
+          request={request}
+          basic={clientType === 'BASIC'}
+          onChanged={(updated) => {
+            setRequest(updated);
+            setNotice(null);
+            refreshRecord();
+          }}
+          onClosed={() => {
+            refreshRecord();
+            onClose();
+          }}
+        />
+      )}
+    </ModalDialog>
   );
 }

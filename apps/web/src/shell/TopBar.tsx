@@ -1,9 +1,10 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Badge, Box, Button, Flex, HStack, IconButton, Input, InputGroup, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Flex, HStack, IconButton, Text } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
 import { config } from '../config';
-import { CogIcon, LogoMark, MenuIcon, SearchIcon } from '../components/icons';
+import { CogIcon, LogoMark, MenuIcon } from '../components/icons';
+import { SearchInput } from '../components/SearchInput';
 import { RecordsScopeToggle } from './records-scope';
 import { useSearchQuery, useSubmitSearch } from './search-query';
 
@@ -28,19 +29,7 @@ function SearchBox() {
 
   return (
     <Box as="form" role="search" aria-label="Search records" onSubmit={submit} flex="1" maxW="xl" minW="0">
-      <InputGroup startElement={<SearchIcon boxSize="4" color="fg.muted" />}>
-        <Input
-          type="search"
-          name="query"
-          size="sm"
-          placeholder="Search records"
-          aria-label="Search records"
-          value={query}
-          onChange={(e) => setQuery(e.target.value)}
-          bg="bg.muted"
-          borderRadius="full"
-        />
-      </InputGroup>
+      <SearchInput label="Search records" value={query} onChange={setQuery} size="sm" bg="bg.muted" />
     </Box>
   );
 }

@@ -1,8 +1,9 @@
 import { useEffect, useState, type ReactNode } from 'react';
-import { Box, Button, Checkbox, CloseButton, Dialog, NativeSelect, Portal, Stack, Table, Text, VisuallyHidden } from '@chakra-ui/react';
+import { Box, Button, Checkbox, NativeSelect, Stack, Table, Text, VisuallyHidden } from '@chakra-ui/react';
 import { type ColumnChoice, plainChoices } from './private-columns';
 import { TableScrollArea } from '../components/TableScrollArea';
 import { StatusAlert } from '../components/StatusAlert';
+import { ModalDialog } from '../components/ModalDialog';
 
 interface ColumnSelectionModalProps {
   open: boolean;
@@ -49,111 +50,101 @@ export function ColumnSelectionModal({
   const set = (index: number, change: Partial<ColumnChoice>) => setChoices((current) => current.map((c, i) => (i === index ? { ...c, ...change } : c)));
 
   return (
-    <Dialog.Root open={open} onOpenChange={(details) => !details.open && onClose()} placement="center" scrollBehavior="inside" size="xl">
-      <Portal>
-        <Dialog.Backdrop />
-        <Dialog.Positioner>
-          <Dialog.Content data-testid="column-selection">
-            <Dialog.Header>
-              <Dialog.Title>{title}</Dialog.Title>
-            </Dialog.Header>
-            <Dialog.Body>
-              <Stack gap="4">
-                <Text fontSize="sm" color="fg.muted">
-                  For each column: Hash replaces its values by keyed hashes (linkable, not readable), and Fuzzy hashes a text column so that values with a typo
-                  still link (&ldquo;Jon Smith&rdquo; with &ldquo;John Smith&rdquo;); Mask shows only the shape of its values; Exclude leaves it out.
-                </Text>
-                <TableScrollArea label="Columns and sample rows" maxW="100%">
-                  <Table.Root size="sm" aria-label="Columns and sample rows">
-                    <Table.Header>
-                      <Table.Row>
-                        {headers.map((header, i) => (
-                          <Table.ColumnHeader key={i} minW="36" verticalAlign="top">
-                            <Stack gap="2">
-                              <Text fontWeight="semibold">{header}</Text>
-                              <Checkbox.Root
-                                size="sm"
-                                colorPalette="teal"
-                                checked={choices[i]?.hash ?? false}
-                                disabled={choices[i]?.format === 'exclude'}
-                                onCheckedChange={(details) => set(i, details.checked === true ? { hash: true } : { hash: false, fuzzy: false })}
-                              >
-                                <Checkbox.HiddenInput />
-                                <Checkbox.Control />
-                                <Checkbox.Label>
-                                  Hash<VisuallyHidden> {header}</VisuallyHidden>
-                                </Checkbox.Label>
-                              </Checkbox.Root>
-                              <Checkbox.Root
-                                size="sm"
-                                colorPalette="teal"
-                                checked={choices[i]?.fuzzy ?? false}
-                                disabled={!choices[i]?.hash}
-                                onCheckedChange={(details) => set(i, { fuzzy: details.checked === true })}
-                              >
-                                <Checkbox.HiddenInput />
-                                <Checkbox.Control />
-                                <Checkbox.Label>
-                                  Fuzzy<VisuallyHidden> {header}</VisuallyHidden>
-                                </Checkbox.Label>
-                              </Checkbox.Root>
-                              <NativeSelect.Root size="xs">
-                                <NativeSelect.Field
-                                  aria-label={`Share format of ${header}`}
-                                  value={choices[i]?.format ?? 'plain'}
-                                  onChange={(event) => {
-                                    const format = FORMATS.find(([, code]) => code === event.currentTarget.value)?.[1] ?? 'plain';
-                                    set(i, format === 'exclude' ? { format, hash: false, fuzzy: false } : { format });
-                                  }}
-                                >
-                                  {FORMATS.map(([label, value]) => (
-                                    <option key={value} value={value}>
-                                      {label}
-                                    </option>
-                                  ))}
-                                </NativeSelect.Field>
-                                <NativeSelect.Indicator />
-                              </NativeSelect.Root>
-                            </Stack>
-                          </Table.ColumnHeader>
-                        ))}
-                      </Table.Row>
-                    </Table.Header>
-                    <Table.Body>
-                      {rows.map((row, r) => (
-                        <Table.Row key={r}>
-                          {headers.map((_, c) => (
-                            <Table.Cell key={c} color={choices[c]?.format === 'exclude' ? 'fg.subtle' : undefined}>
-                              {cut(row[c] ?? null)}
-                            </Table.Cell>
+    <ModalDialog
+      open={open}
+      onClose={onClose}
+      placement="center"
+      size="xl"
+      testId="column-selection"
+      title={title}
+      closeLabel="Close dialog"
+      before={<Box flex="1" />}
+      after={
+        <Button colorPalette="teal" loading={busy} onClick={() => onSubmit(choices)}>
+          {variant === 'save' ? 'Save' : 'Create Metadata Record'}
+        </Button>
+      }
+    >
+      <Stack gap="4">
+        <Text fontSize="sm" color="fg.muted">
+          For each column: Hash replaces its values by keyed hashes (linkable, not readable), and Fuzzy hashes a text column so that values with a typo still
+          link (&ldquo;Jon Smith&rdquo; with &ldquo;John Smith&rdquo;); Mask shows only the shape of its values; Exclude leaves it out.
+        </Text>
+        <TableScrollArea label="Columns and sample rows" maxW="100%">
+          <Table.Root size="sm" aria-label="Columns and sample rows">
+            <Table.Header>
+              <Table.Row>
+                {headers.map((header, i) => (
+                  <Table.ColumnHeader key={i} minW="36" verticalAlign="top">
+                    <Stack gap="2">
+                      <Text fontWeight="semibold">{header}</Text>
+                      <Checkbox.Root
+                        size="sm"
+                        colorPalette="teal"
+                        checked={choices[i]?.hash ?? false}
+                        disabled={choices[i]?.format === 'exclude'}
+                        onCheckedChange={(details) => set(i, details.checked === true ? { hash: true } : { hash: false, fuzzy: false })}
+                      >
+                        <Checkbox.HiddenInput />
+                        <Checkbox.Control />
+                        <Checkbox.Label>
+                          Hash<VisuallyHidden> {header}</VisuallyHidden>
+                        </Checkbox.Label>
+                      </Checkbox.Root>
+                      <Checkbox.Root
+                        size="sm"
+                        colorPalette="teal"
+                        checked={choices[i]?.fuzzy ?? false}
+                        disabled={!choices[i]?.hash}
+                        onCheckedChange={(details) => set(i, { fuzzy: details.checked === true })}
+                      >
+                        <Checkbox.HiddenInput />
+                        <Checkbox.Control />
+                        <Checkbox.Label>
+                          Fuzzy<VisuallyHidden> {header}</VisuallyHidden>
+                        </Checkbox.Label>
+                      </Checkbox.Root>
+                      <NativeSelect.Root size="xs">
+                        <NativeSelect.Field
+                          aria-label={`Share format of ${header}`}
+                          value={choices[i]?.format ?? 'plain'}
+                          onChange={(event) => {
+                            const format = FORMATS.find(([, code]) => code === event.currentTarget.value)?.[1] ?? 'plain';
+                            set(i, format === 'exclude' ? { format, hash: false, fuzzy: false } : { format });
+                          }}
+                        >
+                          {FORMATS.map(([label, value]) => (
+                            <option key={value} value={value}>
+                              {label}
+                            </option>
                           ))}
-                        </Table.Row>
-                      ))}
-                    </Table.Body>
-                  </Table.Root>
-                </TableScrollArea>
-                <Text fontSize="sm" data-testid="total-rows">
-                  Total rows: {totalRows.toLocaleString('en')}
-                </Text>
-                {children?.(choices)}
-                {error && <StatusAlert status="error" text={error} />}
-              </Stack>
-            </Dialog.Body>
-            <Dialog.Footer>
-              <Box flex="1" />
-              <Button variant="outline" onClick={onClose}>
-                Close
-              </Button>
-              <Button colorPalette="teal" loading={busy} onClick={() => onSubmit(choices)}>
-                {variant === 'save' ? 'Save' : 'Create Metadata Record'}
-              </Button>
-            </Dialog.Footer>
-            <Dialog.CloseTrigger asChild>
-              <CloseButton size="sm" aria-label="Close dialog" />
-            </Dialog.CloseTrigger>
-          </Dialog.Content>
-        </Dialog.Positioner>
-      </Portal>
-    </Dialog.Root>
+                        </NativeSelect.Field>
+                        <NativeSelect.Indicator />
+                      </NativeSelect.Root>
+                    </Stack>
+                  </Table.ColumnHeader>
+                ))}
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {rows.map((row, r) => (
+                <Table.Row key={r}>
+                  {headers.map((_, c) => (
+                    <Table.Cell key={c} color={choices[c]?.format === 'exclude' ? 'fg.subtle' : undefined}>
+                      {cut(row[c] ?? null)}
+                    </Table.Cell>
+                  ))}
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table.Root>
+        </TableScrollArea>
+        <Text fontSize="sm" data-testid="total-rows">
+          Total rows: {totalRows.toLocaleString('en')}
+        </Text>
+        {children?.(choices)}
+        {error && <StatusAlert status="error" text={error} />}
+      </Stack>
+    </ModalDialog>
   );
 }

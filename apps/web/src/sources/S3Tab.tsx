@@ -4,6 +4,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
 import { CheckboxField } from '../components/CheckboxField';
 import { LoadingState } from '../components/LoadingState';
+import { HeadedTable } from '../components/DataTable';
 import { SelectField } from '../components/SelectField';
 import { StatusAlert } from '../components/StatusAlert';
 import { TextField } from '../forms/TextField';
@@ -226,34 +227,24 @@ export function S3Tab() {
 
       {indexing.isPending && <LoadingState label="Indexing…" />}
       {results.length > 0 && (
-        <Table.Root size="sm" aria-label="Indexed objects" data-testid="index-results">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>Id</Table.ColumnHeader>
-              <Table.ColumnHeader>Name</Table.ColumnHeader>
-              <Table.ColumnHeader>Size</Table.ColumnHeader>
-              <Table.ColumnHeader>Type</Table.ColumnHeader>
+        <HeadedTable aria-label="Indexed objects" data-testid="index-results" headers={['Id', 'Name', 'Size', 'Type']}>
+          {results.map((result, i) => (
+            <Table.Row key={`${result.bucket}/${result.name}/${i}`}>
+              <Table.Cell>{result.id ?? '—'}</Table.Cell>
+              <Table.Cell>
+                {result.id ? (
+                  <RouterLink to={`/records/${result.id}`} style={{ textDecoration: 'underline' }}>
+                    {result.name}
+                  </RouterLink>
+                ) : (
+                  <Text color="fg.error">{result.error}</Text>
+                )}
+              </Table.Cell>
+              <Table.Cell>{formatSize(result.size)}</Table.Cell>
+              <Table.Cell>{result.type}</Table.Cell>
             </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {results.map((result, i) => (
-              <Table.Row key={`${result.bucket}/${result.name}/${i}`}>
-                <Table.Cell>{result.id ?? '—'}</Table.Cell>
-                <Table.Cell>
-                  {result.id ? (
-                    <RouterLink to={`/records/${result.id}`} style={{ textDecoration: 'underline' }}>
-                      {result.name}
-                    </RouterLink>
-                  ) : (
-                    <Text color="fg.error">{result.error}</Text>
-                  )}
-                </Table.Cell>
-                <Table.Cell>{formatSize(result.size)}</Table.Cell>
-                <Table.Cell>{result.type}</Table.Cell>
-              </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
+          ))}
+        </HeadedTable>
       )}
     </Stack>
   );

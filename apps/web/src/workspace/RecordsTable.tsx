@@ -7,6 +7,7 @@ import { formatDate, formatSize, truncate } from '../lib/format';
 import { displayName, NAME_LIMIT, TYPE_LIMIT, visibilityLabel } from './format';
 import type { RecordCardData } from './types';
 import { TableScrollArea } from '../components/TableScrollArea';
+import { HeadedTable } from '../components/DataTable';
 
 const asAreaRecord = (record: RecordCardData) => toAreaRecord({ ...record, name: displayName(record.name, record.alt_name) });
 
@@ -64,50 +65,51 @@ export function RecordsTable({ records, signedIn, onDelete }: RecordsTableProps)
         )}
       </HStack>
       <TableScrollArea label="Records">
-        <Table.Root size="sm" interactive>
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader w="8">
+        <HeadedTable
+          interactive
+          headers={[
+            {
+              header: (
                 <input
                   type="checkbox"
                   aria-label="Select all records"
                   checked={allChecked}
                   onChange={() => setCheckedIds(allChecked ? new Set() : new Set(records.map((record) => record.id)))}
                 />
-              </Table.ColumnHeader>
-              <Table.ColumnHeader>Name</Table.ColumnHeader>
-              <Table.ColumnHeader>Owner</Table.ColumnHeader>
-              <Table.ColumnHeader>Type</Table.ColumnHeader>
-              <Table.ColumnHeader>Size</Table.ColumnHeader>
-              <Table.ColumnHeader>Visibility</Table.ColumnHeader>
-              <Table.ColumnHeader>Changed</Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {records.map((record) => {
-              const name = displayName(record.name, record.alt_name);
-              return (
-                <Table.Row key={record.id} data-testid={`record-row-${record.id}`} data-selected={checkedIds.has(record.id) ? '' : undefined}>
-                  <Table.Cell>
-                    <input type="checkbox" aria-label={`Select ${name}`} checked={checkedIds.has(record.id)} onChange={() => toggle(record.id)} />
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Link asChild colorPalette="teal">
-                      <RouterLink to={`/records/${record.id}`} title={name}>
-                        {truncate(name, NAME_LIMIT)}
-                      </RouterLink>
-                    </Link>
-                  </Table.Cell>
-                  <Table.Cell>{record.user || 'unknown'}</Table.Cell>
-                  <Table.Cell>{record.type ? truncate(record.type, TYPE_LIMIT) : 'N/A'}</Table.Cell>
-                  <Table.Cell>{formatSize(record.size)}</Table.Cell>
-                  <Table.Cell>{visibilityLabel(record.visibility)}</Table.Cell>
-                  <Table.Cell>{formatDate(record.date_changed)}</Table.Cell>
-                </Table.Row>
-              );
-            })}
-          </Table.Body>
-        </Table.Root>
+              ),
+              w: '8',
+            },
+            'Name',
+            'Owner',
+            'Type',
+            'Size',
+            'Visibility',
+            'Changed',
+          ]}
+        >
+          {records.map((record) => {
+            const name = displayName(record.name, record.alt_name);
+            return (
+              <Table.Row key={record.id} data-testid={`record-row-${record.id}`} data-selected={checkedIds.has(record.id) ? '' : undefined}>
+                <Table.Cell>
+                  <input type="checkbox" aria-label={`Select ${name}`} checked={checkedIds.has(record.id)} onChange={() => toggle(record.id)} />
+                </Table.Cell>
+                <Table.Cell>
+                  <Link asChild colorPalette="teal">
+                    <RouterLink to={`/records/${record.id}`} title={name}>
+                      {truncate(name, NAME_LIMIT)}
+                    </RouterLink>
+                  </Link>
+                </Table.Cell>
+                <Table.Cell>{record.user || 'unknown'}</Table.Cell>
+                <Table.Cell>{record.type ? truncate(record.type, TYPE_LIMIT) : 'N/A'}</Table.Cell>
+                <Table.Cell>{formatSize(record.size)}</Table.Cell>
+                <Table.Cell>{visibilityLabel(record.visibility)}</Table.Cell>
+                <Table.Cell>{formatDate(record.date_changed)}</Table.Cell>
+              </Table.Row>
+            );
+          })}
+        </HeadedTable>
       </TableScrollArea>
       <CompareDialog records={matching ? [asAreaRecord(matching[0]), asAreaRecord(matching[1])] : null} onClose={() => setMatching(null)} />
     </Stack>

@@ -1,5 +1,7 @@
+import { Inject, Injectable, type OnModuleInit, type Type } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { RequestSnapshot } from '@dc/contracts';
+import { RequestCreated, type RequestSnapshot, RequestUpdated } from '@dc/contracts';
+import { ServiceEvents } from './service-database';
 
 /** The tables in which services keep their own copy of the requests service's requests. */
 export type RequestProjectionTable = 'catalogue.request_grants' | 'relations.request_grants' | 'search.request_statuses' | 'jobs.request_grants';
@@ -18,6 +20,39 @@ export async function applyRequestSnapshot(manager: EntityManager, table: Reques
      WHERE ${table}.version < excluded.version`,
     [request.requestId, request.recordId, request.requestorId, request.status, request.expiresAt, request.createdAt, request.version],
   );
+}
+
+/**
+ * Subscribes a service's copy of the requests to request.created and request.updated (both carry
+ * the request's snapshot): `apply` keeps each one, in the transaction that applies the event.
+ */
+export function followRequests(events: ServiceEvents, apply: (manager: EntityManager, request: RequestSnapshot) => Promise<void>): void {
+  events.on([RequestCreated.type, RequestUpdated.type], (event, manager) => apply(manager, RequestUpdated.payload.parse(event.payload)));
+}
+
+/** A service's copy of the requests: what keeps each snapshot (applyRequestSnapshot, usually). */
+export interface RequestProjection {
+  apply(manager: EntityManager, request: RequestSnapshot): Promise<void>;
+}
+
+/**
+ * The consumer that keeps a service's copy of the requests (its `projection` provider) following
+ * request.* from module init; a service's consumer extends it, e.g.
+ * `class RequestGrantsConsumer extends RequestProjectionConsumer(RequestGrantsRepository) {}`.
+ */
+export function RequestProjectionConsumer(projection: Type<RequestProjection>): Type<OnModuleInit> {
+  @Injectable()
+  class FollowingRequests implements OnModuleInit {
+    constructor(
+      @Inject(ServiceEvents) private readonly events: ServiceEvents,
+      @Inject(projection) private readonly copy: RequestProjection,
+    ) {}
+
+    onModuleInit(): void {
+      followRequests(this.events, (manager, request) => this.copy.apply(manager, request));
+    }
+  }
+  return FollowingRequests;
 }
 
 /** The table of such a copy, for a service's migration. */

@@ -88,6 +88,11 @@ describe.each(['fs', 's3'] as const)('signed download links follow access as it 
         json: { detail: expect.any(String) },
       });
     };
+    /** Identity tells the catalogue what changed about a (STANDARD, Member) caller's account. */
+    const identityUpdates = (who: Caller, change: { organisationId: string; active: boolean; deleted?: boolean }) =>
+      catalogue.app
+        .get(EventBus)
+        .publish([createEvent(UserUpdated, who.id, { userId: who.id, username: who.username, clientType: 'STANDARD', groups: [3], ...change })]);
 
     it('serves the file through the API while access holds', async () => {
       const record = await recordWith({ access: 'OP', visibility: 'EV' });
@@ -161,16 +166,7 @@ describe.each(['fs', 's3'] as const)('signed download links follow access as it 
       const url = await linkFor(record.id, member);
       await expectServed(url);
       // Identity tells the catalogue that the member now belongs to another organisation.
-      await catalogue.app.get(EventBus).publish([
-        createEvent(UserUpdated, member.id, {
-          userId: member.id,
-          username: member.username,
-          organisationId: orgB,
-          clientType: 'STANDARD',
-          active: true,
-          groups: [3],
-        }),
-      ]);
+      await identityUpdates(member, { organisationId: orgB, active: true });
       await eventually(async () =>
         expect(
           (await catalogue.sql<{ organisation_id: string }>('SELECT organisation_id FROM catalogue.users WHERE id = $1', [member.id]))[0].organisation_id,
@@ -181,17 +177,7 @@ describe.each(['fs', 's3'] as const)('signed download links follow access as it 
       const open = await recordWith({ access: 'OP', visibility: 'EV' });
       const outsiders = await linkFor(open.id, outsider);
       await expectServed(outsiders);
-      await catalogue.app.get(EventBus).publish([
-        createEvent(UserUpdated, outsider.id, {
-          userId: outsider.id,
-          username: outsider.username,
-          organisationId: orgB,
-          clientType: 'STANDARD',
-          active: false,
-          deleted: true,
-          groups: [3],
-        }),
-      ]);
+      await identityUpdates(outsider, { organisationId: orgB, active: false, deleted: true });
       await eventually(async () =>
         expect((await catalogue.sql<{ deleted: boolean }>('SELECT deleted FROM catalogue.users WHERE id = $1', [outsider.id]))[0].deleted).toBe(true),
       );

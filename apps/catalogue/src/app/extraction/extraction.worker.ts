@@ -2,17 +2,17 @@ import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy, Optional }
 import { randomUUID } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
-import { createEvent, FileMetadataExtracted, FileSketched, RecordUpdated } from '@dc/contracts';
+import { createEvent, RecordUpdated } from '@dc/contracts';
 import { type PrivateColumns, SketchCollector } from '@dc/extraction';
 import { BackgroundLoop, LOGGER, runWithCorrelationId, SecretCipher, storableJson } from '@dc/platform';
 import { ObjectStorage } from '@dc/storage';
 import type { PrivateColumnChoices } from '../record-model/record';
-import { recordSnapshot } from '../record-model/record-events';
+import { fileSketchedEvent, metadataExtractedEvent, recordSnapshot } from '../record-model/record-events';
 import { unsealLinkageKey } from '../record-model/linkage-key';
 import { PendingObjects } from '../recovery/pending-objects';
 import { ClaimedFile, ExtractionOutcome, ExtractionRepository } from './extraction.repository';
 import { MetadataExtractor } from './metadata-extractor';
-import { statusFromMeta, summariseMeta } from '../record-model/meta-summary';
+import { statusFromMeta } from '../record-model/meta-summary';
 import { TimeoutError, withTimeout } from './with-timeout';
 
 export interface ExtractionWorkerSettings {
@@ -205,34 +205,11 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
       // Locked (by complete, record before file): an edit committing meanwhile must not be overtaken by this older snapshot (consumers keep the newest event).
       const record = await store.findRecord(file.recordId, { forUpdate: true });
       if (!record) return;
-      const summary = summariseMeta(outcome.meta);
       await store.publish(
-        createEvent(FileMetadataExtracted, file.id, {
-          recordId: record.id,
-          fileId: file.id,
-          fileName: file.name,
-          contentType: file.contentType,
-          status: outcome.status,
-          extractOption: claimed.extractOption,
-          headers: summary.headers,
-          totalRows: summary.totalRows,
-          errors: summary.errors.slice(0, 50),
-          encryptedHeaders: summary.encryptedColumns,
-        }),
+        metadataExtractedEvent(file, { meta: outcome.meta, status: outcome.status, extractOption: claimed.extractOption }),
         createEvent(RecordUpdated, record.id, recordSnapshot(record, await store.files(record.id))),
       );
-      if (outcome.sketches?.length) {
-        await store.publish(
-          createEvent(FileSketched, file.id, {
-            recordId: record.id,
-            fileId: file.id,
-            fileName: file.name,
-            contentType: file.contentType,
-            storageKey: file.storageKey,
-            tables: outcome.sketches,
-          }),
-        );
-      }
+      if (outcome.sketches?.length) await store.publish(fileSketchedEvent(file, outcome.sketches));
     });
     if (result === null) this.logger.warn({ fileId: claimed.file.id }, 'extraction claim was lost (file reclaimed or deleted); result dropped');
     if (result?.droppedKey) await this.pending.remove([result.droppedKey]);

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { canViewRecord, type RecordAccessFacts, type RecordViewer } from '@dc/contracts';
+import { canViewRecord, type RecordViewer } from '@dc/contracts';
 import type { NamedId } from '../directory/directory.repository';
+import { ACCESS_FACT_COLUMNS, type AccessFactsRow, toAccessFacts } from '../record-store/access-facts.sql';
 import { UnitOfWork } from '../unit-of-work/unit-of-work';
 import type { Group, GroupField } from './group';
 
@@ -34,15 +35,8 @@ const toGroup = (row: GroupRow): Group => ({
   changed: row.changed,
 });
 
-interface MemberRow {
+interface MemberRow extends AccessFactsRow {
   group_ids: string[];
-  owner_id: string;
-  organisation_id: string;
-  visibility: string;
-  shared_user_ids: string[];
-  shared_organisation_ids: string[];
-  access: string;
-  owner_only: boolean;
 }
 
 /** Projects I/O in the unit of work: the records' transaction when records change with them. */
@@ -95,25 +89,14 @@ export class GroupsRepository {
    */
   async visibleRecordCounts(groupIds: string[], viewer: { id: string; organisationId: string }): Promise<Map<string, number>> {
     if (groupIds.length === 0) return new Map();
-    const rows: MemberRow[] = await this.manager.query(
-      `SELECT r.group_ids, r.owner_id, r.organisation_id, r.visibility, r.shared_user_ids, r.shared_organisation_ids, r.access, r.owner_only
-         FROM catalogue.records r WHERE r.group_ids && $1::text[]`,
-      [groupIds],
-    );
+    const rows: MemberRow[] = await this.manager.query(`SELECT r.group_ids, ${ACCESS_FACT_COLUMNS} FROM catalogue.records r WHERE r.group_ids && $1::text[]`, [
+      groupIds,
+    ]);
     const counts = new Map<string, number>();
     const wanted = new Set(groupIds);
     const who: RecordViewer = { id: viewer.id, organisationId: viewer.organisationId, groups: [], permissions: [] };
     for (const row of rows) {
-      const facts: RecordAccessFacts = {
-        ownerId: row.owner_id,
-        organisationId: row.organisation_id,
-        visibility: row.visibility,
-        sharedUserIds: row.shared_user_ids,
-        sharedOrganisationIds: row.shared_organisation_ids,
-        access: row.access,
-        ownerOnly: row.owner_only,
-      };
-      if (!canViewRecord(facts, who)) continue;
+      if (!canViewRecord(toAccessFacts(row), who)) continue;
       for (const groupId of row.group_ids) if (wanted.has(groupId)) counts.set(groupId, (counts.get(groupId) ?? 0) + 1);
     }
     return counts;

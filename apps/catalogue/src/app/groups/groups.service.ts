@@ -83,13 +83,7 @@ export class GroupsService {
       changed: now,
     };
     return this.records.transaction(async (store) => {
-      await store.rememberCaller({
-        id: user.id,
-        username: user.username,
-        organisationId: user.organisationId,
-        clientType: user.clientType,
-        groups: user.groups,
-      });
+      await store.rememberCaller(user);
       await this.groups.insert(group);
       return this.view((await this.groups.find(group.id))!, user);
     });

@@ -5,6 +5,7 @@ import { ServiceEvents } from '@dc/platform';
 import { ExtractionWorker } from '../extraction/extraction.worker';
 import { LineageService } from '../lineage/lineage.service';
 import { recordSnapshot } from '../record-model/record-events';
+import { defaultTerms, firstVersion, initialVisibility } from '../record-store/new-record';
 import { RecordsRepository } from '../record-store/records.repository';
 import { UnitOfWork } from '../unit-of-work/unit-of-work';
 
@@ -55,23 +56,10 @@ export class MergedRecordsConsumer implements OnModuleInit {
         origin: 'merge',
         type: 'csv',
         size: merge.size,
-        version: 1,
-        createdAt: now,
-        changedAt: now,
-        visibility: owner.clientType === 'BASIC' && !ownerOnly ? 'EV' : 'PR',
+        ...firstVersion(now, ownerOnly ? 'PR' : initialVisibility(owner.clientType)),
         ownerOnly,
-        visibilityId: randomUUID(),
-        sharedUserIds: [],
-        sharedOrganisationIds: [],
-        policyId: null,
-        access: 'RE',
-        accessFee: null,
-        currency: 'CAD',
-        recordFields: [],
+        ...defaultTerms(),
         extractOption: 'metadata',
-        extractFromUrl: false,
-        deleteFile: false,
-        groupIds: [],
         privateColumns: null,
       });
       await this.lineage.save(links);

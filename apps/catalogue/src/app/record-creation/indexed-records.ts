@@ -1,11 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { createEvent, FileMetadataExtracted, FileSketched, RecordCreated } from '@dc/contracts';
+import { createEvent, RecordCreated } from '@dc/contracts';
 import type { SketchCollector } from '@dc/extraction';
 import { AuthUser, currentCorrelationId } from '@dc/platform';
-import { summariseMeta, statusFromMeta } from '../record-model/meta-summary';
+import { statusFromMeta } from '../record-model/meta-summary';
 import type { PrivateColumnChoices } from '../record-model/record';
-import { recordSnapshot } from '../record-model/record-events';
+import { fileSketchedEvent, metadataExtractedEvent, recordSnapshot } from '../record-model/record-events';
+import { defaultTerms, firstVersion, initialVisibility } from '../record-store/new-record';
 import { NewRecord, RecordsRepository } from '../record-store/records.repository';
 
 /** A file whose META was made while indexing (a SQL table, an S3 object), not by the extraction queue. */
@@ -59,33 +60,14 @@ export class IndexedRecords {
       origin: plan.origin,
       type: plan.type,
       size: plan.file.size,
-      version: 1,
-      createdAt: now,
-      changedAt: now,
-      visibility: user.clientType === 'BASIC' ? 'EV' : 'PR',
-      visibilityId: randomUUID(),
-      sharedUserIds: [],
-      sharedOrganisationIds: [],
-      policyId: null,
-      access: 'RE',
-      accessFee: null,
-      currency: 'CAD',
-      recordFields: [],
+      ...firstVersion(now, initialVisibility(user.clientType)),
+      ...defaultTerms(),
       extractOption: plan.extractOption,
-      extractFromUrl: false,
-      deleteFile: false,
-      groupIds: [],
       privateColumns: plan.privateColumns,
     };
     const status = statusFromMeta(plan.file.meta);
     await this.records.transaction(async (store) => {
-      await store.rememberCaller({
-        id: user.id,
-        username: user.username,
-        organisationId: user.organisationId,
-        clientType: user.clientType,
-        groups: user.groups,
-      });
+      await store.rememberCaller(user);
       await store.insertRecord(record);
       const { file } = plan;
       await store.insertFile(
@@ -104,37 +86,11 @@ export class IndexedRecords {
       await store.storeIndexedMeta(fileId, file.meta, status);
       const saved = (await store.findRecord(id))!;
       const files = await store.files(id);
-      const summary = summariseMeta(file.meta);
       await store.publish(
         createEvent(RecordCreated, id, recordSnapshot(saved, files), { correlationId }),
-        createEvent(
-          FileMetadataExtracted,
-          fileId,
-          {
-            recordId: id,
-            fileId,
-            fileName: files[0].name,
-            contentType: file.contentType,
-            status,
-            extractOption: plan.extractOption,
-            headers: summary.headers,
-            totalRows: summary.totalRows,
-            errors: summary.errors.slice(0, 50),
-            encryptedHeaders: summary.encryptedColumns,
-          },
-          { correlationId },
-        ),
+        metadataExtractedEvent(files[0], { meta: file.meta, status, extractOption: plan.extractOption }, correlationId),
       );
-      if (file.sketches?.length) {
-        await store.publish(
-          createEvent(
-            FileSketched,
-            fileId,
-            { recordId: id, fileId, fileName: files[0].name, contentType: file.contentType, storageKey: null, tables: file.sketches },
-            { correlationId },
-          ),
-        );
-      }
+      if (file.sketches?.length) await store.publish(fileSketchedEvent(files[0], file.sketches, correlationId));
     });
     return id;
   }

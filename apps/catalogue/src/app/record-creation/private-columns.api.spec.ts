@@ -1,10 +1,10 @@
-import { createHmac, randomUUID } from 'node:crypto';
+import { createHmac } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { clkEncoder } from '@dc/extraction';
-import { listAll, ObjectStorage } from '@dc/storage';
-import { createTestDatabase, describeInfra, eventually, TestDatabase } from '@dc/testing';
-import { Caller, caller, CatalogueTestApp, DATASETS } from '../../testing/catalogue-test-app';
+import { describeInfra, eventually } from '@dc/testing';
+import { Caller, DATASETS } from '../../testing/catalogue-test-app';
+import { friend, outsider, owner, useRecordsApi } from '../../testing/records-api.fixture';
 
 const dataset = (name: string) => path.join(DATASETS, name);
 
@@ -13,52 +13,9 @@ const CO2 = dataset('csv/co2-annmean-gl.csv'); // 821 bytes
 const CO2_MLO = dataset('csv/co2-annmean-mlo.csv'); // 1,161 bytes
 const SP500 = dataset('csv/sp500-constituents.csv'); // 53,633 bytes
 
-const orgA = randomUUID();
-const orgB = randomUUID();
-const orgC = randomUUID();
-const owner = caller('owner', orgA, [3]);
-const member = caller('member', orgA, [3]);
-const admin = caller('admin', orgA, [2]);
-const outsider = caller('outsider', orgB, [1, 2, 3]);
-const friend = caller('friend', orgC, [1, 2, 3]);
-const basic = caller('basic', orgC, [3], 'BASIC');
-const everyone = [owner, member, admin, outsider, friend, basic];
-
 describeInfra('catalogue records API: private columns (real PostgreSQL, fs storage)', true, () => {
-  let db: TestDatabase;
-  let catalogue: CatalogueTestApp;
-  let storage: ObjectStorage;
-  const headers = new Map<Caller, { Authorization: string }>();
-
-  const http = () => catalogue.http();
-  const as = (who: Caller) => headers.get(who)!;
-  const upload = (who: Caller, files: string[], fields: Record<string, string> = {}) => {
-    let call = http().post('/api/records/').set(as(who));
-    for (const [name, value] of Object.entries(fields)) call = call.field(name, value);
-    for (const file of files) call = call.attach('file', file);
-    return call;
-  };
-  const outbox = (key: string) => catalogue.events(key);
-  const counts = async () => {
-    const [row] = await catalogue.sql<{ records: number; files: number }>(
-      'SELECT (SELECT count(*) FROM catalogue.records)::int AS records, (SELECT count(*) FROM catalogue.files)::int AS files',
-    );
-    return { ...row, objects: (await listAll(storage, 'catalogue/')).length };
-  };
-
-  beforeAll(async () => {
-    db = await createTestDatabase('dc_catalogue');
-    catalogue = await CatalogueTestApp.start(db.url, { maxUploadBytes: MAX_UPLOAD_BYTES });
-    storage = catalogue.app.get(ObjectStorage);
-    for (const who of everyone) headers.set(who, await catalogue.auth(who));
-    // The directory projection is fed by identity's events, as in production.
-    await catalogue.feedDirectory(everyone, { [orgA]: 'Acme', [orgB]: 'Blue', [orgC]: 'Cyan' });
-  });
-
-  afterAll(async () => {
-    await catalogue?.close();
-    await db?.drop();
-  });
+  const api = useRecordsApi({ maxUploadBytes: MAX_UPLOAD_BYTES });
+  const { http, as, upload, outbox, counts } = api;
 
   describe('POST /api/records/', () => {
     describe('private columns (encryptList, formatList, summaryList)', () => {
@@ -140,11 +97,12 @@ describeInfra('catalogue records API: private columns (real PostgreSQL, fs stora
         ]);
         expect(b.FILES[0].META.LINKAGE_KEY_ID).toBe(a.FILES[0].META.LINKAGE_KEY_ID);
         // The key was needed for the extraction only: nothing of it is left in the database.
-        const stored = await catalogue.sql<{ private_columns: Record<string, unknown> }>('SELECT private_columns FROM catalogue.records WHERE id = ANY($1)', [
-          [mine.body.id, theirs.body.id],
-        ]);
+        const stored = await api.catalogue.sql<{ private_columns: Record<string, unknown> }>(
+          'SELECT private_columns FROM catalogue.records WHERE id = ANY($1)',
+          [[mine.body.id, theirs.body.id]],
+        );
         for (const row of stored) expect(Object.keys(row.private_columns).sort()).toEqual(['formats', 'hash', 'linkageKeyId', 'prehashed', 'summary']);
-        expect(JSON.stringify(await catalogue.sql('SELECT * FROM catalogue.records'))).not.toContain(linkageKey);
+        expect(JSON.stringify(await api.catalogue.sql('SELECT * FROM catalogue.records'))).not.toContain(linkageKey);
         // Under another key the same values hash differently: guessing needs the key.
         const stranger = await upload(friend, [CO2], { allowDuplicate: 'true', encryptList: '[0]', linkageKey: Buffer.alloc(32, 12).toString('base64url') });
         const c = await extracted(friend, stranger.body.id);

@@ -4,9 +4,9 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
-import { listAll, ObjectStorage } from '@dc/storage';
-import { createTestDatabase, describeInfra, eventually, TestDatabase } from '@dc/testing';
-import { Caller, caller, CatalogueTestApp, DATASETS } from '../../testing/catalogue-test-app';
+import { describeInfra, eventually } from '@dc/testing';
+import { DATASETS } from '../../testing/catalogue-test-app';
+import { basic, member, orgA, outsider, owner, useRecordsApi } from '../../testing/records-api.fixture';
 
 const dataset = (name: string) => path.join(DATASETS, name);
 const sha256 = (file: string) => createHash('sha256').update(readFileSync(file)).digest('hex');
@@ -19,40 +19,11 @@ const UNEMPLOYMENT = dataset('csv/unemployment.tsv'); // 34,739 bytes
 const COLORADO = dataset('txt/Colorado_SOTS.txt'); // 33,172 bytes
 const GDP = dataset('csv/gdp.csv'); // 576,746 bytes: over the limit on its own
 
-const orgA = randomUUID();
-const orgB = randomUUID();
-const orgC = randomUUID();
-const owner = caller('owner', orgA, [3]);
-const member = caller('member', orgA, [3]);
-const admin = caller('admin', orgA, [2]);
-const outsider = caller('outsider', orgB, [1, 2, 3]);
-const friend = caller('friend', orgC, [1, 2, 3]);
-const basic = caller('basic', orgC, [3], 'BASIC');
-const everyone = [owner, member, admin, outsider, friend, basic];
-
 describeInfra('catalogue records API: creation (real PostgreSQL, fs storage)', true, () => {
-  let db: TestDatabase;
-  let catalogue: CatalogueTestApp;
-  let storage: ObjectStorage;
-  const headers = new Map<Caller, { Authorization: string }>();
-
-  const http = () => catalogue.http();
-  const as = (who: Caller) => headers.get(who)!;
-  const upload = (who: Caller, files: string[], fields: Record<string, string> = {}) => {
-    let call = http().post('/api/records/').set(as(who));
-    for (const [name, value] of Object.entries(fields)) call = call.field(name, value);
-    for (const file of files) call = call.attach('file', file);
-    return call;
-  };
-  const outbox = (key: string) => catalogue.events(key);
-  const counts = async () => {
-    const [row] = await catalogue.sql<{ records: number; files: number }>(
-      'SELECT (SELECT count(*) FROM catalogue.records)::int AS records, (SELECT count(*) FROM catalogue.files)::int AS files',
-    );
-    return { ...row, objects: (await listAll(storage, 'catalogue/')).length };
-  };
+  const api = useRecordsApi({ maxUploadBytes: MAX_UPLOAD_BYTES });
+  const { http, as, upload, outbox, counts } = api;
   /** Every file under the storage root, temporary ones included. */
-  const filesOnDisk = (dir = path.join(catalogue.dataDir, 'files')): string[] => {
+  const filesOnDisk = (dir = path.join(api.catalogue.dataDir, 'files')): string[] => {
     try {
       return readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesOnDisk(path.join(dir, e.name)) : [path.join(dir, e.name)]));
     } catch {
@@ -60,22 +31,8 @@ describeInfra('catalogue records API: creation (real PostgreSQL, fs storage)', t
     }
   };
 
-  beforeAll(async () => {
-    db = await createTestDatabase('dc_catalogue');
-    catalogue = await CatalogueTestApp.start(db.url, { maxUploadBytes: MAX_UPLOAD_BYTES });
-    storage = catalogue.app.get(ObjectStorage);
-    for (const who of everyone) headers.set(who, await catalogue.auth(who));
-    // The directory projection is fed by identity's events, as in production.
-    await catalogue.feedDirectory(everyone, { [orgA]: 'Acme', [orgB]: 'Blue', [orgC]: 'Cyan' });
-  });
-
-  afterAll(async () => {
-    await catalogue?.close();
-    await db?.drop();
-  });
-
   describe('POST /api/records/', () => {
-    it('streams a real file to storage and answers 201 with the full record, Working until extraction ends', async () => {
+    it('streams a real file to api.storage and answers 201 with the full record, Working until extraction ends', async () => {
       const response = await upload(owner, [CO2]);
       expect(response.status).toBe(201);
       const record = response.body;
@@ -134,7 +91,7 @@ describeInfra('catalogue records API: creation (real PostgreSQL, fs storage)', t
           associated_record: record.id,
         },
       ]);
-      const stored = await storage.get(`catalogue/files/${record.FILES[0].id}`);
+      const stored = await api.storage.get(`catalogue/files/${record.FILES[0].id}`);
       const chunks: Buffer[] = [];
       for await (const chunk of stored) chunks.push(chunk as Buffer);
       expect(Buffer.concat(chunks).equals(readFileSync(CO2))).toBe(true);
@@ -201,7 +158,7 @@ describeInfra('catalogue records API: creation (real PostgreSQL, fs storage)', t
         currency: 'USD',
         fee: { fixed_fee: 12.5, currency: 'USD' },
       });
-      const rows = await catalogue.sql<{ extract_option: string }>('SELECT extract_option FROM catalogue.records WHERE id = $1', [response.body.id]);
+      const rows = await api.catalogue.sql<{ extract_option: string }>('SELECT extract_option FROM catalogue.records WHERE id = $1', [response.body.id]);
       expect(rows[0].extract_option).toBe('minimal');
     });
 
@@ -293,7 +250,7 @@ describeInfra('catalogue records API: creation (real PostgreSQL, fs storage)', t
       const before = await counts();
       const diskBefore = filesOnDisk().length;
       // A server of its own around the app's handler, so supertest's is left alone.
-      const server = createServer(catalogue.app.getHttpAdapter().getInstance()).listen(0, '127.0.0.1');
+      const server = createServer(api.catalogue.app.getHttpAdapter().getInstance()).listen(0, '127.0.0.1');
       await once(server, 'listening');
       try {
         const boundary = 'cut-off-boundary';

@@ -8,6 +8,7 @@ import { sealLinkageKey } from '../record-model/linkage-key';
 import { type CatalogueFile, type CatalogueRecord, objectKeyFor } from '../record-model/record';
 import { recordSnapshot } from '../record-model/record-events';
 import { BASIC_POLICY_REFUSED, NAME_REQUIRED, SOURCE_OR_FILES, SOURCE_REQUIRED } from '../record-model/records.errors';
+import { firstVersion, initialVisibility } from '../record-store/new-record';
 import { type NewRecord, type RecordStore, RecordsRepository } from '../record-store/records.repository';
 import { recordViewFor, type RecordView } from '../record-view/record-view';
 import { PendingObjects, type PendingUpload } from '../recovery/pending-objects';
@@ -97,14 +98,7 @@ export class RecordCreation {
         origin: dto.extractFromURL ? 'url' : files.length ? 'upload' : 'metadata',
         type: typeOf(files),
         size: files.reduce((sum, f) => sum + f.size, 0),
-        version: 1,
-        createdAt: now,
-        changedAt: now,
-        // BASIC clients' records are always visible to everyone.
-        visibility: user.clientType === 'BASIC' ? 'EV' : 'PR',
-        visibilityId: randomUUID(),
-        sharedUserIds: [],
-        sharedOrganisationIds: [],
+        ...firstVersion(now, initialVisibility(user.clientType)),
         policyId: dto.policy,
         access: dto.access,
         accessFee: dto.accessFee,
@@ -113,7 +107,6 @@ export class RecordCreation {
         extractOption: dto.extractOption,
         extractFromUrl: dto.extractFromURL,
         deleteFile: dto.deleteFile,
-        groupIds: [],
         privateColumns,
       };
       return { record, files };
@@ -122,13 +115,7 @@ export class RecordCreation {
     const correlationId = currentCorrelationId();
     // One unit of work: the records, their files, the settled uploads and the events commit together.
     return this.records.transaction(async (store) => {
-      await store.rememberCaller({
-        id: user.id,
-        username: user.username,
-        organisationId: user.organisationId,
-        clientType: user.clientType,
-        groups: user.groups,
-      });
+      await store.rememberCaller(user);
       if (dto.policy && !(await this.policies.belongsTo(dto.policy, user.organisationId))) throw new FieldValidationError({ policy: [invalidPk(dto.policy)] });
       if (!dto.allowDuplicate) await this.refuseDuplicates(store, user.organisationId, form.files);
       // From this commit on the objects belong to their files, no longer to the upload.

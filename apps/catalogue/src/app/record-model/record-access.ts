@@ -1,6 +1,6 @@
-import { canViewRecord, isRecordDataAdmin, recordPermissions } from '@dc/contracts';
+import { canViewRecord, isRecordDataAdmin, recordPermissions, type RecordPermissions } from '@dc/contracts';
 import type { AuthUser } from '@dc/platform';
-import type { CatalogueRecord, RecordPermissions } from './record';
+import type { CatalogueRecord } from './record';
 
 /** null = an anonymous visitor. */
 export type Viewer = AuthUser | null;

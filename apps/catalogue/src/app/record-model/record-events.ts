@@ -1,5 +1,5 @@
-import type { RecordSnapshot } from '@dc/contracts';
-import { withoutCellValues } from '@dc/extraction';
+import { createEvent, type EventEnvelope, FileMetadataExtracted, FileSketched, type RecordSnapshot } from '@dc/contracts';
+import { type TableSketch, withoutCellValues } from '@dc/extraction';
 import { MAX_SUMMARY_HEADERS, MAX_SUMMARY_WORDS, summariseMeta } from './meta-summary';
 import type { CatalogueFile, CatalogueRecord } from './record';
 
@@ -53,4 +53,43 @@ export function recordSnapshot(record: CatalogueRecord, files: CatalogueFile[]):
     encryptedHeaders: [...encrypted],
     files: files.map((f) => ({ fileId: f.id, name: f.name, contentType: f.contentType, size: f.size, checksum: f.checksum, extractionStatus: f.status })),
   };
+}
+
+/** The file a file event is about. */
+type EventFile = Pick<CatalogueFile, 'id' | 'recordId' | 'name' | 'contentType' | 'storageKey'>;
+
+/** file.metadata-extracted: the final META of a file (extracted, or made while indexing), summarised. */
+export function metadataExtractedEvent(
+  file: EventFile,
+  outcome: { meta: Record<string, unknown>; status: 'done' | 'failed' | 'skipped'; extractOption: CatalogueRecord['extractOption'] },
+  correlationId?: string,
+): EventEnvelope {
+  const summary = summariseMeta(outcome.meta);
+  return createEvent(
+    FileMetadataExtracted,
+    file.id,
+    {
+      recordId: file.recordId,
+      fileId: file.id,
+      fileName: file.name,
+      contentType: file.contentType,
+      status: outcome.status,
+      extractOption: outcome.extractOption,
+      headers: summary.headers,
+      totalRows: summary.totalRows,
+      errors: summary.errors.slice(0, 50),
+      encryptedHeaders: summary.encryptedColumns,
+    },
+    { correlationId },
+  );
+}
+
+/** file.sketched: the column sketches gathered while the file was read, for the relations service. */
+export function fileSketchedEvent(file: EventFile, tables: TableSketch[], correlationId?: string): EventEnvelope {
+  return createEvent(
+    FileSketched,
+    file.id,
+    { recordId: file.recordId, fileId: file.id, fileName: file.name, contentType: file.contentType, storageKey: file.storageKey, tables },
+    { correlationId },
+  );
 }

@@ -104,12 +104,3 @@ export interface CatalogueFile {
   error: string | null;
   createdAt: Date;
 }
-
-/** What the caller may do with a record, decided by record-access.ts. */
-export interface RecordPermissions {
-  view: boolean;
-  edit: boolean;
-  delete: boolean;
-  download: boolean;
-  isOwner: boolean;
-}

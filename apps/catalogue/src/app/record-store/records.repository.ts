@@ -143,6 +143,49 @@ export function toFile(row: FileRow): CatalogueFile {
   };
 }
 
+/** A column of catalogue.records as insertRecord and saveRecord write it. */
+interface RecordColumn {
+  name: string;
+  value: (record: NewRecord) => unknown;
+  cast?: string;
+}
+
+/** What saveRecord writes: every field a user may change, and the version and change date. */
+const EDITED_COLUMNS: RecordColumn[] = [
+  { name: 'name', value: (r) => r.name },
+  { name: 'alt_name', value: (r) => r.altName },
+  { name: 'description', value: (r) => r.description },
+  { name: 'provenance', value: (r) => r.provenance },
+  { name: 'source', value: (r) => r.source },
+  { name: 'version', value: (r) => r.version },
+  { name: 'date_changed', value: (r) => r.changedAt },
+  { name: 'visibility', value: (r) => r.visibility },
+  { name: 'shared_user_ids', value: (r) => r.sharedUserIds },
+  { name: 'shared_organisation_ids', value: (r) => r.sharedOrganisationIds },
+  { name: 'policy_id', value: (r) => r.policyId },
+  { name: 'access', value: (r) => r.access },
+  { name: 'access_fee', value: (r) => r.accessFee },
+  { name: 'currency', value: (r) => r.currency },
+  { name: 'record_fields', value: (r) => JSON.stringify(r.recordFields), cast: '::jsonb' },
+  { name: 'group_ids', value: (r) => r.groupIds },
+];
+
+/** What only insertRecord writes: the fields fixed when a record is made. */
+const CREATED_COLUMNS: RecordColumn[] = [
+  { name: 'owner_id', value: (r) => r.ownerId },
+  { name: 'organisation_id', value: (r) => r.organisationId },
+  { name: 'origin', value: (r) => r.origin },
+  { name: 'type', value: (r) => r.type },
+  { name: 'size', value: (r) => r.size },
+  { name: 'date_created', value: (r) => r.createdAt },
+  { name: 'visibility_id', value: (r) => r.visibilityId },
+  { name: 'extract_option', value: (r) => r.extractOption },
+  { name: 'extract_from_url', value: (r) => r.extractFromUrl },
+  { name: 'delete_file', value: (r) => r.deleteFile },
+  { name: 'private_columns', value: (r) => (r.privateColumns === null ? null : JSON.stringify(r.privateColumns)), cast: '::jsonb' },
+  { name: 'owner_only', value: (r) => r.ownerOnly ?? false },
+];
+
 /** The fields an edit may change: a record whose fields are all the same is not saved again. */
 const editableFields = (r: CatalogueRecord) =>
   JSON.stringify([
@@ -257,42 +300,11 @@ export class RecordStore {
   }
 
   async insertRecord(record: NewRecord): Promise<void> {
+    const columns = [...CREATED_COLUMNS, ...EDITED_COLUMNS];
     await this.manager.query(
-      `INSERT INTO catalogue.records (id, name, alt_name, description, provenance, source, owner_id, organisation_id, origin, type, size, version,
-         date_created, date_changed, visibility, visibility_id, shared_user_ids, shared_organisation_ids, policy_id, access, access_fee, currency,
-         record_fields, extract_option, extract_from_url, delete_file, group_ids, private_columns, owner_only)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23::jsonb, $24, $25, $26, $27, $28::jsonb, $29)`,
-      [
-        record.id,
-        record.name,
-        record.altName,
-        record.description,
-        record.provenance,
-        record.source,
-        record.ownerId,
-        record.organisationId,
-        record.origin,
-        record.type,
-        record.size,
-        record.version,
-        record.createdAt,
-        record.changedAt,
-        record.visibility,
-        record.visibilityId,
-        record.sharedUserIds,
-        record.sharedOrganisationIds,
-        record.policyId,
-        record.access,
-        record.accessFee,
-        record.currency,
-        JSON.stringify(record.recordFields),
-        record.extractOption,
-        record.extractFromUrl,
-        record.deleteFile,
-        record.groupIds,
-        record.privateColumns === null ? null : JSON.stringify(record.privateColumns),
-        record.ownerOnly ?? false,
-      ],
+      `INSERT INTO catalogue.records (id, ${columns.map((c) => c.name).join(', ')})
+       VALUES ($1, ${columns.map((c, i) => `$${i + 2}${c.cast ?? ''}`).join(', ')})`,
+      [record.id, ...columns.map((c) => c.value(record))],
     );
   }
 
@@ -306,31 +318,10 @@ export class RecordStore {
 
   /** Writes every field a user may change (and the version and change date). */
   async saveRecord(record: CatalogueRecord): Promise<void> {
-    await this.manager.query(
-      `UPDATE catalogue.records SET name = $2, alt_name = $3, description = $4, provenance = $5, source = $6, version = $7, date_changed = $8,
-         visibility = $9, shared_user_ids = $10, shared_organisation_ids = $11, policy_id = $12, access = $13, access_fee = $14, currency = $15,
-         record_fields = $16::jsonb, group_ids = $17
-       WHERE id = $1`,
-      [
-        record.id,
-        record.name,
-        record.altName,
-        record.description,
-        record.provenance,
-        record.source,
-        record.version,
-        record.changedAt,
-        record.visibility,
-        record.sharedUserIds,
-        record.sharedOrganisationIds,
-        record.policyId,
-        record.access,
-        record.accessFee,
-        record.currency,
-        JSON.stringify(record.recordFields),
-        record.groupIds,
-      ],
-    );
+    await this.manager.query(`UPDATE catalogue.records SET ${EDITED_COLUMNS.map((c, i) => `${c.name} = $${i + 2}${c.cast ?? ''}`).join(', ')} WHERE id = $1`, [
+      record.id,
+      ...EDITED_COLUMNS.map((c) => c.value(record)),
+    ]);
   }
 
   /** The projects a record is in: a collection change, not an edit of the record (version and change date stay). */

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { RecordPermissions } from '@dc/contracts';
 import { withoutCellValues, withoutIdentifyingStatistics } from '@dc/extraction';
 import { ClientType, isoDateTime } from '@dc/platform';
 import { ACCESS_OPTIONS, visibilityOptionsOf, VISIBILITY_OPTIONS } from '../record-model/access-options';
@@ -6,7 +7,7 @@ import { summariseMeta } from '../record-model/meta-summary';
 import type { NamedId } from '../directory/directory.repository';
 import { derivativesViewSchema, type DerivativeView, lineageViewSchema, type LineageView } from '../lineage/lineage-view';
 import type { TopRelatedView } from '../related/top-related';
-import type { CatalogueFile, CatalogueRecord, RecordPermissions } from '../record-model/record';
+import type { CatalogueFile, CatalogueRecord } from '../record-model/record';
 import { ownerClientTypeOf, permissionsFor, type Viewer } from '../record-model/record-access';
 import type { ShownRequestStatus } from '../record-model/record-requests';
 

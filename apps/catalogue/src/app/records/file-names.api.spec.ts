@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { listAll, ObjectStorage } from '@dc/storage';
-import { createTestDatabase, describeInfra, TestDatabase } from '@dc/testing';
-import { caller, CatalogueTestApp } from '../../testing/catalogue-test-app';
+import { describeInfra } from '@dc/testing';
+import { caller } from '../../testing/catalogue-test-app';
+import { useOneCallerCatalogue } from '../../testing/records-api.fixture';
 
 const org = randomUUID();
 const owner = caller('owner', org, [1, 2, 3]);
@@ -20,24 +21,11 @@ function form(parts: Array<{ name: string; filename?: string; type?: string; dat
 
 /** Bad file names get a safe stored name and the file is kept: never a silent drop. */
 describeInfra('catalogue: bad file names (real PostgreSQL, fs storage)', true, () => {
-  let db: TestDatabase;
-  let catalogue: CatalogueTestApp;
-  let auth: { Authorization: string };
-
-  beforeAll(async () => {
-    db = await createTestDatabase('dc_catalogue_names');
-    catalogue = await CatalogueTestApp.start(db.url);
-    await catalogue.feedDirectory([owner], { [org]: 'Acme' });
-    auth = await catalogue.auth(owner);
-  });
-  afterAll(async () => {
-    await catalogue?.close();
-    await db?.drop();
-  });
+  const suite = useOneCallerCatalogue('dc_catalogue_names', owner);
 
   const send = (parts: Parameters<typeof form>[0]) => {
     const { type, body } = form(parts);
-    return catalogue.http().post('/api/records/').set(auth).set('content-type', type).send(body);
+    return suite.catalogue.http().post('/api/records/').set(suite.auth).set('content-type', type).send(body);
   };
 
   it.each([
@@ -55,8 +43,8 @@ describeInfra('catalogue: bad file names (real PostgreSQL, fs storage)', true, (
     expect(response.status).toBe(201);
     expect(response.body.size).toBe(content.length);
     expect(response.body.FILES).toEqual([expect.objectContaining({ name: stored, size: content.length, stored: true })]);
-    const [file] = await catalogue.sql<{ storage_key: string }>('SELECT storage_key FROM catalogue.files WHERE id = $1', [response.body.FILES[0].id]);
-    expect(await catalogue.app.get(ObjectStorage).exists(file.storage_key)).toBe(true);
+    const [file] = await suite.catalogue.sql<{ storage_key: string }>('SELECT storage_key FROM catalogue.files WHERE id = $1', [response.body.FILES[0].id]);
+    expect(await suite.catalogue.app.get(ObjectStorage).exists(file.storage_key)).toBe(true);
   });
 
   it('"" with a text type: 400 naming the field (the parser reads it as text, so its bytes cannot be kept as sent)', async () => {
@@ -72,13 +60,13 @@ describeInfra('catalogue: bad file names (real PostgreSQL, fs storage)', true, (
   });
 
   it('an empty file input (no name, no bytes, as browsers send it) beside a name: a metadata-only record, nothing stored', async () => {
-    const before = (await listAll(catalogue.app.get(ObjectStorage), 'catalogue/')).length;
+    const before = (await listAll(suite.catalogue.app.get(ObjectStorage), 'catalogue/')).length;
     const response = await send([
       { name: 'name', data: 'Described only' },
       { name: 'file', filename: '', type: 'application/octet-stream', data: '' },
     ]);
     expect(response.status).toBe(201);
     expect(response.body).toMatchObject({ name: 'Described only', origin: 'metadata', FILES: [] });
-    expect((await listAll(catalogue.app.get(ObjectStorage), 'catalogue/')).length).toBe(before);
+    expect((await listAll(suite.catalogue.app.get(ObjectStorage), 'catalogue/')).length).toBe(before);
   });
 });

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { extractMetadata } from '@dc/extraction';
-import { createTestDatabase, describeInfra, eventually, TestDatabase } from '@dc/testing';
-import { caller, CatalogueTestApp, DATASETS } from '../../testing/catalogue-test-app';
+import { describeInfra, eventually } from '@dc/testing';
+import { caller, DATASETS } from '../../testing/catalogue-test-app';
+import { useOneCallerCatalogue } from '../../testing/records-api.fixture';
 
 const org = randomUUID();
 const owner = caller('owner', org, [1, 2, 3]);
@@ -19,30 +20,17 @@ const leaked = (body: unknown) => PATIENT.filter((part) => JSON.stringify(body).
  * values only when the owner chose the samples option.
  */
 describeInfra('catalogue: what a record shows before access is granted (real PostgreSQL)', true, () => {
-  let db: TestDatabase;
-  let catalogue: CatalogueTestApp;
-  let auth: { Authorization: string };
-
-  beforeAll(async () => {
-    db = await createTestDatabase('dc_catalogue_meta_access');
-    catalogue = await CatalogueTestApp.start(db.url);
-    await catalogue.feedDirectory([owner], { [org]: 'Acme' });
-    auth = await catalogue.auth(owner);
-  });
-  afterAll(async () => {
-    await catalogue?.close();
-    await db?.drop();
-  });
+  const suite = useOneCallerCatalogue('dc_catalogue_meta_access', owner);
 
   /** An HL7 upload made visible to everyone, once its extraction ended. */
   const publicRecord = async (extractOption?: string) => {
-    let call = catalogue.http().post('/api/records/').set(auth).field('allowDuplicate', 'true');
+    let call = suite.catalogue.http().post('/api/records/').set(suite.auth).field('allowDuplicate', 'true');
     if (extractOption) call = call.field('extractOption', extractOption);
     const created = await call.attach('file', HL7, '001_ADT_A01.hl7');
     expect(created.status).toBe(201);
-    expect((await catalogue.http().put(`/api/records/${created.body.id}/`).set(auth).send({ visibility: 'EV' })).status).toBe(200);
+    expect((await suite.catalogue.http().put(`/api/records/${created.body.id}/`).set(suite.auth).send({ visibility: 'EV' })).status).toBe(200);
     return eventually(async () => {
-      const details = await catalogue.http().get(`/api/records/${created.body.id}`);
+      const details = await suite.catalogue.http().get(`/api/records/${created.body.id}`);
       expect(details.status).toBe(200);
       expect(details.body.extraction_status).toBe('done');
       return details.body as {
@@ -62,10 +50,10 @@ describeInfra('catalogue: what a record shows before access is granted (real Pos
     const name = META.FILE.STATS[String(META.FILE.HEADERS.indexOf('PID-5'))];
     expect(name.FORMATTED_VALS[0]).toBe('XXXXXX^XXXXXX^X^XXX');
     // What search indexes (the record's words) carries no cell either.
-    const events = await catalogue.events(record.id);
+    const events = await suite.catalogue.events(record.id);
     expect(leaked(events.map((e) => e.payload))).toEqual([]);
     // The owner sees the same: META is the masked one, the file itself is theirs to download.
-    expect(leaked((await catalogue.http().get(`/api/records/${record.id}`).set(auth)).body)).toEqual([]);
+    expect(leaked((await suite.catalogue.http().get(`/api/records/${record.id}`).set(suite.auth)).body)).toEqual([]);
   });
 
   it('metadata: statistics that name one patient (date of birth, SSN) are withheld from those who may not download, shown to the owner', async () => {
@@ -75,11 +63,11 @@ describeInfra('catalogue: what a record shows before access is granted (real Pos
       return FILE.STATS[String(FILE.HEADERS.indexOf(header))];
     };
     const DATE_OF_BIRTH = 19610615173619;
-    const anonymous = (await catalogue.http().get(`/api/records/${record.id}`)).body;
+    const anonymous = (await suite.catalogue.http().get(`/api/records/${record.id}`)).body;
     expect(stats(anonymous, 'PID-7')).toMatchObject({ MIN: null, MAX: null, MEAN: null, STD: null, DICT: expect.objectContaining({ count: 1 }) });
     expect(JSON.stringify(anonymous)).not.toContain(String(DATE_OF_BIRTH));
     expect(JSON.stringify(anonymous)).not.toContain('444333333');
-    const owners = (await catalogue.http().get(`/api/records/${record.id}`).set(auth)).body;
+    const owners = (await suite.catalogue.http().get(`/api/records/${record.id}`).set(suite.auth)).body;
     expect(stats(owners, 'PID-7')).toMatchObject({ MIN: DATE_OF_BIRTH, MAX: DATE_OF_BIRTH });
   });
 
@@ -90,8 +78,8 @@ describeInfra('catalogue: what a record shows before access is granted (real Pos
       { extractOption: 'metadata', cellValues: 'raw' },
     );
     expect(leaked(raw).length).toBeGreaterThan(0);
-    await catalogue.sql('UPDATE catalogue.files SET meta = $2::jsonb WHERE id = $1', [record.FILES[0].id, JSON.stringify(raw)]);
-    const anonymous = await catalogue.http().get(`/api/records/${record.id}`);
+    await suite.catalogue.sql('UPDATE catalogue.files SET meta = $2::jsonb WHERE id = $1', [record.FILES[0].id, JSON.stringify(raw)]);
+    const anonymous = await suite.catalogue.http().get(`/api/records/${record.id}`);
     expect(anonymous.status).toBe(200);
     expect(leaked(anonymous.body)).toEqual([]);
   });

@@ -1,55 +1,19 @@
 import { createHmac, randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ObjectStorage, SignedLinkSigner } from '@dc/storage';
-import { createTestDatabase, describeInfra, TestDatabase } from '@dc/testing';
-import { Caller, caller, CatalogueTestApp, DATASETS, TEST_JWT_SECRET } from '../../testing/catalogue-test-app';
+import { SignedLinkSigner } from '@dc/storage';
+import { describeInfra } from '@dc/testing';
+import { Caller, DATASETS, TEST_JWT_SECRET } from '../../testing/catalogue-test-app';
+import { admin, basic, friend, member, orgA, orgB, outsider, owner, useRecordsApi } from '../../testing/records-api.fixture';
 
 const dataset = (name: string) => path.join(DATASETS, name);
 
 const MAX_UPLOAD_BYTES = 100_000;
 const UNEMPLOYMENT = dataset('csv/unemployment.tsv'); // 34,739 bytes
 
-const orgA = randomUUID();
-const orgB = randomUUID();
-const orgC = randomUUID();
-const owner = caller('owner', orgA, [3]);
-const member = caller('member', orgA, [3]);
-const admin = caller('admin', orgA, [2]);
-const outsider = caller('outsider', orgB, [1, 2, 3]);
-const friend = caller('friend', orgC, [1, 2, 3]);
-const basic = caller('basic', orgC, [3], 'BASIC');
-const everyone = [owner, member, admin, outsider, friend, basic];
-
 describeInfra('catalogue records API: who sees, edits, deletes and downloads (real PostgreSQL, fs storage)', true, () => {
-  let db: TestDatabase;
-  let catalogue: CatalogueTestApp;
-  let storage: ObjectStorage;
-  const headers = new Map<Caller, { Authorization: string }>();
-
-  const http = () => catalogue.http();
-  const as = (who: Caller) => headers.get(who)!;
-  const upload = (who: Caller, files: string[], fields: Record<string, string> = {}) => {
-    let call = http().post('/api/records/').set(as(who));
-    for (const [name, value] of Object.entries(fields)) call = call.field(name, value);
-    for (const file of files) call = call.attach('file', file);
-    return call;
-  };
-  const outbox = (key: string) => catalogue.events(key);
-
-  beforeAll(async () => {
-    db = await createTestDatabase('dc_catalogue');
-    catalogue = await CatalogueTestApp.start(db.url, { maxUploadBytes: MAX_UPLOAD_BYTES });
-    storage = catalogue.app.get(ObjectStorage);
-    for (const who of everyone) headers.set(who, await catalogue.auth(who));
-    // The directory projection is fed by identity's events, as in production.
-    await catalogue.feedDirectory(everyone, { [orgA]: 'Acme', [orgB]: 'Blue', [orgC]: 'Cyan' });
-  });
-
-  afterAll(async () => {
-    await catalogue?.close();
-    await db?.drop();
-  });
+  const api = useRecordsApi({ maxUploadBytes: MAX_UPLOAD_BYTES });
+  const { http, as, upload, outbox } = api;
 
   describe('who sees, edits, deletes and downloads a record', () => {
     let record: { id: string; visibilitymodel_set: Array<{ id: string }>; FILES: Array<{ id: string }> };
@@ -255,14 +219,14 @@ describeInfra('catalogue records API: who sees, edits, deletes and downloads (re
     it('DELETE: members 403, strangers 404; the owner removes the record, its files and objects, and record.deleted is published', async () => {
       await http().put(`/api/records/${record.id}/`).set(as(owner)).send({ visibility: 'PR' });
       const key = `catalogue/files/${record.FILES[0].id}`;
-      expect(await storage.exists(key)).toBe(true);
+      expect(await api.storage.exists(key)).toBe(true);
       expect((await http().delete(`/api/records/${record.id}/`).set(as(member))).status).toBe(403);
       expect((await http().delete(`/api/records/${record.id}/`).set(as(outsider))).status).toBe(404);
       const deleted = await http().delete(`/api/records/${record.id}/`).set(as(owner));
       expect(deleted.status).toBe(204);
-      expect(await storage.exists(key)).toBe(false);
+      expect(await api.storage.exists(key)).toBe(false);
       expect((await get(owner)).status).toBe(404);
-      expect(await catalogue.sql('SELECT id FROM catalogue.files WHERE record_id = $1', [record.id])).toEqual([]);
+      expect(await api.catalogue.sql('SELECT id FROM catalogue.files WHERE record_id = $1', [record.id])).toEqual([]);
       expect((await outbox(record.id)).at(-1)).toMatchObject({
         type: 'record.deleted',
         payload: { recordId: record.id, ownerId: owner.id, organisationId: orgA },

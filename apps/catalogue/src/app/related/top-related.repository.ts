@@ -1,18 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid, type RelatedRecordPayload } from '@dc/contracts';
+import { ACCESS_FACT_COLUMNS, type AccessFactsRow, toAccessFacts } from '../record-store/access-facts.sql';
 import { UnitOfWork } from '../unit-of-work/unit-of-work';
 import type { RelatedCandidate } from './top-related';
 
-interface CandidateRow {
+interface CandidateRow extends AccessFactsRow {
   id: string;
   name: string;
-  owner_id: string;
-  organisation_id: string;
-  visibility: string;
-  shared_user_ids: string[];
-  shared_organisation_ids: string[];
-  access: string;
-  owner_only: boolean;
   item: RelatedRecordPayload;
 }
 
@@ -39,7 +33,7 @@ export class TopRelatedRepository {
   /** The kept related records that still exist, in the kept order, with their visibility facts and names. */
   async candidates(recordId: string): Promise<RelatedCandidate[]> {
     const rows = (await this.work.manager.query(
-      `SELECT r.id, r.name, r.owner_id, r.organisation_id, r.visibility, r.shared_user_ids, r.shared_organisation_ids, r.access, r.owner_only, e.item
+      `SELECT r.id, r.name, ${ACCESS_FACT_COLUMNS}, e.item
          FROM catalogue.top_related t
          CROSS JOIN LATERAL jsonb_array_elements(t.related) WITH ORDINALITY AS e(item, position)
          JOIN catalogue.records r ON r.id = (e.item->>'recordId')::uuid
@@ -50,13 +44,7 @@ export class TopRelatedRepository {
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
-      ownerId: row.owner_id,
-      organisationId: row.organisation_id,
-      visibility: row.visibility,
-      sharedUserIds: row.shared_user_ids,
-      sharedOrganisationIds: row.shared_organisation_ids,
-      access: row.access,
-      ownerOnly: row.owner_only,
+      ...toAccessFacts(row),
       sem_score: row.item.semScore,
       struct_score: row.item.structScore,
       stats_score: row.item.statsScore,

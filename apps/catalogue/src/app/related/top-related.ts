@@ -4,16 +4,6 @@ import type { Viewer } from '../record-model/record-access';
 /** Related records a record shows (spec section 3, top_related), best first. */
 export const TOP_RELATED_SHOWN = 5;
 
-/** A related record as the projection keeps it, with what the visibility rule needs. */
-export interface RelatedCandidate extends RecordAccessFacts {
-  id: string;
-  name: string;
-  sem_score: number;
-  struct_score: number;
-  stats_score: number;
-  link_score: number;
-}
-
 export interface TopRelatedView {
   id: string;
   name: string;
@@ -22,6 +12,9 @@ export interface TopRelatedView {
   stats_score: number;
   link_score: number;
 }
+
+/** A related record as the projection keeps it, with what the visibility rule needs. */
+export type RelatedCandidate = RecordAccessFacts & TopRelatedView;
 
 /**
  * The record's top_related for this viewer: only records they may see (the catalogue's visibility

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { PassThrough, Readable } from 'node:stream';
 import { DetailError, FieldValidationError, unstorableTextMessage } from '@dc/platform';
+import { EXTRACTED_CONTENT_TYPES } from '@dc/extraction';
 import { ObjectStorage, ObjectTooLargeError } from '@dc/storage';
 
 export interface StoredUpload {
@@ -33,18 +34,7 @@ export interface ReceiveOptions {
 const FILE_FIELDS = new Set(['file', 'files', 'file[]', 'files[]']);
 
 /** Without a helpful content type from the browser, the extension decides (extraction types of spec section 4). */
-const CONTENT_TYPES: Record<string, string> = {
-  csv: 'text/csv',
-  tsv: 'text/tab-separated-values',
-  txt: 'text/plain',
-  xls: 'application/vnd.ms-excel',
-  xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-  pdf: 'application/pdf',
-  docx: 'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
-  hl7: 'x-application/hl7-v2+er7',
-  zip: 'application/zip',
-  json: 'application/json',
-};
+const CONTENT_TYPES = EXTRACTED_CONTENT_TYPES;
 
 export function extensionOf(fileName: string): string {
   const dot = fileName.lastIndexOf('.');

@@ -1,6 +1,6 @@
-import { HttpException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { AuthUser } from '@dc/platform';
+import { refusal } from '@dc/testing';
 import type { Job } from './job';
 import type { JobsRepository } from './jobs.repository';
 import { JOB_DELETE_FAILED, JOB_DELETED, JobsService, NO_JOBS } from './jobs.service';
@@ -36,16 +36,6 @@ const user = (username: string): AuthUser => ({
 });
 const owner = user('owner');
 const other = user('other');
-
-async function refusal(call: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof HttpException) return { status: error.getStatus(), body: error.getResponse() };
-    throw error;
-  }
-  throw new Error('expected the call to be refused');
-}
 
 describe('JobsService on an in-memory registry: only the owner lists, reads and deletes a job', () => {
   let registry: FakeJobs;

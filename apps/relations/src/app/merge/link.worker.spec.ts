@@ -8,17 +8,7 @@ import type { LinkColumnRows } from '../scoring/row-linkage';
 import type { Lexicon } from '../wordnet/lexicon';
 import type { SketchedRecord } from '../records/related-record';
 import { LINK_JOB_PAIRS, LINK_WORKERS_GROUP, LinkWorker, noLinksFound, recordRemoved } from './link.worker';
-import {
-  asJobEvents,
-  asRecords,
-  column,
-  FakeJobEventsRepository,
-  FakeRecordsRepository,
-  FakeRequestGrantsRepository,
-  recordAccess,
-  sketchedRecord,
-  user,
-} from './merge.fixture';
+import { column, mergeFakes, type MergeFakes, sketchedRecord, user } from './merge.fixture';
 
 const owner = user('owner');
 const stranger = user('stranger');
@@ -84,9 +74,9 @@ const job = (type: 'LINK' | 'MERGE', left: SketchedRecord, right: SketchedRecord
 const completed = (payload: Parameters<typeof JobCompleted.payload.parse>[0]) => JobCompleted.payload.parse(payload);
 
 describe('LinkWorker (fake repositories)', () => {
-  let records: FakeRecordsRepository;
+  let records: MergeFakes['records'];
   let rows: FakeRowReader;
-  let jobEvents: FakeJobEventsRepository;
+  let jobEvents: MergeFakes['jobEvents'];
   let bus: FakeBus;
   let worker: LinkWorker;
   /** What the worker reported of each job, in order: the states the job moved through. */
@@ -98,15 +88,15 @@ describe('LinkWorker (fake repositories)', () => {
     });
 
   beforeEach(() => {
-    records = new FakeRecordsRepository(global, maunaLoa, plain);
+    const { repositories, ...fakes } = mergeFakes(global, maunaLoa, plain);
+    ({ records, jobEvents } = fakes);
     rows = new FakeRowReader();
     for (const record of [global, maunaLoa]) rows.rows.set(record.files[0].fileId, record === global ? leftYears : rightYears);
-    jobEvents = new FakeJobEventsRepository();
     bus = new FakeBus();
     const lexicon = { similarity: (a: string, b: string) => (a.toLowerCase() === b.toLowerCase() ? 1 : 0) } as unknown as Lexicon;
-    const relations = new RelationsService(asRecords(records), recordAccess(records, new FakeRequestGrantsRepository()), lexicon, rows as unknown as RowReader);
+    const relations = new RelationsService(repositories.records, repositories.access, lexicon, rows as unknown as RowReader);
     const logger = createLogger({ service: 'link-worker-test', level: 'silent' });
-    worker = new LinkWorker(bus as unknown as EventBus, asRecords(records), relations, asJobEvents(jobEvents), logger);
+    worker = new LinkWorker(bus as unknown as EventBus, repositories.records, relations, repositories.jobEvents, logger);
   });
 
   it('takes LINK jobs from job.requested in its consumer group, and leaves MERGE jobs to the merge workers', async () => {
@@ -146,19 +136,15 @@ describe('LinkWorker (fake repositories)', () => {
   it(`keeps at most ${LINK_JOB_PAIRS} row pairs`, async () => {
     const many = years(0, LINK_JOB_PAIRS + 199);
     const [left, right] = [hashedYears('Left', many), hashedYears('Right', many)];
-    records = new FakeRecordsRepository(left, right);
+    const { repositories, ...fakes } = mergeFakes(left, right);
+    ({ records, jobEvents } = fakes);
     rows.rows.set(left.files[0].fileId, many);
     rows.rows.set(right.files[0].fileId, many);
     worker = new LinkWorker(
       bus as unknown as EventBus,
-      asRecords(records),
-      new RelationsService(
-        asRecords(records),
-        recordAccess(records, new FakeRequestGrantsRepository()),
-        { similarity: () => 1 } as unknown as Lexicon,
-        rows as unknown as RowReader,
-      ),
-      asJobEvents(jobEvents),
+      repositories.records,
+      new RelationsService(repositories.records, repositories.access, { similarity: () => 1 } as unknown as Lexicon, rows as unknown as RowReader),
+      repositories.jobEvents,
       createLogger({ service: 'link-worker-test', level: 'silent' }),
     );
     await worker.run(job('LINK', left, right));

@@ -4,17 +4,7 @@ import { NO_ACCESS } from '../compare/relations.service';
 import type { SketchedRecord } from '../records/related-record';
 import { LINK_STARTED, MERGE_STARTED, MergeJobsService, NO_HASHED_COLUMNS } from './merge-jobs.service';
 import { NOT_TABULAR } from './merge-scan.service';
-import {
-  asJobEvents,
-  asRecords,
-  column,
-  FakeJobEventsRepository,
-  FakeRecordsRepository,
-  FakeRequestGrantsRepository,
-  recordAccess,
-  sketchedRecord,
-  user,
-} from './merge.fixture';
+import { column, mergeFakes, type MergeFakes, sketchedRecord, user } from './merge.fixture';
 
 const owner = user('owner');
 const colleague = user('colleague', owner.organisationId);
@@ -40,17 +30,15 @@ const pair = (left: SketchedRecord, right: SketchedRecord, header_left: string, 
 });
 
 describe('MergeJobsService (fake repositories)', () => {
-  let records: FakeRecordsRepository;
-  let grants: FakeRequestGrantsRepository;
-  let jobEvents: FakeJobEventsRepository;
+  let grants: MergeFakes['grants'];
+  let jobEvents: MergeFakes['jobEvents'];
   let service: MergeJobsService;
   const requested = () => jobEvents.events.map((event) => ({ type: event.type, key: event.key, payload: event.payload as JobRequestedPayload }));
 
   const start = (...extra: SketchedRecord[]) => {
-    records = new FakeRecordsRepository(rainfall, stations, gauges, census, secret, survey, gone, ...extra);
-    grants = new FakeRequestGrantsRepository();
-    jobEvents = new FakeJobEventsRepository();
-    service = new MergeJobsService(asRecords(records), recordAccess(records, grants), asJobEvents(jobEvents));
+    const { repositories, ...fakes } = mergeFakes(rainfall, stations, gauges, census, secret, survey, gone, ...extra);
+    ({ grants, jobEvents } = fakes);
+    service = new MergeJobsService(repositories.records, repositories.access, repositories.jobEvents);
   };
   beforeEach(() => start());
 

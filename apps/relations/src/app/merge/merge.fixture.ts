@@ -75,6 +75,20 @@ export const asJobEvents = (fake: FakeJobEventsRepository) => fake as unknown as
 export const recordAccess = (records: FakeRecordsRepository, grants: FakeRequestGrantsRepository) =>
   new RecordAccess(grants as unknown as RequestGrantsRepository, asRecords(records));
 
+/** A test's fakes over these records, and the repositories made of them as the services' constructors take them. */
+export function mergeFakes(...seeded: SketchedRecord[]) {
+  const records = new FakeRecordsRepository(...seeded);
+  const grants = new FakeRequestGrantsRepository();
+  const jobEvents = new FakeJobEventsRepository();
+  return {
+    records,
+    grants,
+    jobEvents,
+    repositories: { records: asRecords(records), access: recordAccess(records, grants), jobEvents: asJobEvents(jobEvents) },
+  };
+}
+export type MergeFakes = ReturnType<typeof mergeFakes>;
+
 export function user(username: string, organisationId: string = randomUUID(), groups: number[] = [3]): AuthUser {
   return { id: randomUUID(), username, organisationId, clientType: 'STANDARD', permissions: [], groups, passwordVersion: 1 };
 }

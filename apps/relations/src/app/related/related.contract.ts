@@ -1,10 +1,11 @@
 // What joinable-with and top-related take and answer, with the examples docs/openapi.json shows.
 import type { ApiContractSpec } from '@dc/platform';
 import { recordSchema } from '../compare/dto';
+import { BRIEF, MATCHING_HEADER } from '../compare/relations.contract';
 import { joinableWithResponseSchema, topRelatedResponseSchema } from './related.dto';
 
-const RECORD = '0e6c2d1a-3b4f-4c5d-8e6f-7a8b9c0d1e2f';
-const STATIONS = { id: '9a1f2b3c-4d5e-4f60-8a7b-1c2d3e4f5a6b', name: 'Stations' };
+const RECORD = BRIEF.record1.id;
+const STATIONS = { id: BRIEF.record2.id, name: BRIEF.record2.name };
 
 export const JOINABLE_WITH_CONTRACT: ApiContractSpec = {
   summary: 'Records the caller may see that join with this one on some column whose values they may read, best first (at most 10)',
@@ -18,18 +19,7 @@ export const JOINABLE_WITH_CONTRACT: ApiContractSpec = {
         ...STATIONS,
         join_score: 0.83,
         unionable: false,
-        matching_headers: [
-          {
-            header_left: 'station_id',
-            header_right: 'id',
-            header_similarity: 0.5,
-            containment_left: 0.97,
-            containment_right: 0.4,
-            jaccard: 0.39,
-            score: 0.83,
-            values_compared: true,
-          },
-        ],
+        matching_headers: [MATCHING_HEADER],
       },
     ],
   },

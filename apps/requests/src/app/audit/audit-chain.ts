@@ -39,18 +39,16 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/**
+ * What an entry's hash covers, in this order (never to change: stored chains were hashed so), which
+ * is also the order of requests.audit_log's columns before hash.
+ */
+export function chainedFields<D = AuditContent['details']>(entry: Omit<AuditEntry, 'hash' | 'details'> & { details: D }) {
+  return [entry.seq, entry.id, entry.requestId, entry.recordId, entry.actorId, entry.action, entry.details, entry.occurredAt, entry.prevHash] as const;
+}
+
 export function entryHash(entry: Omit<AuditEntry, 'hash'>): string {
-  const content = [
-    entry.seq,
-    entry.id,
-    entry.requestId,
-    entry.recordId,
-    entry.actorId,
-    entry.action,
-    entry.details,
-    entry.occurredAt.toISOString(),
-    entry.prevHash,
-  ];
+  const content = chainedFields(entry).map((field) => (field instanceof Date ? field.toISOString() : field));
   return createHash('sha256').update(canonicalJson(content)).digest('hex');
 }
 

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AuditContent, AuditEntry, chainEntry, ChainBreak, firstBreak } from './audit-chain';
+import { AuditContent, AuditEntry, chainedFields, chainEntry, ChainBreak, firstBreak } from './audit-chain';
 
 interface AuditRow {
   seq: string;
@@ -45,18 +45,7 @@ export class AuditRepository {
     await manager.query(
       `INSERT INTO requests.audit_log (seq, id, request_id, record_id, actor_id, action, details, occurred_at, prev_hash, hash)
        VALUES ($1, $2, $3, $4, $5, $6, $7::jsonb, $8, $9, $10)`,
-      [
-        entry.seq,
-        entry.id,
-        entry.requestId,
-        entry.recordId,
-        entry.actorId,
-        entry.action,
-        JSON.stringify(entry.details),
-        entry.occurredAt,
-        entry.prevHash,
-        entry.hash,
-      ],
+      [...chainedFields({ ...entry, details: JSON.stringify(entry.details) }), entry.hash],
     );
     return entry;
   }

@@ -1,5 +1,5 @@
-import { permissionsOfGroups, REQUEST_STATUSES, RequestStatus } from '@dc/contracts';
-import type { AuthUser } from '@dc/platform';
+import { REQUEST_STATUSES, RequestStatus } from '@dc/contracts';
+import { authUser } from '@dc/testing';
 import { applyAnswers, canSee, parseExpiry, refusalToMove, unanswered } from './request-rules';
 
 describe('request rules', () => {
@@ -62,15 +62,7 @@ describe('request rules', () => {
   });
 
   it('lets nobody but its owner see (and so request) an owner-only record (lineage), whatever its visibility', () => {
-    const user = (id: string, organisationId: string, groups: number[]): AuthUser => ({
-      id,
-      username: id,
-      organisationId,
-      clientType: 'STANDARD',
-      groups,
-      permissions: permissionsOfGroups(groups),
-      passwordVersion: 1,
-    });
+    const user = (id: string, organisationId: string, groups: number[]) => authUser({ id, username: id, organisationId, clientType: 'STANDARD', groups });
     const derived = {
       ownerId: 'maker',
       organisationId: 'org-m',

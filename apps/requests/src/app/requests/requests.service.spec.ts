@@ -1,7 +1,7 @@
-import { HttpException } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { ACCESS_ADMIN, DATA_ADMIN, DATA_VIEWER, permissionsOfGroups } from '@dc/contracts';
+import { ACCESS_ADMIN, DATA_ADMIN, DATA_VIEWER } from '@dc/contracts';
 import type { AuthUser } from '@dc/platform';
+import { authUser, refusal, testCaller } from '@dc/testing';
 import type { AuditRepository } from '../audit/audit.repository';
 import type { DirectoryRepository } from '../directory/directory.repository';
 import type { KnownRecord, RecordsRepository } from '../records/records.repository';
@@ -15,15 +15,7 @@ import { ALREADY_REQUESTED, READ_ONLY, REASON_REQUIRED, RequestsService } from '
 const orgA = randomUUID();
 const orgB = randomUUID();
 const orgC = randomUUID();
-const user = (username: string, organisationId: string, groups: number[]): AuthUser => ({
-  id: randomUUID(),
-  username,
-  organisationId,
-  clientType: 'STANDARD',
-  permissions: permissionsOfGroups(groups),
-  groups,
-  passwordVersion: 1,
-});
+const user = (username: string, organisationId: string, groups: number[]): AuthUser => authUser(testCaller(username, organisationId, groups));
 const owner = user('owner', orgA, [DATA_VIEWER]);
 const dataAdmin = user('admin', orgA, [DATA_ADMIN]);
 const viewer = user('viewer', orgA, [DATA_VIEWER]);
@@ -44,17 +36,6 @@ const ANSWERS = [
 ];
 const NOT_FOUND = { status: 404, body: { detail: 'Not found.' } };
 const FORBIDDEN = { status: 403, body: { detail: 'You do not have permission to perform this action.' } };
-
-/** The status and body a refusal answers with (what the client reads), or a failed test when the call went through. */
-async function refusal(call: Promise<unknown>): Promise<{ status: number; body: unknown }> {
-  try {
-    await call;
-  } catch (error) {
-    if (error instanceof HttpException) return { status: error.getStatus(), body: error.getResponse() };
-    throw error;
-  }
-  throw new Error('expected the call to be refused');
-}
 
 describe('RequestsService on in-memory repositories: states, transitions, who may do what', () => {
   let records: FakeRecords;

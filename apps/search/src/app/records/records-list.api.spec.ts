@@ -1,5 +1,5 @@
 import { createEvent, RecordSnapshot, RequestSnapshot, RequestUpdated } from '@dc/contracts';
-import { createTestDatabase, describeInfra, type TestDatabase } from '@dc/testing';
+import { createTestDatabase, describeInfra, type TestDatabase, testRecordSnapshot } from '@dc/testing';
 import { Client } from 'pg';
 import { SearchTestApp, type Viewer } from '../../testing/search-test-app';
 import { MAX_REMEMBERED_REQUESTS, PostgresRequestStatuses, REQUEST_STATUSES_TTL_MS, RequestStatuses } from '../requests/request-statuses';
@@ -20,40 +20,21 @@ function record(
   shared: { users?: string[]; organisations?: string[] } = {},
 ): RecordSnapshot {
   const changedAt = new Date(Date.UTC(2026, 0, 1, 0, minute++)).toISOString();
-  return {
+  return testRecordSnapshot(owner, {
     recordId,
     name: `Record ${recordId}`,
-    altName: '',
     description: `sensor feed ${recordId}`,
-    provenance: '',
-    source: '',
-    ownerId: owner.id,
-    ownerUsername: owner.username,
-    organisationId: owner.organisationId,
     organisationName: owner.organisationId,
     visibility,
     sharedWithUserIds: shared.users ?? [],
     sharedWithOrganisationIds: shared.organisations ?? [],
-    groupIds: [],
-    projects: [],
-    access: 'RE',
-    ownerOnly: false,
-    derivedFrom: [],
-    accessFee: null,
-    currency: 'CAD',
-    policyId: null,
     origin: 'metadata',
     type: 'metadata',
     size: 0,
-    version: 1,
     createdAt: changedAt,
     changedAt,
     headers: ['station', 'value'],
-    words: [],
-    totalRows: null,
-    encryptedHeaders: [],
-    files: [],
-  };
+  });
 }
 
 /**

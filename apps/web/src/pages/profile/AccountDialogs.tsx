@@ -1,24 +1,14 @@
-import { Alert, Checkbox, Fieldset, SimpleGrid, Stack } from '@chakra-ui/react';
+import { Alert, Checkbox, Fieldset, Stack } from '@chakra-ui/react';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { Account } from '../../api/types';
 import { FormDialog } from '../../components/FormDialog';
 import { ServerErrorAlert } from '../../forms/ServerErrorAlert';
 import { TextField } from '../../forms/TextField';
-import { EMAIL_PATTERN, requiredMessage, useForm, type FieldMessages } from '../../forms/use-form';
+import { requiredMessage, useForm } from '../../forms/use-form';
+import { emailMessage, NewAccountFields, newAccountMessages, type NewAccountValues, passwordMessages } from '../../identity/AccountFields';
 import { GROUPS } from '../../identity/constants';
 import { identityApi } from '../../identity/identity-api';
-
-function emailMessage(email: string): string | undefined {
-  return requiredMessage(email, 'Email is required.') ?? (EMAIL_PATTERN.test(email.trim()) ? undefined : 'Enter a valid email address.');
-}
-
-function passwordMessages(password: string, confirm: string, names: [string, string]): FieldMessages {
-  return {
-    [names[0]]: requiredMessage(password, 'Password is required.'),
-    [names[1]]: requiredMessage(confirm, 'Please confirm the password.') ?? (confirm === password ? undefined : "Passwords don't match."),
-  };
-}
 
 interface NewAccountDialogProps {
   open: boolean;
@@ -32,13 +22,7 @@ const NEW_ACCOUNT_FIELDS = ['username', 'email', 'first_name', 'last_name', 'pas
 export function NewAccountDialog({ open, onClose, onCreated }: NewAccountDialogProps) {
   const createAccount = useMutation({ mutationFn: identityApi.createAccount });
   const [groups, setGroups] = useState<number[]>([3]);
-  const form = useForm({ username: '', email: '', first_name: '', last_name: '', password: '', password_confirm: '' }, (values) => ({
-    username: requiredMessage(values.username, 'Username is required.'),
-    email: emailMessage(values.email),
-    first_name: requiredMessage(values.first_name, 'First Name is required'),
-    last_name: requiredMessage(values.last_name, 'Last Name is required'),
-    ...passwordMessages(values.password, values.password_confirm, ['password', 'password_confirm']),
-  }));
+  const form = useForm<NewAccountValues>({ username: '', email: '', first_name: '', last_name: '', password: '', password_confirm: '' }, newAccountMessages);
   const close = () => {
     form.reset();
     setGroups([3]);
@@ -72,14 +56,7 @@ export function NewAccountDialog({ open, onClose, onCreated }: NewAccountDialogP
       submitting={form.submitting}
     >
       <ServerErrorAlert error={form.serverError} shownFields={NEW_ACCOUNT_FIELDS} />
-      <TextField label="Username" autoComplete="off" required {...form.field('username')} />
-      <TextField label="Email" type="email" autoComplete="off" required {...form.field('email')} />
-      <SimpleGrid columns={{ base: 1, sm: 2 }} gap="4">
-        <TextField label="First name" autoComplete="off" required {...form.field('first_name')} />
-        <TextField label="Last name" autoComplete="off" required {...form.field('last_name')} />
-        <TextField label="Password" type="password" autoComplete="new-password" required {...form.field('password')} />
-        <TextField label="Confirm password" type="password" autoComplete="new-password" required {...form.field('password_confirm')} />
-      </SimpleGrid>
+      <NewAccountFields field={form.field} own={false} />
       <Fieldset.Root invalid={!!groupsError}>
         <Fieldset.Legend>Groups</Fieldset.Legend>
         <Stack gap="2" mt="2">

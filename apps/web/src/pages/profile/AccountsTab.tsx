@@ -13,8 +13,16 @@ import { GROUPS, PERMISSIONS } from '../../identity/constants';
 import { identityApi } from '../../identity/identity-api';
 import { toaster } from '../../shell/toaster';
 import { EditAccountDialog, NewAccountDialog, SetPasswordDialog } from './AccountDialogs';
-import { TableScrollArea } from '../../components/TableScrollArea';
+import { DataTable, type DataColumn } from '../../components/DataTable';
 import { accountKeys, identityKeys } from '../../shared/query-keys';
+
+const ACCOUNT_COLUMNS: DataColumn[] = [
+  'Account',
+  'Email',
+  'Plan',
+  ...GROUPS.map((group) => ({ header: group.name, textAlign: 'center' as const })),
+  { header: 'Actions', textAlign: 'end' },
+];
 
 function fullName(account: Account): string {
   return [account.first_name, account.last_name].filter(Boolean).join(' ');
@@ -107,104 +115,82 @@ export function AccountsTab({ user }: { user: UserAccount }) {
           </EmptyState.Root>
         )}
         {list.length > 0 && (
-          <TableScrollArea label="Accounts">
-            <Table.Root size="sm" aria-label="Accounts">
-              <Table.Header>
-                <Table.Row>
-                  <Table.ColumnHeader>Account</Table.ColumnHeader>
-                  <Table.ColumnHeader>Email</Table.ColumnHeader>
-                  <Table.ColumnHeader>Plan</Table.ColumnHeader>
-                  {GROUPS.map((group) => (
-                    <Table.ColumnHeader key={group.id} textAlign="center">
-                      {group.name}
-                    </Table.ColumnHeader>
-                  ))}
-                  <Table.ColumnHeader textAlign="end">Actions</Table.ColumnHeader>
-                </Table.Row>
-              </Table.Header>
-              <Table.Body>
-                {list.map((account) => {
-                  const own = account.id === user.id;
-                  const saving = pendingGroups?.id === account.id;
-                  const groups = saving ? pendingGroups.groups : (account.groups ?? []);
-                  return (
-                    <Table.Row key={account.id} data-testid={`account-${account.username}`}>
-                      <Table.Cell>
-                        <Text fontWeight="medium">
-                          {account.username}{' '}
-                          {own && (
-                            <Badge size="sm" colorPalette="teal" variant="subtle">
-                              You
-                            </Badge>
-                          )}
-                          {account.active === false && (
-                            <Badge size="sm" colorPalette="gray" ms="1">
-                              Inactive
-                            </Badge>
-                          )}
-                        </Text>
-                        <Text fontSize="xs" color="fg.muted">
-                          {fullName(account)}
-                        </Text>
-                      </Table.Cell>
-                      <Table.Cell>{account.email}</Table.Cell>
-                      <Table.Cell>
-                        <Badge size="sm" colorPalette={account.client_type === 'BASIC' ? 'orange' : 'teal'}>
-                          {account.client_type ?? '—'}
+          <DataTable label="Accounts" headers={ACCOUNT_COLUMNS}>
+            {list.map((account) => {
+              const own = account.id === user.id;
+              const saving = pendingGroups?.id === account.id;
+              const groups = saving ? pendingGroups.groups : (account.groups ?? []);
+              return (
+                <Table.Row key={account.id} data-testid={`account-${account.username}`}>
+                  <Table.Cell>
+                    <Text fontWeight="medium">
+                      {account.username}{' '}
+                      {own && (
+                        <Badge size="sm" colorPalette="teal" variant="subtle">
+                          You
                         </Badge>
-                      </Table.Cell>
-                      {GROUPS.map((group) => (
-                        <Table.Cell key={group.id} textAlign="center">
-                          <Checkbox.Root
-                            colorPalette="teal"
-                            checked={groups.includes(group.id)}
-                            disabled={own || !canChange || saving}
-                            onCheckedChange={(details) => toggleGroup(account, group.id, details.checked === true)}
-                            title={own ? 'You cannot change your own group membership.' : undefined}
-                          >
-                            <Checkbox.HiddenInput aria-label={`${group.name} for ${account.username}`} />
-                            <Checkbox.Control />
-                          </Checkbox.Root>
-                        </Table.Cell>
-                      ))}
-                      <Table.Cell>
-                        <HStack gap="1" justify="end">
-                          <Button
-                            size="xs"
-                            variant="outline"
-                            aria-label={`${canChange ? 'Edit' : 'View'} ${account.username}`}
-                            onClick={() => setEditing(account)}
-                          >
-                            {canChange ? 'Edit' : 'View'}
-                          </Button>
-                          {/* One's own password changes on the Profile tab, with the current password. */}
-                          {canChange && !own && (
-                            <Button size="xs" variant="outline" aria-label={`Set password of ${account.username}`} onClick={() => setSettingPassword(account)}>
-                              Set password
-                            </Button>
-                          )}
-                          {canDelete && !own && (
-                            <Button
-                              size="xs"
-                              variant="outline"
-                              colorPalette="red"
-                              aria-label={`Delete ${account.username}`}
-                              onClick={() => {
-                                setDeleteError(null);
-                                setDeleting(account);
-                              }}
-                            >
-                              Delete
-                            </Button>
-                          )}
-                        </HStack>
-                      </Table.Cell>
-                    </Table.Row>
-                  );
-                })}
-              </Table.Body>
-            </Table.Root>
-          </TableScrollArea>
+                      )}
+                      {account.active === false && (
+                        <Badge size="sm" colorPalette="gray" ms="1">
+                          Inactive
+                        </Badge>
+                      )}
+                    </Text>
+                    <Text fontSize="xs" color="fg.muted">
+                      {fullName(account)}
+                    </Text>
+                  </Table.Cell>
+                  <Table.Cell>{account.email}</Table.Cell>
+                  <Table.Cell>
+                    <Badge size="sm" colorPalette={account.client_type === 'BASIC' ? 'orange' : 'teal'}>
+                      {account.client_type ?? '—'}
+                    </Badge>
+                  </Table.Cell>
+                  {GROUPS.map((group) => (
+                    <Table.Cell key={group.id} textAlign="center">
+                      <Checkbox.Root
+                        colorPalette="teal"
+                        checked={groups.includes(group.id)}
+                        disabled={own || !canChange || saving}
+                        onCheckedChange={(details) => toggleGroup(account, group.id, details.checked === true)}
+                        title={own ? 'You cannot change your own group membership.' : undefined}
+                      >
+                        <Checkbox.HiddenInput aria-label={`${group.name} for ${account.username}`} />
+                        <Checkbox.Control />
+                      </Checkbox.Root>
+                    </Table.Cell>
+                  ))}
+                  <Table.Cell>
+                    <HStack gap="1" justify="end">
+                      <Button size="xs" variant="outline" aria-label={`${canChange ? 'Edit' : 'View'} ${account.username}`} onClick={() => setEditing(account)}>
+                        {canChange ? 'Edit' : 'View'}
+                      </Button>
+                      {/* One's own password changes on the Profile tab, with the current password. */}
+                      {canChange && !own && (
+                        <Button size="xs" variant="outline" aria-label={`Set password of ${account.username}`} onClick={() => setSettingPassword(account)}>
+                          Set password
+                        </Button>
+                      )}
+                      {canDelete && !own && (
+                        <Button
+                          size="xs"
+                          variant="outline"
+                          colorPalette="red"
+                          aria-label={`Delete ${account.username}`}
+                          onClick={() => {
+                            setDeleteError(null);
+                            setDeleting(account);
+                          }}
+                        >
+                          Delete
+                        </Button>
+                      )}
+                    </HStack>
+                  </Table.Cell>
+                </Table.Row>
+              );
+            })}
+          </DataTable>
         )}
       </Stack>
 
