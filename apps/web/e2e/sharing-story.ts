@@ -130,6 +130,17 @@ export function sharingStory(prefix: string, start: () => Promise<RealProduct>):
     await page.goto(`${product.base}/#/records`);
     await page.getByLabel('Project', { exact: true }).selectOption({ label: 'Hydrology' });
     const card = page.getByTestId(`record-card-${recordId}`);
+    // The search index follows the catalogue through events (over Kafka in distributed mode): until it
+    // has applied the record's project, the filtered list is empty, as a person who reloads then sees.
+    // The summary counts the filtered list once it has answered (the unfiltered one may still show).
+    const filtered = page.getByTestId('records-search-summary').filter({ hasText: /in the project Hydrology · [\d,]+\+? records?/ });
+    await eventually(async () => {
+      await filtered.waitFor();
+      if ((await card.count()) === 0) {
+        await page.reload();
+        throw new Error('the search index has not applied the project yet');
+      }
+    }, 60_000);
     await card.waitFor();
     await shot(page, 'workspace-project');
     await expectAccessible(page, `${prefix}-workspace-project`);
