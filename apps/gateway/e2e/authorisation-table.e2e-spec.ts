@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { ROUTES } from '../src/app/route-table';
-import { type EmbeddedProduct, startEmbeddedProduct } from './embedded-product';
+import { ensureServerBuild, type EmbeddedProduct, startEmbeddedProduct } from '@dc/testing';
 import { activateAndLogin, register } from './flows';
 
 const PASSWORD = 'correct horse battery';
@@ -134,6 +134,7 @@ describe('authorisation table: every route of the gateway x every kind of caller
 
   describe('with the product running', () => {
     beforeAll(async () => {
+      ensureServerBuild();
       product = await startEmbeddedProduct('authz');
       ({ dataDir, port } = product);
       const mailDir = path.join(dataDir, 'mail');

@@ -1,8 +1,7 @@
 import { statSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
 import path from 'node:path';
-import { isChromiumInstalled, launchChromium } from '@dc/testing';
-import { type EmbeddedProduct, startEmbeddedProduct } from './embedded-product';
+import { ensureServerBuild, type EmbeddedProduct, isChromiumInstalled, launchChromium, startEmbeddedProduct } from '@dc/testing';
 import { activateAndLogin, register } from './flows';
 
 const PASSWORD = 'correct horse battery';
@@ -71,6 +70,7 @@ describe('hardening of the embedded product', () => {
   const base = () => product!.base;
 
   beforeAll(async () => {
+    ensureServerBuild();
     product = await startEmbeddedProduct('hardening', {
       TRUST_PROXY: '192.0.2.1',
       HEADERS_TIMEOUT_MS: String(HEADERS_TIMEOUT_MS),

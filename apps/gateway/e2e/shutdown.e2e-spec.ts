@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import path from 'node:path';
-import { type EmbeddedProduct, startEmbeddedProduct } from './embedded-product';
+import { ensureServerBuild, type EmbeddedProduct, startEmbeddedProduct } from '@dc/testing';
 import { activateAndLogin, register } from './flows';
 
 const PASSWORD = 'correct horse battery';
@@ -15,6 +15,7 @@ describe('graceful shutdown of the embedded product', () => {
   const base = () => product!.base;
 
   beforeAll(async () => {
+    ensureServerBuild();
     product = await startEmbeddedProduct('shutdown', { LOG_LEVEL: 'debug' });
   }, 240_000);
 

@@ -14,3 +14,4 @@ export * from './refusal';
 export * from './typos';
 export * from './record-snapshot';
 export * from './bytes-body';
+export * from './embedded-product';

@@ -7,9 +7,8 @@ import { Agent, request } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { cpus } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, startDistributedProduct } from '@dc/testing';
+import { createTestDatabase, startDistributedProduct, startEmbeddedProduct } from '@dc/testing';
 import { signIn } from '../bench-account';
-import { startEmbeddedProduct } from '../embedded-product';
 import { writeBenchmarkSection } from '../bench-support';
 
 const argument = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.split('=')[1] ?? fallback);
@@ -95,7 +94,12 @@ async function runAll(calls: Call[], pids: number[]): Promise<string[]> {
 async function embedded(): Promise<string[]> {
   const db = await createTestDatabase('dc_bench_gateway');
   const dataDir = `/tmp/${db.name}`;
-  const { base, product } = await startEmbeddedProduct(db.url, dataDir);
+  const { base, app: product } = await startEmbeddedProduct('gateway-bench', {
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    SERVE_WEB: 'false',
+    LOG_LEVEL: 'warn',
+  });
   try {
     const token = await signIn(base, path.join(dataDir, 'mail'), 'gatewaybench', PASSWORD);
     return await runAll(

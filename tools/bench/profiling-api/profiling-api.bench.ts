@@ -15,9 +15,8 @@ import { openAsBlob, rmSync, statSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
-import { createTestDatabase, buildServer } from '@dc/testing';
+import { createTestDatabase, buildServer, startEmbeddedProduct } from '@dc/testing';
 import { signIn } from '../bench-account';
-import { startEmbeddedProduct } from '../embedded-product';
 import { writeBenchmarkSection } from '../bench-support';
 import { generatedCsv } from '../generated-csv';
 import { cpuMsOf, memoryOf } from '../process-probe';
@@ -165,7 +164,17 @@ async function runVariant(variant: Variant, csv: string, bytes: number, calls: (
   const db = await createTestDatabase('dc_bench_profiling_api');
   const dataDir = `/tmp/${db.name}`;
   console.log(`--- ${variant.label}`);
-  const { base, product, pid } = await startEmbeddedProduct(db.url, dataDir, variant.env);
+  const {
+    base,
+    app: product,
+    pid,
+  } = await startEmbeddedProduct('profiling-bench', {
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    SERVE_WEB: 'false',
+    LOG_LEVEL: 'warn',
+    ...variant.env,
+  });
   try {
     const token = await signIn(base, path.join(dataDir, 'mail'), 'profilingbench', PASSWORD);
     const recordIds: string[] = [];

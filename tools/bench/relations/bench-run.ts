@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { type EmbeddedProduct, startEmbeddedProduct } from '../embedded-product';
+import { type EmbeddedProduct, startEmbeddedProduct } from '@dc/testing';
 import { freshDatabase } from '../process-probe';
 import { type PeopleFiles, peopleFiles } from './people-data';
 
@@ -29,7 +29,7 @@ export interface PeopleBench {
   /** The gateway's base URL, the product's process id and its SQL connection. */
   base: string;
   pid: number;
-  app: EmbeddedProduct['product'];
+  app: EmbeddedProduct['app'];
   db: Client;
   dataDir: string;
 }
@@ -45,7 +45,13 @@ export async function withPeopleBench<T>(rows: number, database: string, dataDir
   const databaseUrl = await freshDatabase(database);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), dataDirPrefix));
   chmodSync(dataDir, 0o755);
-  const { base, product: app, pid } = await startEmbeddedProduct(databaseUrl, dataDir, { LOG_LEVEL: 'info' });
+  const { base, app, pid } = await startEmbeddedProduct(dataDirPrefix, (address) => ({
+    DATABASE_URL: databaseUrl,
+    DATA_DIR: dataDir,
+    PUBLIC_URL: address,
+    SERVE_WEB: 'false',
+    LOG_LEVEL: 'info',
+  }));
   const db = new Client({ connectionString: databaseUrl });
   try {
     await db.connect();
