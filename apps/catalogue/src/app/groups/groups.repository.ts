@@ -35,8 +35,10 @@ const toGroup = (row: GroupRow): Group => ({
   changed: row.changed,
 });
 
-interface MemberRow extends AccessFactsRow {
-  group_ids: string[];
+/** Records of one project sharing one set of access facts. */
+interface FactsCountRow extends AccessFactsRow {
+  group_id: string;
+  records: number;
 }
 
 /** Projects I/O in the unit of work: the records' transaction when records change with them. */
@@ -84,20 +86,24 @@ export class GroupsRepository {
   }
 
   /**
-   * How many records of each project the viewer may see (membership never widens sight): their access
-   * facts are read and judged by the one visibility rule (canViewRecord, libs/contracts), not a copy in SQL.
+   * How many records of each project the viewer may see (membership never widens sight): the records'
+   * access facts are judged by the one visibility rule (canViewRecord, libs/contracts), not a copy in
+   * SQL. Records are counted per project and set of facts in SQL, so a large project answers a few
+   * rows (one per owner and terms), not one per record.
    */
   async visibleRecordCounts(groupIds: string[], viewer: { id: string; organisationId: string }): Promise<Map<string, number>> {
     if (groupIds.length === 0) return new Map();
-    const rows: MemberRow[] = await this.manager.query(`SELECT r.group_ids, ${ACCESS_FACT_COLUMNS} FROM catalogue.records r WHERE r.group_ids && $1::text[]`, [
-      groupIds,
-    ]);
-    const counts = new Map<string, number>();
-    const wanted = new Set(groupIds);
+    const rows: FactsCountRow[] = await this.manager.query(
+      `SELECT g AS group_id, ${ACCESS_FACT_COLUMNS}, count(*)::int AS records
+         FROM catalogue.records r, unnest(r.group_ids) AS g
+        WHERE r.group_ids && $1::text[] AND g = ANY($1::text[])
+        GROUP BY g, ${ACCESS_FACT_COLUMNS}`,
+      [groupIds],
+    );
     const who: RecordViewer = { id: viewer.id, organisationId: viewer.organisationId, groups: [], permissions: [] };
+    const counts = new Map<string, number>();
     for (const row of rows) {
-      if (!canViewRecord(toAccessFacts(row), who)) continue;
-      for (const groupId of row.group_ids) if (wanted.has(groupId)) counts.set(groupId, (counts.get(groupId) ?? 0) + 1);
+      if (canViewRecord(toAccessFacts(row), who)) counts.set(row.group_id, (counts.get(row.group_id) ?? 0) + row.records);
     }
     return counts;
   }
