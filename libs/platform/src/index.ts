@@ -25,3 +25,4 @@ export * from './security/secret-cipher';
 export * from './process/process-error-policy';
 export * from './security/http-security';
 export * from './service/background-loop';
+export * from './service/organisation-projection';

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { applyOrganisation } from '@dc/platform';
 import type { DirectoryNames } from '../projection/record-document';
 
 export interface DirectoryOrganisation {
@@ -20,15 +21,8 @@ export interface DirectoryUser {
 @Injectable()
 export class DirectoryRepository {
   /** Applies the organisation unless a newer event was applied already (then false). */
-  async upsertOrganisation(manager: EntityManager, organisation: DirectoryOrganisation, occurredAt: string): Promise<boolean> {
-    const applied: unknown[] = await manager.query(
-      `INSERT INTO search.organisations (id, name, description, updated_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (id) DO UPDATE SET name = excluded.name, description = excluded.description, updated_at = excluded.updated_at
-       WHERE search.organisations.updated_at <= excluded.updated_at
-       RETURNING id`,
-      [organisation.id, organisation.name, organisation.description, occurredAt],
-    );
-    return applied.length === 1;
+  upsertOrganisation(manager: EntityManager, organisation: DirectoryOrganisation, occurredAt: string): Promise<boolean> {
+    return applyOrganisation(manager, 'search.organisations', organisation, occurredAt);
   }
 
   /** Applies the user unless a newer event was applied already (then false). */
