@@ -42,20 +42,27 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
     await product?.stop();
   });
 
-  async function open(hash: string, token?: string): Promise<Page> {
-    const context = await tabs.newContext();
+  /** A desktop and a phone: every screen is checked at both widths. */
+  const VIEWPORTS = [
+    { name: 'at 1366 px', width: 1366, height: 900 },
+    { name: 'on a 390 px phone', width: 390, height: 844 },
+  ];
+
+  async function open(hash: string, token?: string, viewport = VIEWPORTS[0]): Promise<Page> {
+    const context = await tabs.newContext({ width: viewport.width, height: viewport.height });
     if (token) await context.addInitScript((jwt) => localStorage.setItem('dc.token', jwt), token);
     const page = await context.newPage();
     await page.goto(`${product.base}/#${hash}`);
     return page;
   }
 
+  const at = (screen: string, viewport: (typeof VIEWPORTS)[number]) => `${screen} ${viewport.name}`;
   const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 
-  it('has no serious or critical axe-core violation on the guest screens', async () => {
-    const page = await open('/');
+  it.each(VIEWPORTS)('has no serious or critical axe-core violation on the guest screens $name', async (viewport) => {
+    const page = await open('/', undefined, viewport);
     await page.getByPlaceholder('Search for data').waitFor();
-    await expectAccessible(page, 'Home');
+    await expectAccessible(page, at('Home', viewport));
     for (const [hash, title] of [
       ['/login', 'Login'],
       ['/register', 'Sign Up'],
@@ -65,13 +72,13 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
       await page.goto(`${product.base}/#${hash}`);
       await heading(page, title).waitFor();
       await page.waitForLoadState('networkidle');
-      await expectAccessible(page, title);
+      await expectAccessible(page, at(title, viewport));
     }
     // The forms with their validation messages showing.
     await page.goto(`${product.base}/#/register`);
     await page.getByRole('button', { name: 'Sign Up', exact: true }).click();
     await page.locator('[aria-invalid="true"]').first().waitFor();
-    await expectAccessible(page, 'Sign Up with errors');
+    await expectAccessible(page, at('Sign Up with errors', viewport));
 
     // A button at work (its request held here) still has a name: Chakra hides its label behind the spinner.
     let release = () => {};
@@ -89,28 +96,28 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
     const working = page.locator('button[data-loading]');
     await working.waitFor();
     expect(await working.getAttribute('disabled')).not.toBeNull();
-    await expectAccessible(page, 'Login while signing in');
+    await expectAccessible(page, at('Login while signing in', viewport));
     const answered = page.waitForResponse((response) => tokenEndpoint(new URL(response.url())));
     release();
     expect((await answered).status()).toBe(400);
     await page.unroute(tokenEndpoint);
   });
 
-  it('has no serious or critical axe-core violation on the signed-in screens and tabs', async () => {
-    const page = await open('/records', kim.token);
+  it.each(VIEWPORTS)('has no serious or critical axe-core violation on the signed-in screens and tabs $name', async (viewport) => {
+    const page = await open('/records', kim.token, viewport);
     const tab = (name: string) => page.getByRole('tab', { name, exact: true });
     await page.getByTestId(`record-card-${recordId}`).waitFor();
-    await expectAccessible(page, 'Workspace (grid)');
+    await expectAccessible(page, at('Workspace (grid)', viewport));
     await page.getByRole('button', { name: 'Table', exact: true }).click();
     await page.getByTestId(`record-row-${recordId}`).waitFor();
-    await expectAccessible(page, 'Workspace (table)');
+    await expectAccessible(page, at('Workspace (table)', viewport));
     await page.getByRole('button', { name: 'Grid', exact: true }).click();
     await page
       .getByTestId(`record-card-${recordId}`)
       .getByRole('button', { name: /^Process/ })
       .click();
     await page.getByTestId('work-area').getByRole('listitem').first().waitFor();
-    await expectAccessible(page, 'Workspace with the work area');
+    await expectAccessible(page, at('Workspace with the work area', viewport));
 
     await page.goto(`${product.base}/#/records/${recordId}`);
     // The record's name titles the page once it is loaded ("Record details" shows only until then).
@@ -120,12 +127,12 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
       await tab(name).click();
       await page.getByRole('tabpanel', { name, exact: true }).waitFor();
       await page.waitForLoadState('networkidle');
-      await expectAccessible(page, `Record details: ${name}`);
+      await expectAccessible(page, at(`Record details: ${name}`, viewport));
     }
     await page.goto(`${product.base}/#/records/edit/${recordId}`);
     await heading(page, `Edit record: ${RECORD}`).waitFor();
     await page.waitForLoadState('networkidle');
-    await expectAccessible(page, 'Edit record');
+    await expectAccessible(page, at('Edit record', viewport));
 
     await page.goto(`${product.base}/#/indexdata`);
     for (const name of ['Index Files', 'Index Database Table', 'Index AWS S3 Objects', 'Private Indexing']) {
@@ -133,7 +140,7 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
       // The tab's panel is mounted on first visit: check once it is there, not while the trigger already points to it.
       await page.getByRole('tabpanel', { name, exact: true }).waitFor();
       await page.waitForLoadState('networkidle');
-      await expectAccessible(page, `Add data: ${name}`);
+      await expectAccessible(page, at(`Add data: ${name}`, viewport));
     }
     await page.goto(`${product.base}/#/profile`);
     await page.getByText('Signed in as kim').waitFor();
@@ -141,7 +148,7 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
       await tab(name).click();
       await page.getByRole('tabpanel', { name, exact: true }).waitFor();
       await page.waitForLoadState('networkidle');
-      await expectAccessible(page, `Profile: ${name}`);
+      await expectAccessible(page, at(`Profile: ${name}`, viewport));
     }
     for (const [hash, title] of [
       ['/request', 'Requests'],
@@ -152,7 +159,7 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
       await page.goto(`${product.base}/#${hash}`);
       await heading(page, title).waitFor();
       await page.waitForLoadState('networkidle');
-      await expectAccessible(page, title);
+      await expectAccessible(page, at(title, viewport));
     }
   });
 

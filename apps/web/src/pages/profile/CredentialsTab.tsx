@@ -33,9 +33,10 @@ function CopyableValue({ label, value }: { label: string; value: string }) {
   );
 }
 
-function CodeBlock({ children }: { children: string }) {
+function CodeBlock({ children, label }: { children: string; label: string }) {
   return (
-    <Box as="pre" p="3" borderRadius="md" bg="bg.muted" overflowX="auto" fontSize="sm">
+    // On a phone the command scrolls sideways: the block takes the focus so the keyboard can scroll it too.
+    <Box as="pre" p="3" borderRadius="md" bg="bg.muted" overflowX="auto" fontSize="sm" tabIndex={0} aria-label={label}>
       <Code variant="plain" bg="transparent" p="0" whiteSpace="pre">
         {children}
       </Code>
@@ -116,11 +117,11 @@ export function CredentialsTab() {
             <Code>password</Code>: either your own, or the API token as the username and the API secret as the password. The answer is{' '}
             <Code>{'{"token": "…"}'}</Code>; the token is valid for 24 hours.
           </Text>
-          <CodeBlock>{`curl -X POST ${origin}/api-token-auth/ \\
+          <CodeBlock label="Example: get a token">{`curl -X POST ${origin}/api-token-auth/ \\
   -H 'Content-Type: application/json' \\
   -d '{"username": "<api_token>", "password": "<api_secret>"}'`}</CodeBlock>
           <Text>Then send the token with every call, in an Authorization header of the form JWT followed by the token:</Text>
-          <CodeBlock>{`curl ${origin}/api/records/ \\
+          <CodeBlock label="Example: list records with the token">{`curl ${origin}/api/records/ \\
   -H 'Authorization: JWT <token>'`}</CodeBlock>
         </Stack>
       </Section>
