@@ -24,6 +24,8 @@ describeInfra('identity screens in chromium (real product): Profile and its Orga
       for (const name of ['Profile', 'Organisation', 'Accounts', 'Credentials']) expect(await tab(page, name).isVisible()).toBe(true);
       expect(await field(page, 'First name').inputValue()).toBe('Ada');
       expect(await field(page, 'Last name').inputValue()).toBe('Lovelace');
+      // Dates read the same on every screen: YYYY-MM-DD (spec section 9), not the browser's locale.
+      await page.getByText(/^Member since \d{4}-\d{2}-\d{2}$/).waitFor();
       await saveScreenshot(page, 'identity-profile');
       await expectAccessible(page, 'identity-profile');
       await button(page, 'Logout').click();

@@ -4,6 +4,7 @@ import { useNavigate } from 'react-router-dom';
 import type { UserAccount } from '../../api/types';
 import { useAuth, useLogout } from '../../auth/AuthProvider';
 import { Section } from '../../components/Section';
+import { formatDate } from '../../lib/format';
 import { ServerErrorAlert } from '../../forms/ServerErrorAlert';
 import { TextField } from '../../forms/TextField';
 import { requiredMessage, useForm } from '../../forms/use-form';
@@ -135,7 +136,7 @@ export function ProfileTab({ user }: { user: UserAccount }) {
       </SimpleGrid>
       {user.date_joined && (
         <Text fontSize="xs" color="fg.subtle">
-          Member since {new Date(user.date_joined).toLocaleDateString()}
+          Member since {formatDate(user.date_joined)}
         </Text>
       )}
     </Stack>
