@@ -66,21 +66,21 @@ describeInfra(
       });
     }
     /**
-   * A screenshot of an open dialog: the page behind it is taller than the window, and a full-page
-   * capture would show the window's fixed backdrop over only part of it, so the window is made as
-   * tall as the page for the shot.
-   */
-  async function dialogShot(name: string) {
-    const size = page.viewportSize() ?? DESKTOP;
-    const height = await page.evaluate(() => {
-      window.scrollTo(0, 0);
-      return document.documentElement.scrollHeight;
-    });
-    await page.setViewportSize({ width: size.width, height: Math.max(size.height, height) });
-    await saveScreenshot(page, name);
-    await page.setViewportSize(size);
-  }
-  async function testConnection(values: { host?: string; port?: string; name?: string; username?: string; password?: string }) {
+     * A screenshot of an open dialog: the page behind it is taller than the window, and a full-page
+     * capture would show the window's fixed backdrop over only part of it, so the window is made as
+     * tall as the page for the shot.
+     */
+    async function dialogShot(name: string) {
+      const size = page.viewportSize() ?? DESKTOP;
+      const height = await page.evaluate(() => {
+        window.scrollTo(0, 0);
+        return document.documentElement.scrollHeight;
+      });
+      await page.setViewportSize({ width: size.width, height: Math.max(size.height, height) });
+      await saveScreenshot(page, name);
+      await page.setViewportSize(size);
+    }
+    async function testConnection(values: { host?: string; port?: string; name?: string; username?: string; password?: string }) {
       for (const [label, value] of [
         ['Host', values.host ?? TEST_MYSQL.host],
         ['Port', values.port ?? String(TEST_MYSQL.port)],
@@ -231,6 +231,39 @@ describeInfra(
       await modal.getByRole('button', { name: 'Save' }).click();
       await modal.waitFor({ state: 'detached' });
       await page.getByTestId('private-summary').getByText('Hashed: Year.', { exact: false }).waitFor();
+    });
+
+    it('calls a collection of records a Project everywhere on its page: title, breadcrumb, buttons, dialogs', async () => {
+      await page.goto(`${product.base}/#/groups`);
+      await page.getByRole('heading', { level: 1, name: 'Projects' }).waitFor();
+      await page.getByRole('navigation', { name: 'Breadcrumb' }).getByText('Projects', { exact: true }).waitFor();
+      await page.waitForFunction(() => document.title.startsWith('Projects'));
+      await page.getByText('No existing projects.').waitFor();
+      await button('New Project').click();
+      const dialog = page.getByRole('dialog', { name: 'New Project' });
+      await dialog.getByLabel(/^Name\*?$/).fill('Coastal survey');
+      await dialog.getByLabel('Description').fill('Tides and erosion, 2020 to 2026');
+      await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+      // Spec section 8's text, kept word for word.
+      await page.getByText('Record Group was created/edited successfully!').first().waitFor();
+      const item = page.getByTestId('group-item').filter({ hasText: 'Coastal survey' });
+      await item.getByRole('button').first().click();
+      await item.getByRole('button', { name: 'Edit Project' }).waitFor();
+      await saveScreenshot(page, 'journey-sources-projects');
+      await expectAccessible(page, 'journey-sources-projects');
+      await page.setViewportSize(PHONE);
+      await expectAccessible(page, 'journey-sources-projects-phone');
+      await page.setViewportSize(DESKTOP);
+      expect(await page.getByRole('button', { name: /Group/ }).count()).toBe(0);
+
+      await item.getByRole('button', { name: 'Edit Project' }).click();
+      await page.getByRole('dialog', { name: 'Edit Project' }).getByRole('button', { name: 'Cancel', exact: true }).click();
+      await page.getByRole('dialog', { name: 'Edit Project' }).waitFor({ state: 'detached' });
+      await item.getByRole('button', { name: 'Delete Project' }).click();
+      const confirm = page.getByRole('alertdialog');
+      await confirm.getByText('Are you sure you want to delete this project?').waitFor();
+      await confirm.getByRole('button', { name: 'Delete', exact: true }).click();
+      await page.getByText('No existing projects.').waitFor();
     });
   },
 );
