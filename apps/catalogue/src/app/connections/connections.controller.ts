@@ -9,7 +9,6 @@ import { connectionViewSchema } from './connection';
 import { ConnectionFailedFilter } from './connections.errors';
 import { CONNECT_TIME_LIMIT_MS, CONNECTION_FAILURES } from './sql-database';
 
-
 /** Spec section 7 "Connections", all under /api/connections/ (with or without the trailing slash). */
 @Controller('api/connections')
 @UseFilters(ConnectionFailedFilter)

@@ -1,5 +1,15 @@
 import mysql from 'mysql2/promise';
-import { type ConnectionFailure, DEFAULT_SQL_LIMITS, networkFailure, SqlConnectionError, SqlDatabases, type SqlLimits, type SqlSession, type SqlTable, type SqlTarget } from './sql-database';
+import {
+  type ConnectionFailure,
+  DEFAULT_SQL_LIMITS,
+  networkFailure,
+  SqlConnectionError,
+  SqlDatabases,
+  type SqlLimits,
+  type SqlSession,
+  type SqlTable,
+  type SqlTarget,
+} from './sql-database';
 import { type SqlDialect, SqlTableSource } from './sql-table-source';
 
 const dialect: SqlDialect = {
