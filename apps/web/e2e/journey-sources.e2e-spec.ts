@@ -26,7 +26,7 @@ const PHONE = { width: 390, height: 844 };
  * variants, shows why it refuses beside its button and moves the focus to the linkage key.
  */
 describeInfra(
-  'Journey: indexing a database table and choosing columns',
+  'Journey: a database connection, the column choices and projects',
   isChromiumInstalled() || 'chromium is not installed (apt-get install chromium)',
   () => {
     jest.setTimeout(300_000);
