@@ -27,6 +27,9 @@ export const GUIDE_IMAGES = {
   'index-database.png': 'sources-database-tables.png',
   'index-s3.png': 'sources-s3-objects.png',
   'private-indexing.png': 'sources-private-columns.png',
+  'index-database-failed.png': 'journey-sources-database-refused.png',
+  'index-database-not-allowed.png': 'journey-sources-database-not-allowed.png',
+  'column-selection-key-missing.png': 'journey-sources-columns-key-missing.png',
 };
 
 mkdirSync(to, { recursive: true });

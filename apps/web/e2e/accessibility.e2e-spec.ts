@@ -153,7 +153,7 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
     for (const [hash, title] of [
       ['/request', 'Requests'],
       ['/access-policies', 'Access Policies'],
-      ['/groups', 'Groups'],
+      ['/groups', 'Projects'],
       ['/jobs', 'Backend Jobs'],
     ]) {
       await page.goto(`${product.base}/#${hash}`);

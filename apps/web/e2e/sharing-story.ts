@@ -81,8 +81,8 @@ export function sharingStory(prefix: string, start: () => Promise<RealProduct>):
 
     await page.goto(`${product.base}/#/groups`);
     await page.getByText('No existing projects.').waitFor();
-    await button(page, 'New Group').click();
-    const group = page.getByRole('dialog', { name: 'New Group' });
+    await button(page, 'New Project').click();
+    const group = page.getByRole('dialog', { name: 'New Project' });
     await group.getByLabel('Name').fill('Hydrology');
     await group.getByLabel('Description').fill('Rain, rivers and floods');
     await button(group, 'Add field').click();

@@ -110,7 +110,7 @@ describeInfra('web shell in chromium', isChromiumInstalled() || 'chromium is not
     ['/request', 'Requests'],
     ['/profile', 'Profile'],
     ['/access-policies', 'Access Policies'],
-    ['/groups', 'Groups'],
+    ['/groups', 'Projects'],
     ['/jobs', 'Backend Jobs'],
   ];
   const guestScreens: Array<[string, string]> = [

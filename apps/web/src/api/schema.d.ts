@@ -311,7 +311,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Save a connection once it connects (the password is stored encrypted) */
+        /**
+         * Save a connection once it connects (the password is stored encrypted)
+         * @description A connection that fails answers 400 `{"detail": "Connecting to the database failed. <what failed>", "reason": "<reason>"}`, `reason` as test-connection gives it.
+         */
         post: operations["Connections_create"];
         delete?: never;
         options?: never;
@@ -379,7 +382,10 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Try a connection without saving it (`pass`: whether a read-only session opened) */
+        /**
+         * Try a connection without saving it (`pass`: whether a read-only session opened)
+         * @description When `pass` is false, `reason` says what failed and `detail` says it in words. Opening the session (name lookup and login included) has 5 s; after that the reason is `timeout`. Every address the operator does not allow (ALLOWED_PRIVATE_ENDPOINTS) answers `not_allowed`, before any connection is tried.
+         */
         post: operations["Connections_test"];
         delete?: never;
         options?: never;
@@ -4332,6 +4338,13 @@ export interface operations {
                 content: {
                     "application/json": {
                         pass: boolean;
+                        /**
+                         * @description when pass is false: what failed
+                         * @enum {string}
+                         */
+                        reason?: "not_allowed" | "not_found" | "unreachable" | "refused" | "timeout" | "login_failed" | "database_missing" | "failed";
+                        /** @description when pass is false: what failed, in words */
+                        detail?: string;
                     };
                 };
             };

@@ -15,7 +15,8 @@ import type { Group } from '../sharing/types';
 import { sharingKeys } from '../shared/query-keys';
 import { StatusAlert } from '../components/StatusAlert';
 
-export const DELETE_GROUP_QUESTION = 'Are you sure you want to delete this group?';
+/** Not a spec text (section 8 lists the record, connection and account questions only). */
+export const DELETE_GROUP_QUESTION = 'Are you sure you want to delete this project?';
 
 /** A project's facts, then its own fields (label, text). */
 const groupFacts = (group: Group): Array<[string, string]> => [
@@ -25,7 +26,11 @@ const groupFacts = (group: Group): Array<[string, string]> => [
   ...Object.entries(group.fields),
 ];
 
-/** Manage groups, also called projects (spec section 2, Groups). */
+/**
+ * Projects (spec section 2, "Groups (projects)"; the API calls them groups): users see one word,
+ * Project, apart from the Accounts tab's permission groups. Spec section 8's fixed texts keep
+ * theirs ("Record Group could not be retrieved.", "Group was deleted.").
+ */
 export function GroupsPage() {
   const { isSignedIn } = useAuth();
   const groups = useQuery({ queryKey: sharingKeys.groupList(), queryFn: ({ signal }) => sharingApi.groups(undefined, signal), enabled: isSignedIn });
@@ -43,20 +48,21 @@ export function GroupsPage() {
       <HStack justify="space-between" wrap="wrap" gap="3">
         <Stack gap="1">
           <Heading as="h1" size="2xl">
-            Groups
+            Projects
           </Heading>
           <Text color="fg.muted" fontSize="sm">
-            Projects of your organisation: collect records you work on together. A project never changes who may see a record.
+            Projects of your organisation: collect records you work on together. A project never changes who may see a record. (The permission groups of Profile
+            → Accounts, such as Data Admin, are something else.)
           </Text>
         </Stack>
         {isSignedIn && (
           <Button colorPalette="teal" onClick={() => setEditing('new')}>
-            New Group
+            New Project
           </Button>
         )}
       </HStack>
       {!isSignedIn && <Text color="fg.muted">Log in to see your organisation&apos;s projects.</Text>}
-      {groups.isPending && isSignedIn && <LoadingState label="Loading groups…" />}
+      {groups.isPending && isSignedIn && <LoadingState label="Loading projects…" />}
       {groups.isError && <StatusAlert status="error" text={GROUP_NOT_RETRIEVED} />}
       {groups.isSuccess && list.length === 0 && (
         <Text color="fg.muted" data-testid="groups-empty">
@@ -64,7 +70,7 @@ export function GroupsPage() {
         </Text>
       )}
       {list.length > 0 && (
-        <Accordion.Root multiple collapsible variant="enclosed" aria-label="Groups">
+        <Accordion.Root multiple collapsible variant="enclosed" aria-label="Projects">
           {list.map((group) => (
             <Accordion.Item key={group.id} value={group.id} data-testid="group-item">
               <Accordion.ItemTrigger>
@@ -97,14 +103,14 @@ export function GroupsPage() {
                           colorPalette="red"
                           onClick={() => (group.can_edit ? setDeleting(group) : toaster.create({ type: 'error', title: NO_PERMISSION }))}
                         >
-                          Delete Group
+                          Delete Project
                         </Button>
                         <Button
                           size="sm"
                           variant="outline"
                           onClick={() => (group.can_edit ? setEditing(group) : toaster.create({ type: 'error', title: NO_PERMISSION }))}
                         >
-                          Edit Group
+                          Edit Project
                         </Button>
                       </HStack>
                     </HStack>
@@ -116,7 +122,7 @@ export function GroupsPage() {
         </Accordion.Root>
       )}
       {editing && <GroupDialog key={editing === 'new' ? 'new' : editing.id} group={editing === 'new' ? null : editing} open onClose={() => setEditing(null)} />}
-      <ConfirmDialog {...dialog} title="Delete Group" message={DELETE_GROUP_QUESTION} />
+      <ConfirmDialog {...dialog} title="Delete Project" message={DELETE_GROUP_QUESTION} />
     </Stack>
   );
 }

@@ -82,7 +82,8 @@ export const routes: RouteObject[] = [
       },
       { path: 'profile', element: <ProfilePage />, handle: handle({ crumb: 'Profile' }) },
       { path: 'access-policies', element: <AccessPoliciesPage />, handle: handle({ crumb: 'Access Policies' }) },
-      { path: 'groups', element: <GroupsPage />, handle: handle({ crumb: 'Groups' }) },
+      // The route keeps the spec's /groups; users see Projects (issue 25: one word for a project).
+      { path: 'groups', element: <GroupsPage />, handle: handle({ crumb: 'Projects' }) },
       { path: 'jobs', element: <JobsPage />, handle: handle({ crumb: 'Backend Jobs' }) },
       { path: '*', element: <Navigate to="/" replace /> },
     ],

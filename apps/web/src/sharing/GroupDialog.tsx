@@ -13,7 +13,7 @@ import { GROUP_SAVED, NO_PERMISSION } from './texts';
 import type { Group, GroupInput } from './types';
 import { sharingKeys } from '../shared/query-keys';
 
-/** The group modal (spec section 2, Groups): Name, Description, additional label/text fields, Save. */
+/** The project modal (spec section 2, "Groups (projects)"): Name, Description, additional label/text fields, Save. */
 export function GroupDialog({ group, open, onClose }: { group: Group | null; open: boolean; onClose(): void }) {
   const queryClient = useQueryClient();
   const saveGroup = useMutation({
@@ -49,7 +49,7 @@ export function GroupDialog({ group, open, onClose }: { group: Group | null; ope
   }
 
   return (
-    <FormDialog open={open} title={group ? 'Edit Group' : 'New Group'} onClose={onClose} onSubmit={submit} submitLabel="Save" submitting={saving}>
+    <FormDialog open={open} title={group ? 'Edit Project' : 'New Project'} onClose={onClose} onSubmit={submit} submitLabel="Save" submitting={saving}>
       <TextField label="Name" name="groupName" required value={name} onChange={setName} error={error?.fieldError('groupName')} />
       <TextField
         label="Description"

@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Box, Button, Checkbox, Code, HStack, Stack, Text } from '@chakra-ui/react';
 import { TextField } from '../forms/TextField';
+import type { ColumnChoice } from './private-columns';
 import { generateLinkageKey, linkageKeyId, parseLinkageKey, storedLinkageKey, storeLinkageKey } from './linkage-key';
 
 /** The linkage key of this page: remembered in this browser only when the user asks. */
@@ -28,13 +29,29 @@ export function useLinkageKey() {
 
 export type LinkageKeyState = ReturnType<typeof useLinkageKey>;
 
+export const KEY_MISSING = 'Give your linkage key to hash columns.';
+export const KEY_INVALID = 'A linkage key is 43 characters (32 bytes in base64url).';
+
+/** What is wrong with the key: not a key, or none where one is needed (null: nothing). */
+export function linkageKeyProblem(state: LinkageKeyState, needed: boolean): string | null {
+  if (state.text.trim() !== '' && !state.key) return KEY_INVALID;
+  return needed && !state.key ? KEY_MISSING : null;
+}
+
+/** Why hashing these choices cannot start (shown beside the button), or null. */
+export function hashingProblem(state: LinkageKeyState, choices: ColumnChoice[]): string | null {
+  if (!choices.some((c) => c.hash && c.format !== 'exclude')) return null;
+  if (state.key) return null;
+  return state.text.trim() === '' ? KEY_MISSING : 'The linkage key is not valid: a linkage key is 43 characters (32 bytes in base64url).';
+}
+
 /**
  * Hashed columns are keyed with the organisation's linkage key (docs/private-linkage.md): paste the
  * key your organisation shares with its partners, or make one. The key is used for hashing here;
  * it is not stored by the product.
  */
-export function LinkageKeyPanel({ state }: { state: LinkageKeyState }) {
-  const invalid = state.text.trim() !== '' && !state.key;
+export function LinkageKeyPanel({ state, required = false }: { state: LinkageKeyState; required?: boolean }) {
+  const error = linkageKeyProblem(state, required);
   return (
     <Box borderWidth="1px" borderRadius="md" p="4" data-testid="linkage-key">
       <Stack gap="3">
@@ -50,7 +67,8 @@ export function LinkageKeyPanel({ state }: { state: LinkageKeyState }) {
           autoComplete="off"
           value={state.text}
           onChange={state.setText}
-          error={invalid ? 'A linkage key is 43 characters (32 bytes in base64url).' : undefined}
+          required={required}
+          error={error ?? undefined}
         />
         <HStack gap="4" wrap="wrap">
           <Button size="sm" variant="outline" onClick={state.generate}>

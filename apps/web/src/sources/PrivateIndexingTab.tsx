@@ -8,7 +8,7 @@ import { toApiError } from '../forms/use-form';
 import { useUploadRecords } from '../records/use-upload';
 import type { CatalogueRecord } from '../records/types';
 import { ColumnSelectionModal } from './ColumnSelectionModal';
-import { LinkageKeyPanel, useLinkageKey } from './LinkageKeyPanel';
+import { hashingProblem, KEY_MISSING, LinkageKeyPanel, useLinkageKey } from './LinkageKeyPanel';
 import { choicesToFields, type ColumnChoice } from './private-columns';
 import { scanCsv, transformCsv } from './private-indexing-client';
 
@@ -65,9 +65,21 @@ export function PrivateIndexingTab() {
 
   const { hashed, fuzzy } = scanned && choices ? choicesToFields(scanned.headers, choices) : { hashed: NONE, fuzzy: NONE };
   const needsKey = hashed.length > 0 && !linkage.key;
+  // Index privately without a key: the key field says so and gets the focus.
+  const [keyAsked, setKeyAsked] = useState(false);
+  const keyPanel = useRef<HTMLDivElement>(null);
+  const askForKey = () => {
+    setKeyAsked(true);
+    requestAnimationFrame(() => {
+      const input = keyPanel.current?.querySelector<HTMLInputElement>('input[name="linkageKey"]');
+      input?.scrollIntoView({ block: 'center' });
+      input?.focus({ preventScroll: true });
+    });
+  };
 
   const indexPrivately = async () => {
-    if (!scanned || !choices || needsKey) return;
+    if (needsKey) return askForKey();
+    if (!scanned || !choices) return;
     setError(null);
     setProgress({ step: 'Hashing in this browser…', fraction: 0 });
     try {
@@ -112,7 +124,9 @@ export function PrivateIndexingTab() {
         Index a CSV without sending its private values: it is read in this browser; hashed columns leave it only as keyed hashes, masked ones only as masks, and
         excluded ones not at all.
       </Text>
-      <LinkageKeyPanel state={linkage} />
+      <div ref={keyPanel}>
+        <LinkageKeyPanel state={linkage} required={keyAsked && needsKey} />
+      </div>
       <Field.Root>
         <Field.Label>CSV file</Field.Label>
         <Input
@@ -139,15 +153,25 @@ export function PrivateIndexingTab() {
           </HStack>
           <TextField label="Record name" name="recordName" value={name} onChange={setName} />
           <TextField label="Description" name="recordDescription" multiline value={description} onChange={setDescription} />
-          {needsKey && <Text color="fg.error">Give your linkage key to hash columns.</Text>}
-          <HStack>
-            <Button colorPalette="teal" onClick={() => void indexPrivately()} disabled={needsKey} loading={progress !== null} loadingText="Indexing…">
+          <HStack wrap="wrap">
+            <Button
+              colorPalette="teal"
+              onClick={() => void indexPrivately()}
+              loading={progress !== null}
+              loadingText="Indexing…"
+              aria-describedby={needsKey ? 'private-needs-key' : undefined}
+            >
               Index privately
             </Button>
             {progress && (
               <Button variant="outline" onClick={() => cancel.current?.()}>
                 Cancel
               </Button>
+            )}
+            {needsKey && (
+              <Text id="private-needs-key" color="fg.error" fontSize="sm" role={keyAsked ? 'alert' : undefined}>
+                {KEY_MISSING}
+              </Text>
             )}
           </HStack>
         </Stack>
@@ -175,6 +199,7 @@ export function PrivateIndexingTab() {
           totalRows={scanned.totalRows}
           variant="save"
           initial={choices ?? undefined}
+          validate={(next) => hashingProblem(linkage, next)}
           onClose={() => {
             setModalOpen(false);
             setChoices((current) => current ?? scanned.headers.map(() => ({ hash: false, format: 'plain' as const })));
@@ -183,7 +208,9 @@ export function PrivateIndexingTab() {
             setChoices(next);
             setModalOpen(false);
           }}
-        />
+        >
+          {(next, showErrors) => (next.some((c) => c.hash) ? <LinkageKeyPanel state={linkage} required={showErrors} /> : null)}
+        </ColumnSelectionModal>
       )}
     </Stack>
   );

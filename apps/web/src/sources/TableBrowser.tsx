@@ -7,7 +7,7 @@ import { StatusAlert } from '../components/StatusAlert';
 import type { CatalogueRecord } from '../records/types';
 import { recordKeys, sourceKeys } from '../shared/query-keys';
 import { ColumnSelectionModal } from './ColumnSelectionModal';
-import { LinkageKeyPanel, useLinkageKey } from './LinkageKeyPanel';
+import { hashingProblem, LinkageKeyPanel, useLinkageKey } from './LinkageKeyPanel';
 import { choicesToFields, type ColumnChoice } from './private-columns';
 import { type Connection, connectionsApi } from './sources-api';
 
@@ -50,10 +50,7 @@ export function TableBrowser({ connection }: { connection: Connection }) {
   const index = (choices: ColumnChoice[]) => {
     if (!preview.data) return;
     const { hashed, fuzzy, formatList } = choicesToFields(preview.data.HEADERS, choices);
-    if (hashed.length && !linkage.key) {
-      setIndexError('Give your linkage key to hash columns.');
-      return;
-    }
+    if (hashingProblem(linkage, choices)) return;
     createRecord.mutate({
       encryptList: hashed,
       ...(fuzzy.length > 0 && { fuzzyList: fuzzy }),
@@ -110,10 +107,11 @@ export function TableBrowser({ connection }: { connection: Connection }) {
           variant="create"
           busy={createRecord.isPending}
           error={indexError}
+          validate={(choices) => hashingProblem(linkage, choices)}
           onClose={() => setTable(null)}
           onSubmit={index}
         >
-          {(choices) => (choices.some((c) => c.hash) ? <LinkageKeyPanel state={linkage} /> : null)}
+          {(choices, showErrors) => (choices.some((c) => c.hash) ? <LinkageKeyPanel state={linkage} required={showErrors} /> : null)}
         </ColumnSelectionModal>
       )}
     </>

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { bidiControlMessage } from '@dc/contracts';
 import path from 'node:path';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { Client } from 'pg';
 import { createTestDatabase, createTestMysqlDatabase, describeInfra, eventually, TEST_MYSQL, type TestDatabase, type TestMysqlDatabase } from '@dc/testing';
 import { caller, CatalogueTestApp, DATASETS } from '../../testing/catalogue-test-app';
@@ -10,7 +11,6 @@ const org = randomUUID();
 const owner = caller('owner', org, [1, 2, 3]);
 const colleague = caller('colleague', org, [1, 2, 3]);
 const stranger = caller('stranger', randomUUID(), [1, 2, 3]);
-const FAILED = { detail: 'Connecting to the database failed.' };
 const LINKAGE_KEY = Buffer.alloc(32, 3).toString('base64url');
 const MARIADB_PASSWORD = 'catalogue reader 7';
 
@@ -26,11 +26,24 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
   const as = async (who: typeof owner) => catalogue.auth(who);
   let maria: Record<string, unknown>;
   let postgres: Record<string, unknown>;
+  /** A loopback port nothing listens on, and one whose listener never answers. */
+  let closedPort: number;
+  let silentPort: number;
+  let silent: Server;
+  const held: Socket[] = [];
 
   beforeAll(async () => {
     db = await createTestDatabase('dc_catalogue_connections');
     // The customer databases are on loopback: the operator allows it, as README says.
-    catalogue = await CatalogueTestApp.start(db.url, { env: { ALLOWED_PRIVATE_ENDPOINTS: '127.0.0.1' } });
+    // 10.255.255.1 stands for an allowed address that does not answer.
+    catalogue = await CatalogueTestApp.start(db.url, { env: { ALLOWED_PRIVATE_ENDPOINTS: '127.0.0.1, 10.255.255.1' } });
+    silent = createServer((socket) => held.push(socket.on('error', () => undefined)));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    silentPort = (silent.address() as AddressInfo).port;
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    closedPort = (probe.address() as AddressInfo).port;
+    await new Promise((resolve) => probe.close(resolve));
     await catalogue.feedDirectory([owner, colleague, stranger], { [org]: 'Acme', [stranger.organisationId]: 'Other' });
     customerMaria = await createTestMysqlDatabase('dc_customer');
     await loadCsvIntoMysql(customerMaria.connection, 'gdp', 'csv/gdp.csv');
@@ -50,6 +63,8 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
   });
 
   afterAll(async () => {
+    for (const socket of held) socket.destroy();
+    await new Promise((resolve) => silent?.close(resolve));
     await customerMaria?.connection.query(`DROP USER IF EXISTS '${mariaUser}'@'%'`).catch(() => undefined);
     await customerMaria?.drop();
     await customerPg?.drop();
@@ -57,7 +72,7 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
     await db?.drop();
   });
 
-  it('tests a connection: pass for real MariaDB and PostgreSQL, and the same bare "false" for every failure', async () => {
+  it('tests a connection: pass for real MariaDB and PostgreSQL', async () => {
     for (const body of [maria, postgres]) {
       const response = await http()
         .post('/api/connections/test-connection/')
@@ -65,22 +80,78 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
         .send(body);
       expect([response.status, response.body]).toEqual([200, { pass: true }]);
     }
-    const failures = [
-      { ...maria, password: 'wrong' },
-      { ...maria, name: 'no_such_database' },
-      { ...maria, port: 1 }, // closed port
-      { ...maria, host: '10.255.255.1' }, // a private address the operator did not allow: not even tried
-      { ...maria, host: '169.254.169.254' },
-      { ...maria, host: 'no-such-host.invalid' },
-      { ...postgres, user: 'nobody' },
+  });
+
+  it('says what failed: wrong port, wrong login, missing database, unknown host, each in words a user can act on', async () => {
+    const cases: Array<[Record<string, unknown>, string, RegExp]> = [
+      [{ ...maria, port: closedPort }, 'refused', new RegExp(`refused the connection on port ${closedPort}: nothing listens there`)],
+      [{ ...postgres, port: closedPort }, 'refused', /PostgreSQL usually listens on 5432/],
+      [{ ...maria, password: 'wrong' }, 'login_failed', /check the username and the password/],
+      [{ ...maria, username: 'nobody' }, 'login_failed', /check the username and the password/],
+      [{ ...postgres, user: 'nobody' }, 'login_failed', /check the username and the password/],
+      [{ ...maria, name: 'no_such_database' }, 'database_missing', /no database named no_such_database/],
+      [{ ...postgres, name: 'no_such_database' }, 'database_missing', /no database named no_such_database/],
+      [{ ...maria, host: 'no-such-host.invalid' }, 'not_found', /No address was found for the host no-such-host\.invalid/],
     ];
-    for (const body of failures) {
-      const response = await http()
-        .post('/api/connections/test-connection')
-        .set(await as(owner))
-        .send(body);
-      expect([body, response.status, response.body]).toEqual([body, 200, { pass: false }]);
+    const headers = await as(owner);
+    for (const [body, reason, detail] of cases) {
+      const response = await http().post('/api/connections/test-connection').set(headers).send(body);
+      expect([body, response.status, response.body]).toEqual([body, 200, { pass: false, reason, detail: expect.stringMatching(detail) }]);
     }
+    // Saving says the same after the spec's words.
+    const refused = await http()
+      .post('/api/connections/create-connection/')
+      .set(headers)
+      .send({ ...maria, password: 'wrong' });
+    expect([refused.status, refused.body]).toEqual([
+      400,
+      { detail: 'Connecting to the database failed. The database refused the login: check the username and the password.', reason: 'login_failed' },
+    ]);
+  });
+
+  it('gives every address the operator does not allow one answer, before connecting, whatever listens there', async () => {
+    const headers = await as(owner);
+    const notAllowed = ['10.255.255.2', '169.254.169.254', '192.168.0.1', '127.0.0.2', '::1', 'metadata.google.internal.'];
+    const bodies = new Set<string>();
+    for (const host of notAllowed) {
+      // MariaDB really listens on 127.0.0.2 and ::1 (loopback): still not_allowed, as for the rest.
+      const response = await http()
+        .post('/api/connections/test-connection/')
+        .set(headers)
+        .send({ ...maria, host });
+      expect([host, response.status, response.body.pass, response.body.reason]).toEqual([host, 200, false, expect.stringMatching(/^not_(allowed|found)$/)]);
+      if (response.body.reason === 'not_allowed') bodies.add(JSON.stringify(response.body));
+    }
+    expect([...bodies]).toEqual([
+      JSON.stringify({
+        pass: false,
+        reason: 'not_allowed',
+        detail:
+          'The catalogue may not connect to this address: it connects only to public addresses and to those the operator lists in ALLOWED_PRIVATE_ENDPOINTS. Ask your operator to allow it.',
+      }),
+    ]);
+    const saved = await http()
+      .post('/api/connections/create-connection/')
+      .set(headers)
+      .send({ ...postgres, host: '10.255.255.2' });
+    expect([saved.status, saved.body.reason]).toEqual([400, 'not_allowed']);
+  });
+
+  it('stops waiting for a host that does not answer after the documented 5 s, and says so', async () => {
+    const headers = await as(owner);
+    // A listener that accepts and never says a word (a firewall that drops, a wrong service), and an
+    // allowed address nothing answers from (no route, or dropped on the way).
+    const cases = [
+      { ...maria, port: silentPort },
+      { ...postgres, port: silentPort },
+      { ...maria, host: '10.255.255.1' },
+    ];
+    const answers = await Promise.all(cases.map((body) => http().post('/api/connections/test-connection/').set(headers).send(body)));
+    expect(answers.map((a) => [a.status, a.body.pass])).toEqual(cases.map(() => [200, false]));
+    expect(answers[0].body).toEqual({ pass: false, reason: 'timeout', detail: expect.stringContaining(`did not answer on port ${silentPort} within 5 s`) });
+    expect(answers[1].body.reason).toBe('timeout');
+    // Depending on the network, nothing answers at all (timeout) or a router says there is no way there.
+    expect(['timeout', 'unreachable']).toContain(answers[2].body.reason);
   });
 
   it('refuses incomplete or bad forms with field errors', async () => {
@@ -117,7 +188,7 @@ describeInfra('SQL connections API (real PostgreSQL for the catalogue, real Mari
       .post('/api/connections/create-connection/')
       .set(await as(owner))
       .send({ ...maria, password: 'wrong' });
-    expect([refused.status, refused.body]).toEqual([400, FAILED]);
+    expect([refused.status, refused.body.reason]).toEqual([400, 'login_failed']);
 
     const created = await http()
       .post('/api/connections/create-connection/')

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req, UseFilters } from '@nestjs/common';
 import type { Request } from 'express';
 import { ApiContract, AuthUser, CurrentUser, SchemaPipe, pagedSchema } from '@dc/platform';
 import { ConnectionsService } from './connections.service';
@@ -6,9 +6,12 @@ import { type ConnectionDto, connectionSchema, type CreateMetadataDto, createMet
 import { z } from 'zod';
 import { recordViewSchema } from '../record-view/record-view';
 import { connectionViewSchema } from './connection';
+import { ConnectionFailedFilter } from './connections.errors';
+import { CONNECT_TIME_LIMIT_MS, CONNECTION_FAILURES } from './sql-database';
 
 /** Spec section 7 "Connections", all under /api/connections/ (with or without the trailing slash). */
 @Controller('api/connections')
+@UseFilters(ConnectionFailedFilter)
 export class ConnectionsController {
   constructor(private readonly connections: ConnectionsService) {}
 
@@ -24,8 +27,15 @@ export class ConnectionsController {
 
   @ApiContract({
     summary: 'Try a connection without saving it (`pass`: whether a read-only session opened)',
+    description: `When \`pass\` is false, \`reason\` says what failed and \`detail\` says it in words. Opening the session (name lookup and login included) has ${CONNECT_TIME_LIMIT_MS / 1000} s; after that the reason is \`timeout\`. Every address the operator does not allow (ALLOWED_PRIVATE_ENDPOINTS) answers \`not_allowed\`, before any connection is tried.`,
     body: connectionSchema,
-    responses: { 200: z.object({ pass: z.boolean() }) },
+    responses: {
+      200: z.object({
+        pass: z.boolean(),
+        reason: z.enum(CONNECTION_FAILURES).optional().describe('when pass is false: what failed'),
+        detail: z.string().optional().describe('when pass is false: what failed, in words'),
+      }),
+    },
   })
   @Post('test-connection')
   @HttpCode(200)
@@ -35,6 +45,8 @@ export class ConnectionsController {
 
   @ApiContract({
     summary: 'Save a connection once it connects (the password is stored encrypted)',
+    description:
+      'A connection that fails answers 400 `{"detail": "Connecting to the database failed. <what failed>", "reason": "<reason>"}`, `reason` as test-connection gives it.',
     body: connectionSchema,
     responses: { 201: connectionViewSchema },
   })

@@ -9,10 +9,10 @@ import { privateColumnsOf } from '../record-model/private-columns';
 import { IndexedRecords } from '../record-creation/indexed-records';
 import { RecordsService } from '../records/records.service';
 import { type Connection, connectionView } from './connection';
-import { connectionFailed, NO_SUCH_TABLE } from './connections.errors';
+import { ConnectionFailedError, failureText, NO_SUCH_TABLE } from './connections.errors';
 import { ConnectionsRepository } from './connections.repository';
 import type { ConnectionDto, CreateMetadataDto, GetObjectDto } from './dto/connection.dto';
-import { SqlConnectionError, SqlDatabases, type SqlSession } from './sql-database';
+import { CONNECT_TIME_LIMIT_MS, type ConnectionFailure, SqlConnectionError, SqlDatabases, type SqlSession } from './sql-database';
 
 /** The spec's page of connections: page_size is not one of this list's parameters. */
 const PAGE_SIZE = 100;
@@ -21,7 +21,8 @@ const passwordContext = (id: string) => `connection:${id}`;
 /**
  * SQL connections (spec sections 2, 4, 7 "Connections"): each belongs to the user who made it, and
  * nobody else lists, reads, uses or deletes it (404). Every call that touches the database opens
- * one read-only session and closes it; failures of any kind answer the same "failed".
+ * one read-only session and closes it. A failure says what failed (ConnectionFailure), except for
+ * addresses the operator does not allow: those all get one answer, before any connection is tried.
  */
 @Injectable()
 export class ConnectionsService {
@@ -34,13 +35,16 @@ export class ConnectionsService {
     private readonly records: RecordsService,
   ) {}
 
-  /** POST test-connection/: `{pass}`; true only when a session could be opened and the tables listed. */
-  async test(dto: ConnectionDto): Promise<{ pass: boolean }> {
+  /**
+   * POST test-connection/: `{pass}`; true only when a session could be opened and the tables
+   * listed; else also `reason` (a ConnectionFailure) and `detail`, what failed in words.
+   */
+  async test(dto: ConnectionDto): Promise<{ pass: true } | { pass: false; reason: ConnectionFailure; detail: string }> {
     try {
       await this.withSession(dto, (session) => session.tables());
       return { pass: true };
     } catch (error) {
-      if (error instanceof DetailError) return { pass: false };
+      if (error instanceof ConnectionFailedError) return { pass: false, reason: error.reason, detail: error.text };
       throw error;
     }
   }
@@ -143,10 +147,34 @@ export class ConnectionsService {
 
   /** One session for one call: the host checked, the session closed whatever happens. */
   private async withSession<T>(params: ConnectionDto, work: (session: SqlSession) => Promise<T>): Promise<T> {
+    const failed = (reason: ConnectionFailure) => new ConnectionFailedError(reason, failureText(reason, params));
     let session: SqlSession;
     try {
+      session = await this.open(params);
+    } catch (error) {
+      if (error instanceof EndpointRefusedError) throw failed(error.why === 'unknown host' ? 'not_found' : 'not_allowed');
+      if (error instanceof SqlConnectionError) throw failed(error.reason);
+      throw error;
+    }
+    try {
+      return await work(session);
+    } catch (error) {
+      if (error instanceof SqlConnectionError) throw failed('failed');
+      throw error;
+    } finally {
+      await session.close();
+    }
+  }
+
+  /**
+   * Looks the host up, checks it and logs in, within CONNECT_TIME_LIMIT_MS (the drivers' own
+   * connect time-outs are that limit; this deadline also bounds the name lookup and the session's
+   * setup). A session that opens after the deadline is closed at once.
+   */
+  private async open(params: ConnectionDto): Promise<SqlSession> {
+    const opening = (async () => {
       const { address } = await this.guard.resolve(params.host);
-      session = await this.databases.open({
+      return this.databases.open({
         sqltype: params.sqltype,
         address,
         port: params.port,
@@ -154,17 +182,21 @@ export class ConnectionsService {
         username: params.username,
         password: params.password,
       });
-    } catch (error) {
-      if (error instanceof EndpointRefusedError || error instanceof SqlConnectionError) throw connectionFailed();
-      throw error;
-    }
+    })();
+    let timer: NodeJS.Timeout | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new SqlConnectionError('timeout')), CONNECT_TIME_LIMIT_MS + 500);
+    });
     try {
-      return await work(session);
+      return await Promise.race([opening, deadline]);
     } catch (error) {
-      if (error instanceof SqlConnectionError) throw connectionFailed();
+      opening.then(
+        (late) => late.close(),
+        () => undefined,
+      );
       throw error;
     } finally {
-      await session.close();
+      clearTimeout(timer);
     }
   }
 }

@@ -1,5 +1,15 @@
 import mysql from 'mysql2/promise';
-import { DEFAULT_SQL_LIMITS, SqlConnectionError, SqlDatabases, type SqlLimits, type SqlSession, type SqlTable, type SqlTarget } from './sql-database';
+import {
+  type ConnectionFailure,
+  DEFAULT_SQL_LIMITS,
+  networkFailure,
+  SqlConnectionError,
+  SqlDatabases,
+  type SqlLimits,
+  type SqlSession,
+  type SqlTable,
+  type SqlTarget,
+} from './sql-database';
 import { type SqlDialect, SqlTableSource } from './sql-table-source';
 
 const dialect: SqlDialect = {
@@ -11,6 +21,23 @@ const dialect: SqlDialect = {
   exact: (text) => `CAST(${text} AS BINARY)`,
   random: 'RAND()',
 };
+
+/** Why mysql2 could not connect: its socket error or the server's error. */
+export function mysqlFailure(error: unknown): ConnectionFailure {
+  const network = networkFailure(error);
+  if (network) return network;
+  switch ((error as { code?: unknown } | null)?.code) {
+    case 'ER_ACCESS_DENIED_ERROR': // wrong user or password
+    case 'ER_HOST_NOT_PRIVILEGED': // this user may not log in from the catalogue's address
+    case 'ER_NOT_SUPPORTED_AUTH_MODE':
+      return 'login_failed';
+    case 'ER_BAD_DB_ERROR': // no such database
+    case 'ER_DBACCESS_DENIED_ERROR': // no such database or not this user's (MySQL does not tell them apart)
+      return 'database_missing';
+    default:
+      return 'failed';
+  }
+}
 
 /** MySQL and MariaDB through mysql2: one connection per session, read-only, with statement time-outs. */
 export class MysqlSqlDatabases extends SqlDatabases {
@@ -29,8 +56,8 @@ export class MysqlSqlDatabases extends SqlDatabases {
         bigNumberStrings: true,
         multipleStatements: false,
       });
-    } catch {
-      throw new SqlConnectionError('connect');
+    } catch (error) {
+      throw new SqlConnectionError(mysqlFailure(error));
     }
     connection.on('error', () => undefined);
     const session = new MysqlSession(connection, limits);
@@ -38,7 +65,7 @@ export class MysqlSqlDatabases extends SqlDatabases {
       await session.prepare();
     } catch {
       await session.close();
-      throw new SqlConnectionError('prepare');
+      throw new SqlConnectionError('failed');
     }
     return session;
   }
@@ -67,7 +94,7 @@ class MysqlSession implements SqlSession {
       const [rows] = await this.connection.query({ sql, values, rowsAsArray: true, timeout: this.limits.statementTimeoutMs + 5_000 });
       return rows as unknown[][];
     } catch {
-      throw new SqlConnectionError('query');
+      throw new SqlConnectionError('failed');
     }
   };
 

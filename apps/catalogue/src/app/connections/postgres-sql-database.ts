@@ -1,5 +1,15 @@
 import { Client } from 'pg';
-import { DEFAULT_SQL_LIMITS, SqlConnectionError, SqlDatabases, type SqlLimits, type SqlSession, type SqlTable, type SqlTarget } from './sql-database';
+import {
+  type ConnectionFailure,
+  DEFAULT_SQL_LIMITS,
+  networkFailure,
+  SqlConnectionError,
+  SqlDatabases,
+  type SqlLimits,
+  type SqlSession,
+  type SqlTable,
+  type SqlTarget,
+} from './sql-database';
 import { type SqlDialect, SqlTableSource } from './sql-table-source';
 
 const quote = (identifier: string) => `"${identifier.replace(/"/g, '""')}"`;
@@ -12,6 +22,21 @@ const dialect: SqlDialect = {
   exact: (text) => text,
   random: 'random()',
 };
+
+/** Why pg could not connect: its socket error, a server error code (SQLSTATE), or its time-out. */
+export function postgresFailure(error: unknown): ConnectionFailure {
+  const network = networkFailure(error);
+  if (network) return network;
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  // 28P01 wrong password; 28000 unknown role or refused by pg_hba.conf.
+  if (code === '28P01' || code === '28000') return 'login_failed';
+  if (code === '3D000') return 'database_missing';
+  const text = typeof message === 'string' ? message : '';
+  if (/timeout|timed out/i.test(text)) return 'timeout';
+  // pg's own message when the server asks for a password and none was given.
+  if (/password/i.test(text)) return 'login_failed';
+  return 'failed';
+}
 
 /** PostgreSQL through pg: one client per session, read-only transactions, statement and connect time-outs. */
 export class PostgresSqlDatabases extends SqlDatabases {
@@ -31,9 +56,9 @@ export class PostgresSqlDatabases extends SqlDatabases {
     client.on('error', () => undefined);
     try {
       await client.connect();
-    } catch {
+    } catch (error) {
       await client.end().catch(() => undefined);
-      throw new SqlConnectionError('connect');
+      throw new SqlConnectionError(postgresFailure(error));
     }
     return new PostgresSession(client);
   }
@@ -48,7 +73,7 @@ class PostgresSession implements SqlSession {
     try {
       return (await this.client.query({ text: sql, values, rowMode: 'array' })).rows as unknown[][];
     } catch {
-      throw new SqlConnectionError('query');
+      throw new SqlConnectionError('failed');
     }
   };
 

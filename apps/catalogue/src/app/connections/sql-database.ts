@@ -37,10 +37,50 @@ export interface SqlLimits {
   statementTimeoutMs: number;
 }
 
-export const DEFAULT_SQL_LIMITS: SqlLimits = { connectTimeoutMs: 10_000, statementTimeoutMs: 60_000 };
+/**
+ * How long opening a session may take, name lookup and login included (README "SQL tables"): a
+ * test of a wrong host or port answers "did not answer in time" after this, never hangs.
+ */
+export const CONNECT_TIME_LIMIT_MS = 5_000;
 
-/** Any failure to connect, log in or query: callers answer one word, "failed", whatever the cause. */
-export class SqlConnectionError extends Error {}
+export const DEFAULT_SQL_LIMITS: SqlLimits = { connectTimeoutMs: CONNECT_TIME_LIMIT_MS, statementTimeoutMs: 60_000 };
+
+/**
+ * Why a connection failed, in terms a user can act on. `not_allowed` is decided before any
+ * connection is tried and is the one answer for every address the operator does not allow, so that
+ * the form cannot map the server's own network (no "refused" or "timeout" for those).
+ */
+export const CONNECTION_FAILURES = ['not_allowed', 'not_found', 'unreachable', 'refused', 'timeout', 'login_failed', 'database_missing', 'failed'] as const;
+export type ConnectionFailure = (typeof CONNECTION_FAILURES)[number];
+
+/** A failure to connect, log in or query, with its reason. */
+export class SqlConnectionError extends Error {
+  constructor(readonly reason: ConnectionFailure = 'failed') {
+    super(reason);
+  }
+}
+
+/** The network part of a driver's error (Node's socket error codes), shared by both drivers. */
+export function networkFailure(error: unknown): ConnectionFailure | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  switch (code) {
+    case 'ECONNREFUSED':
+      return 'refused';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+    case 'EHOSTDOWN':
+    case 'ENETDOWN':
+      return 'unreachable';
+    case 'ETIMEDOUT':
+    case 'ESOCKETTIMEDOUT':
+      return 'timeout';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'not_found';
+    default:
+      return null;
+  }
+}
 
 /**
  * One read-only session on a customer's database, used for one request and closed: statements run

@@ -6,7 +6,11 @@ import { APP_CONFIG, type AppConfig } from '@dc/platform';
 import { isPublicAddress } from '../uploads/source-download';
 
 /** The endpoint may not be reached from here: unknown host, or an address the operator did not allow. */
-export class EndpointRefusedError extends Error {}
+export class EndpointRefusedError extends Error {
+  constructor(readonly why: 'unknown host' | 'not allowed') {
+    super(why);
+  }
+}
 
 /**
  * Where the server connects on a user's behalf (database hosts of connections, S3 endpoints of
@@ -49,7 +53,7 @@ export class EndpointGuard {
     } catch {
       throw new EndpointRefusedError('unknown host');
     }
-    if (addresses.length === 0 || !addresses.every((a) => this.allowed(bare, a.address))) throw new EndpointRefusedError('not a public address');
+    if (addresses.length === 0 || !addresses.every((a) => this.allowed(bare, a.address))) throw new EndpointRefusedError('not allowed');
     return addresses[0];
   }
 
