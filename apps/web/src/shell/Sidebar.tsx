@@ -1,10 +1,16 @@
 import type { ComponentType } from 'react';
-import { Box, chakra, Separator, Stack, Text, VisuallyHidden, type IconProps } from '@chakra-ui/react';
+import { Badge, Box, chakra, Separator, Stack, Text, VisuallyHidden, type IconProps } from '@chakra-ui/react';
+import { useQuery } from '@tanstack/react-query';
 import { NavLink } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
 import { config } from '../config';
 import { ExploreIcon, ExternalLinkIcon, GovernanceIcon, GuideIcon, IndexDataIcon, JobsIcon, RequestsIcon } from '../components/icons';
+import { sharingApi } from '../sharing/sharing-api';
+import { sharingKeys } from '../shared/query-keys';
 import { useRecordsScope } from './records-scope';
+
+/** The Requests count is read again this often (and when the window regains focus); deciding or reading updates it at once. */
+export const ATTENTION_POLL_MS = 60_000;
 
 interface NavItem {
   label: string;
@@ -36,16 +42,36 @@ const SideLink = chakra(NavLink, {
   base: { ...itemStyles, '&[aria-current=page]': { bg: 'teal.subtle', color: 'teal.fg', fontWeight: 'semibold' } },
 });
 
-function Item({ item }: { item: NavItem }) {
+/** "Requests, 2 need your attention": the entry's name with its count. */
+export const attentionLabel = (label: string, count: number) => `${label}, ${count} ${count === 1 ? 'needs' : 'need'} your attention`;
+
+function Item({ item, count = 0 }: { item: NavItem; count?: number }) {
   const Icon = item.icon;
   return (
     <li>
-      <SideLink to={item.to}>
+      <SideLink to={item.to} aria-label={count > 0 ? attentionLabel(item.label, count) : undefined}>
         <Icon boxSize="5" />
         {item.label}
+        {count > 0 && (
+          <Badge ms="auto" colorPalette="red" variant="solid" borderRadius="full" aria-hidden="true" data-testid="requests-attention">
+            {count > 99 ? '99+' : count}
+          </Badge>
+        )}
       </SideLink>
     </li>
   );
+}
+
+/** How many requests and messages wait for the signed-in caller (received requests to decide, unread messages). */
+function useAttentionCount(): number {
+  const { token, isSignedIn } = useAuth();
+  const attention = useQuery({
+    queryKey: sharingKeys.attention(token),
+    queryFn: ({ signal }) => sharingApi.attention(signal),
+    enabled: isSignedIn,
+    refetchInterval: ATTENTION_POLL_MS,
+  });
+  return isSignedIn ? (attention.data?.count ?? 0) : 0;
 }
 
 /**
@@ -55,6 +81,7 @@ function Item({ item }: { item: NavItem }) {
 export function Sidebar() {
   const { isSignedIn, clientType } = useAuth();
   const { scope } = useRecordsScope();
+  const attention = useAttentionCount();
   const showSections = scope === 'all' || isSignedIn;
   const sections = [explore, requests, ...(clientType === 'BASIC' ? [] : [governance]), jobs];
 
@@ -72,7 +99,7 @@ export function Sidebar() {
             </Text>
             <Stack as="ul" gap="1" listStyleType="none">
               {sections.map((item) => (
-                <Item key={item.to} item={item} />
+                <Item key={item.to} item={item} count={item === requests ? attention : 0} />
               ))}
               <li>
                 <chakra.a href={config.startGuideUrl} target="_blank" rel="noopener noreferrer" {...itemStyles}>
