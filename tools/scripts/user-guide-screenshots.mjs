@@ -27,6 +27,10 @@ export const GUIDE_IMAGES = {
   'index-database.png': 'sources-database-tables.png',
   'index-s3.png': 'sources-s3-objects.png',
   'private-indexing.png': 'sources-private-columns.png',
+  'journey-requests-dialog.png': 'journey-requests-dialog-missing.png',
+  'journey-requests-mine-approved.png': 'journey-requests-mine-approved.png',
+  'journey-requests-received.png': 'journey-requests-received.png',
+  'journey-requests-approve.png': 'journey-requests-approve-confirm.png',
 };
 
 mkdirSync(to, { recursive: true });

@@ -25,7 +25,12 @@ import { RequestsService } from './requests/requests.service';
   imports: [
     ServiceRuntimeModule.forService({
       name: 'requests',
-      migrations: [RequestsInitial1764300000000, RequestsOwnerOnlyRecords1764510000000, RequestsDirectoryUpdatedAt1767312000000, RequestsMessageReads1767400000000],
+      migrations: [
+        RequestsInitial1764300000000,
+        RequestsOwnerOnlyRecords1764510000000,
+        RequestsDirectoryUpdatedAt1767312000000,
+        RequestsMessageReads1767400000000,
+      ],
     }),
   ],
   controllers: [RequestsController, MessagesController],

@@ -42,20 +42,26 @@ const SideLink = chakra(NavLink, {
   base: { ...itemStyles, '&[aria-current=page]': { bg: 'teal.subtle', color: 'teal.fg', fontWeight: 'semibold' } },
 });
 
-/** "Requests, 2 need your attention": the entry's name with its count. */
-export const attentionLabel = (label: string, count: number) => `${label}, ${count} ${count === 1 ? 'needs' : 'need'} your attention`;
+/** ", 2 need your attention": what the entry's name gains with its count ("Requests, 2 need your attention"). */
+export const attentionSuffix = (count: number) => `, ${count} ${count === 1 ? 'needs' : 'need'} your attention`;
 
 function Item({ item, count = 0 }: { item: NavItem; count?: number }) {
   const Icon = item.icon;
   return (
     <li>
-      <SideLink to={item.to} aria-label={count > 0 ? attentionLabel(item.label, count) : undefined}>
+      <SideLink to={item.to}>
         <Icon boxSize="5" />
-        {item.label}
-        {count > 0 && (
-          <Badge ms="auto" colorPalette="red" variant="solid" borderRadius="full" aria-hidden="true" data-testid="requests-attention">
-            {count > 99 ? '99+' : count}
-          </Badge>
+        {count > 0 ? (
+          <>
+            {/* One name for assistive technology ("Requests, 2 need your attention"); the label and badge are what the eye reads. */}
+            <VisuallyHidden>{`${item.label}${attentionSuffix(count)}`}</VisuallyHidden>
+            <span aria-hidden="true">{item.label}</span>
+            <Badge ms="auto" colorPalette="red" variant="solid" borderRadius="full" aria-hidden="true" data-testid="requests-attention">
+              {count > 99 ? '99+' : count}
+            </Badge>
+          </>
+        ) : (
+          item.label
         )}
       </SideLink>
     </li>
