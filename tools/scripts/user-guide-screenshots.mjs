@@ -28,6 +28,7 @@ export const GUIDE_IMAGES = {
   'index-s3.png': 'sources-s3-objects.png',
   'private-indexing.png': 'sources-private-columns.png',
   'journey-requests-dialog.png': 'journey-requests-dialog-missing.png',
+  'journey-requests-menu-count.png': 'journey-requests-menu-count.png',
   'journey-requests-mine-approved.png': 'journey-requests-mine-approved.png',
   'journey-requests-received.png': 'journey-requests-received.png',
   'journey-requests-approve.png': 'journey-requests-approve-confirm.png',

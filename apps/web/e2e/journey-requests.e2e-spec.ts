@@ -31,6 +31,13 @@ describeInfra(
     let recordId: string;
     const upload = readFileSync(`${DATASETS}/${FILE}`);
     const shot = (page: Page, name: string) => saveScreenshot(page, `journey-requests-${name}`);
+    /** A screenshot of an open confirmation: the page made as tall as its content, so the whole-page picture does not scroll under the modal. */
+    async function modalShot(page: Page, name: string) {
+      const height = await page.evaluate(() => document.documentElement.scrollHeight);
+      await page.setViewportSize({ width: 1366, height: Math.max(900, height) });
+      await shot(page, name);
+      await page.setViewportSize({ width: 1366, height: 900 });
+    }
     const button = (scope: Page | Locator, name: string) => scope.getByRole('button', { name, exact: true });
     const toast = (page: Page, text: string) => page.getByText(text, { exact: true }).first().waitFor();
     /** The Requests entry of the side menu, whatever its count. */
@@ -144,7 +151,7 @@ describeInfra(
       await button(withdraw, 'Withdraw request').click();
       const confirm = b.getByRole('alertdialog', { name: 'Withdraw request' });
       await confirm.getByText('Are you sure you want to close this request? You cannot re-open a closed request.').waitFor();
-      await shot(b, 'withdraw-confirm');
+      await modalShot(b, 'withdraw-confirm');
       await expectAccessible(b, 'journey-requests-withdraw-confirm');
       await button(confirm, 'Cancel').click();
       await confirm.waitFor({ state: 'detached' });
@@ -156,6 +163,8 @@ describeInfra(
     it('A: the side menu counts the request and the message; reading the message and deciding lower the count', async () => {
       await a.goto(`${product.base}/#/records`);
       await eventually(async () => expect(await entryName(a)).toBe('Requests, 2 need your attention'));
+      expect(await requestsEntry(a).getByTestId('requests-attention').textContent()).toBe('2');
+      await shot(a, 'menu-count');
       await requestsEntry(a).click();
       await a.getByRole('tab', { name: 'Received Requests', selected: true }).waitFor();
       const item = a.getByTestId('request-item').filter({ hasText: RECORD });
@@ -185,7 +194,7 @@ describeInfra(
       expect(await confirm.isVisible()).toBe(true);
       await expiry.fill(inDays(30));
       await confirm.getByText('Enter the day as YYYY-MM-DD, e.g. 2027-01-31.').waitFor({ state: 'detached' });
-      await shot(a, 'approve-confirm');
+      await modalShot(a, 'approve-confirm');
       await expectAccessible(a, 'journey-requests-approve-confirm');
       await button(confirm, 'Approve').click();
       await toast(a, 'You have approved the request!');
