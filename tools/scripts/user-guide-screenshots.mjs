@@ -30,6 +30,11 @@ export const GUIDE_IMAGES = {
   'index-database-failed.png': 'journey-sources-database-refused.png',
   'index-database-not-allowed.png': 'journey-sources-database-not-allowed.png',
   'column-selection-key-missing.png': 'journey-sources-columns-key-missing.png',
+  'journey-requests-dialog.png': 'journey-requests-dialog-missing.png',
+  'journey-requests-menu-count.png': 'journey-requests-menu-count.png',
+  'journey-requests-mine-approved.png': 'journey-requests-mine-approved.png',
+  'journey-requests-received.png': 'journey-requests-received.png',
+  'journey-requests-approve.png': 'journey-requests-approve-confirm.png',
 };
 
 mkdirSync(to, { recursive: true });

@@ -328,16 +328,16 @@ export function sharingStory(prefix: string, start: () => Promise<RealProduct>):
     const { page } = b;
     await page.goto(`${product.base}/#/request?tab=sent&id=${requestId}`);
     const panel = page.getByTestId('request-panel');
-    await button(panel, 'Close request').click();
+    await button(panel, 'Withdraw request').click();
     const confirm = page.getByRole('alertdialog');
     await confirm.getByText('Are you sure you want to close this request? You cannot re-open a closed request.').waitFor();
-    await button(confirm, 'Close request').click();
+    await button(confirm, 'Withdraw request').click();
     await toast(page, 'Your request was closed.');
     await page.getByTestId('requests-empty-sent').waitFor();
     expect((await apiCall(product, bruno.token, 'PUT', `/api/requests/${requestId}/`, { status: 'sent' })).status).toBe(400);
     await shot(page, 'requests-closed');
     await expectAccessible(page, `${prefix}-requests-closed`);
-    await a.page.goto(`${product.base}/#/request`);
+    await a.page.goto(`${product.base}/#/request?tab=received`);
     await a.page.getByText('You have no inbound data requests pending.').waitFor();
   });
 }

@@ -10,6 +10,7 @@ import { MessagesService } from './messages/messages.service';
 import { RequestsInitial1764300000000 } from './migrations/1764300000000-requests-initial';
 import { RequestsOwnerOnlyRecords1764510000000 } from './migrations/1764510000000-requests-owner-only-records';
 import { RequestsDirectoryUpdatedAt1767312000000 } from './migrations/1767312000000-requests-directory-updated-at';
+import { RequestsMessageReads1767400000000 } from './migrations/1767400000000-requests-message-reads';
 import { RecordsConsumer } from './records/records.consumer';
 import { RecordsRepository } from './records/records.repository';
 import { RequestsController } from './requests/requests.controller';
@@ -24,7 +25,12 @@ import { RequestsService } from './requests/requests.service';
   imports: [
     ServiceRuntimeModule.forService({
       name: 'requests',
-      migrations: [RequestsInitial1764300000000, RequestsOwnerOnlyRecords1764510000000, RequestsDirectoryUpdatedAt1767312000000],
+      migrations: [
+        RequestsInitial1764300000000,
+        RequestsOwnerOnlyRecords1764510000000,
+        RequestsDirectoryUpdatedAt1767312000000,
+        RequestsMessageReads1767400000000,
+      ],
     }),
   ],
   controllers: [RequestsController, MessagesController],

@@ -1,5 +1,5 @@
 import { useCallback } from 'react';
-import { Alert, Box, Button, Grid, Heading, HStack, Stack, Tabs, Text } from '@chakra-ui/react';
+import { Alert, Badge, Box, Button, Grid, Heading, HStack, Stack, Tabs, Text } from '@chakra-ui/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
@@ -16,10 +16,20 @@ type Tab = 'sent' | 'received';
 /** Spec section 9: names are cut at 35 characters in the request list. */
 const REQUEST_NAME_LIMIT = 35;
 
-/** Requests (spec section 2): My Requests (sent) first, Received Requests (inbound) the default. */
+/** The tab asked for in the address (a link, a mail, a reload), if any. */
+const tabOf = (value: string | null): Tab | null => (value === 'sent' || value === 'received' ? value : null);
+
+/**
+ * Requests (spec section 2): My Requests (sent) first, Received Requests (inbound). Without a tab in
+ * the address it opens on the one that has something for this user: Received Requests when any
+ * were received, else My Requests.
+ */
 export function RequestsPage() {
   const [params, setParams] = useSearchParams();
-  const tab: Tab = params.get('tab') === 'sent' ? 'sent' : 'received';
+  const asked = tabOf(params.get('tab'));
+  // The same list the Received Requests tab shows (one call, shared through react-query).
+  const received = useQuery({ queryKey: sharingKeys.received, queryFn: ({ signal }) => sharingApi.received(signal), enabled: !asked });
+  const tab: Tab | null = asked ?? (received.isPending ? null : (received.data?.results.length ?? 0) > 0 ? 'received' : 'sent');
   const selected = params.get('id');
   const select = (next: { tab?: Tab; id?: string | null }) => {
     const merged = new URLSearchParams(params);
@@ -34,32 +44,39 @@ export function RequestsPage() {
       <Heading as="h1" size="2xl">
         Requests
       </Heading>
-      <Tabs.Root
-        value={tab}
-        onValueChange={(d) => select({ tab: d.value === 'received' ? 'received' : 'sent', id: null })}
-        colorPalette="teal"
-        variant="line"
-        lazyMount
-        unmountOnExit
-      >
-        <Tabs.List>
-          <Tabs.Trigger value="sent">My Requests</Tabs.Trigger>
-          <Tabs.Trigger value="received">Received Requests</Tabs.Trigger>
-        </Tabs.List>
-        <Tabs.Content value="sent" pt="4">
-          <RequestList tab="sent" selected={selected} onSelect={(id) => select({ id })} />
-        </Tabs.Content>
-        <Tabs.Content value="received" pt="4">
-          <RequestList tab="received" selected={selected} onSelect={(id) => select({ id })} />
-        </Tabs.Content>
-      </Tabs.Root>
+      {tab === null ? (
+        <LoadingState label="Loading requests…" />
+      ) : (
+        <Tabs.Root
+          value={tab}
+          onValueChange={(d) => select({ tab: d.value === 'received' ? 'received' : 'sent', id: null })}
+          colorPalette="teal"
+          variant="line"
+          lazyMount
+          unmountOnExit
+        >
+          <Tabs.List>
+            <Tabs.Trigger value="sent">My Requests</Tabs.Trigger>
+            <Tabs.Trigger value="received">Received Requests</Tabs.Trigger>
+          </Tabs.List>
+          <Tabs.Content value="sent" pt="4">
+            <RequestList tab="sent" selected={selected} onSelect={(id) => select({ id })} />
+          </Tabs.Content>
+          <Tabs.Content value="received" pt="4">
+            <RequestList tab="received" selected={selected} onSelect={(id) => select({ id })} />
+          </Tabs.Content>
+        </Tabs.Root>
+      )}
     </Stack>
   );
 }
 
 function RequestList({ tab, selected, onSelect }: { tab: Tab; selected: string | null; onSelect(id: string | null): void }) {
-  const { clientType } = useAuth();
+  const { clientType, token } = useAuth();
   const queryClient = useQueryClient();
+  // The same answer as the side menu's count: which requests wait for the user, and why.
+  const attention = useQuery({ queryKey: sharingKeys.attention(token), queryFn: ({ signal }) => sharingApi.attention(signal) });
+  const waiting = new Map((attention.data?.requests ?? []).map((a) => [a.request, a]));
   const key = tab === 'sent' ? sharingKeys.sent : sharingKeys.received;
   const list = useQuery({ queryKey: key, queryFn: ({ signal }) => (tab === 'sent' ? sharingApi.sent(signal) : sharingApi.received(signal)) });
   const requests = list.data?.results ?? [];
@@ -80,6 +97,8 @@ function RequestList({ tab, selected, onSelect }: { tab: Tab; selected: string |
       // Records show their request status; let them read it again.
       void queryClient.invalidateQueries({ queryKey: recordKeys.detail(updated.record) });
       void queryClient.invalidateQueries({ queryKey: recordKeys.lists() });
+      // A decision or a withdrawal changes what waits for the user (the side menu's count).
+      void queryClient.invalidateQueries({ queryKey: sharingKeys.attentionAll });
     },
     [queryClient, key],
   );
@@ -87,6 +106,7 @@ function RequestList({ tab, selected, onSelect }: { tab: Tab; selected: string |
     onSelect(null);
     void queryClient.invalidateQueries({ queryKey: key });
     void queryClient.invalidateQueries({ queryKey: recordKeys.lists() });
+    void queryClient.invalidateQueries({ queryKey: sharingKeys.attentionAll });
   };
 
   if (list.isPending) return <LoadingState label="Loading requests…" />;
@@ -126,7 +146,10 @@ function RequestList({ tab, selected, onSelect }: { tab: Tab; selected: string |
                   <Text fontWeight="semibold" truncate title={r.record_name}>
                     {truncate(r.record_name || r.record, REQUEST_NAME_LIMIT)}
                   </Text>
-                  <StatusBadge request={r} />
+                  <HStack gap="1">
+                    <WaitingBadge waiting={waiting.get(r.id)} tab={tab} />
+                    <StatusBadge request={r} />
+                  </HStack>
                 </HStack>
                 <Text fontSize="xs" color="fg.muted" fontWeight="normal">
                   {tab === 'received' ? `${r.requestor}${r.requestor_org_name ? ` · ${r.requestor_org_name}` : ''}` : `to ${r.data_admin || 'the owner'}`} ·{' '}
@@ -147,5 +170,22 @@ function RequestList({ tab, selected, onSelect }: { tab: Tab; selected: string |
         )}
       </Box>
     </Grid>
+  );
+}
+
+/** "2 new messages" or "To decide" on a request that waits for the user. */
+function WaitingBadge({ waiting, tab }: { waiting?: { pending: boolean; unread_messages: number }; tab: Tab }) {
+  if (!waiting) return null;
+  const text =
+    waiting.unread_messages > 0
+      ? `${waiting.unread_messages} new message${waiting.unread_messages === 1 ? '' : 's'}`
+      : waiting.pending && tab === 'received'
+        ? 'To decide'
+        : null;
+  if (!text) return null;
+  return (
+    <Badge colorPalette="red" variant="subtle" data-testid="request-waiting">
+      {text}
+    </Badge>
   );
 }

@@ -44,6 +44,10 @@ export const sharingKeys = {
   sent: ['sharing', 'requests', 'sent'] as const,
   received: ['sharing', 'requests', 'received'] as const,
   request: (requestId: string) => [...sharingKeys.requests, 'one', requestId] as const,
+  /** What waits for the caller (side menu count); under requests, so invalidating those reaches it. */
+  attentionAll: ['sharing', 'requests', 'attention'] as const,
+  /** The token is part of the key so signing in or out never shows the other session's count. */
+  attention: (token: string | null) => [...sharingKeys.attentionAll, token] as const,
   messages: (requestId: string) => [...sharingKeys.all, 'messages', requestId] as const,
   audit: (recordId: string) => [...sharingKeys.all, 'audit', recordId] as const,
 };

@@ -3,6 +3,7 @@ import { Box, Button, Field, HStack, Stack, Text, Textarea } from '@chakra-ui/re
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toApiError } from '../forms/use-form';
 import { toaster } from '../shell/toaster';
+import { dayAndTime } from './request-rules';
 import { sharingApi } from './sharing-api';
 import { MESSAGE_FAILED } from './texts';
 import { sharingKeys } from '../shared/query-keys';
@@ -11,12 +12,8 @@ import { sharingKeys } from '../shared/query-keys';
 export const THREAD_POLL_MS = 4_000;
 const MAX_MESSAGE = 5_000;
 
-/** Messages as the spec dates them: MMMM DD YYYY (section 9), with the time. */
-function when(iso: string): string {
-  const date = new Date(iso);
-  const month = date.toLocaleString('en', { month: 'long' });
-  return `${month} ${String(date.getDate()).padStart(2, '0')} ${date.getFullYear()} ${date.toLocaleTimeString('en', { hour: '2-digit', minute: '2-digit' })}`;
-}
+/** Messages are dated as every other date of the request screens, YYYY-MM-DD, with the time (HH:MM). */
+const when = dayAndTime;
 
 /** A request's message thread: both parties write; the newest message is last and stays in view. */
 export function MessageThread({ requestId, canWrite }: { requestId: string; canWrite: boolean }) {
@@ -32,6 +29,20 @@ export function MessageThread({ requestId, canWrite }: { requestId: string; canW
   const [error, setError] = useState<string | null>(null);
   const end = useRef<HTMLDivElement>(null);
   const messages = thread.data?.results ?? [];
+
+  // Shown is read: the newest message of the other side marks the thread read up to it, and the
+  // side menu's count is read again.
+  const newestOther = [...messages].reverse().find((m) => !m.mine)?.id;
+  const marked = useRef<string | null>(null);
+  const { mutate: markRead } = useMutation({
+    mutationFn: (messageId: string) => sharingApi.markRead(requestId, messageId),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: sharingKeys.attentionAll }),
+  });
+  useEffect(() => {
+    if (!newestOther || marked.current === newestOther) return;
+    marked.current = newestOther;
+    markRead(newestOther);
+  }, [newestOther, markRead]);
 
   useEffect(() => {
     end.current?.scrollIntoView?.({ block: 'nearest' });

@@ -50,6 +50,7 @@ export function RequestDialog({ recordId, recordName, onClose }: { recordId: str
     void queryClient.invalidateQueries({ queryKey: recordKeys.detail(recordId) });
     void queryClient.invalidateQueries({ queryKey: recordKeys.lists() });
     void queryClient.invalidateQueries({ queryKey: sharingKeys.sent });
+    void queryClient.invalidateQueries({ queryKey: sharingKeys.attentionAll });
   };
 
   return (

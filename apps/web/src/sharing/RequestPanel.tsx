@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
-import { Badge, Box, Button, DataList, Field, Heading, HStack, Input, Link, RadioGroup, Stack, Table, Text, Textarea } from '@chakra-ui/react';
+import { Badge, Box, Button, DataList, Field, Heading, HStack, Input, Link, RadioGroup, Separator, Stack, Table, Text, Textarea } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import type { ApiError } from '../api/client';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -9,7 +9,21 @@ import { TextField } from '../forms/TextField';
 import { toApiError } from '../forms/use-form';
 import { toaster } from '../shell/toaster';
 import { MessageThread } from './MessageThread';
-import { allAnswered, day, isEditable, requestActions, showsNote, shownStatus, stated, STATUS_COLOURS } from './request-rules';
+import {
+  day,
+  expiryError,
+  isEditable,
+  requestActions,
+  requestDateLine,
+  sendHint,
+  showsNote,
+  shownStatus,
+  stated,
+  STATUS_COLOURS,
+  todayText,
+  unansweredCount,
+} from './request-rules';
+import { grantsDownload, RequestDownload } from './RequestDownload';
 import { sharingApi } from './sharing-api';
 import {
   APPROVAL_FAILED,
@@ -70,7 +84,9 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
   const [confirm, setConfirm] = useState<'approve' | 'close' | 'revoke' | null>(null);
   const [expiry, setExpiry] = useState('');
   const [reason, setReason] = useState('');
+  const [attempted, setAttempted] = useState(false);
   const reviewed = useRef(false);
+  const form = useRef<HTMLDivElement>(null);
   const update = useMutation({ mutationFn: (body: RequestUpdate) => sharingApi.updateRequest(request.id, body) });
   const { mutate: markReviewed } = useMutation({
     mutationFn: (requestId: string) => sharingApi.updateRequest(requestId, { status: 'review' }),
@@ -106,14 +122,28 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
     }
   }
 
-  const send = () =>
-    change(
+  const unanswered = unansweredCount(policies);
+  const hint = sendHint(
+    unanswered,
+    policies.reduce((n, p) => n + p.json_content.length, 0),
+  );
+  const send = () => {
+    if (unanswered > 0) {
+      // Send Request says what it waits for; trying anyway takes the user to the first open question.
+      setAttempted(true);
+      const first = form.current?.querySelector<HTMLElement>('[data-unanswered="true"] input');
+      first?.scrollIntoView?.({ block: 'center' });
+      first?.focus();
+      return;
+    }
+    void change(
       'send',
       { status: 'sent', purpose: purpose.trim(), note: note.trim(), access_policies: policies.map((p) => ({ id: p.id, json_content: p.json_content })) },
       REQUEST_SUBMITTED,
       REQUEST_FAILED,
     );
-  const answered = policies.every((p) => allAnswered(p.json_content));
+  };
+  const expiryProblem = expiryError(expiry, todayText());
   const term = grantTerm(request);
 
   return (
@@ -131,8 +161,8 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
           </Heading>
           <StatusBadge request={request} />
         </HStack>
-        <Text fontSize="sm" color="fg.muted">
-          Requested on {day(request.created)} · data administrator {request.data_admin || 'N/A'}
+        <Text fontSize="sm" color="fg.muted" data-testid="request-date">
+          {requestDateLine(request)}
         </Text>
         {term && (
           <Text fontSize="sm" fontWeight="medium" data-testid="grant-term">
@@ -158,7 +188,9 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
         </DataList.Root>
       )}
 
-      <Stack gap="4" as="section" aria-label="Request form">
+      {grantsDownload(request) && <RequestDownload request={request} />}
+
+      <Stack gap="4" as="section" aria-label="Request form" ref={form}>
         {editable ? (
           <TextField label="Purpose" name="purpose" multiline value={purpose} onChange={setPurpose} error={error?.fieldError('purpose')} />
         ) : (
@@ -183,27 +215,34 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
               </Table.Header>
               <Table.Body>
                 {policy.json_content.map((item, index) => (
-                  <Table.Row key={index}>
+                  <Table.Row key={index} data-unanswered={editable && !item.agree ? 'true' : undefined}>
                     <Table.Cell>{item.object}</Table.Cell>
                     <Table.Cell>{item.requirement}</Table.Cell>
                     <Table.Cell>
                       {editable ? (
-                        <RadioGroup.Root
-                          size="sm"
-                          value={item.agree || null}
-                          onValueChange={(d) => (d.value === 'yes' || d.value === 'no') && setAnswer(policy.id, index, d.value)}
-                          aria-label={`${item.object}: ${item.requirement}`}
-                        >
-                          <HStack gap="3">
-                            {(['yes', 'no'] as const).map((value) => (
-                              <RadioGroup.Item key={value} value={value}>
-                                <RadioGroup.ItemHiddenInput />
-                                <RadioGroup.ItemIndicator />
-                                <RadioGroup.ItemText>{value === 'yes' ? 'Yes' : 'No'}</RadioGroup.ItemText>
-                              </RadioGroup.Item>
-                            ))}
-                          </HStack>
-                        </RadioGroup.Root>
+                        <Stack gap="1">
+                          <RadioGroup.Root
+                            size="sm"
+                            value={item.agree || null}
+                            onValueChange={(d) => (d.value === 'yes' || d.value === 'no') && setAnswer(policy.id, index, d.value)}
+                            aria-label={`${item.object}: ${item.requirement}`}
+                          >
+                            <HStack gap="3">
+                              {(['yes', 'no'] as const).map((value) => (
+                                <RadioGroup.Item key={value} value={value}>
+                                  <RadioGroup.ItemHiddenInput />
+                                  <RadioGroup.ItemIndicator />
+                                  <RadioGroup.ItemText>{value === 'yes' ? 'Yes' : 'No'}</RadioGroup.ItemText>
+                                </RadioGroup.Item>
+                              ))}
+                            </HStack>
+                          </RadioGroup.Root>
+                          {attempted && !item.agree && (
+                            <Text fontSize="xs" color="fg.error">
+                              Choose Yes or No.
+                            </Text>
+                          )}
+                        </Stack>
                       ) : (
                         <Text data-testid="policy-answer" color={item.expected && item.agree && item.agree !== item.expected ? 'fg.error' : undefined}>
                           {item.agree === 'yes' ? 'Yes' : item.agree === 'no' ? 'No' : 'N/A'}
@@ -225,15 +264,22 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
 
       <HStack gap="2" wrap="wrap">
         {actions.send && (
-          <Button
-            colorPalette="teal"
-            loading={busy === 'send'}
-            disabled={!answered}
-            onClick={send}
-            title={answered ? undefined : 'Answer every requirement yes or no first.'}
-          >
-            Send Request
-          </Button>
+          <>
+            <Button
+              colorPalette="teal"
+              loading={busy === 'send'}
+              aria-disabled={hint ? true : undefined}
+              aria-describedby={hint ? 'send-hint' : undefined}
+              onClick={send}
+            >
+              Send Request
+            </Button>
+            {hint && (
+              <Text id="send-hint" fontSize="sm" color={attempted ? 'fg.error' : 'fg.muted'} data-testid="send-hint">
+                {hint}
+              </Text>
+            )}
+          </>
         )}
         {actions.approve && (
           <Button colorPalette="green" onClick={() => setConfirm('approve')}>
@@ -255,14 +301,25 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
             Revoke access
           </Button>
         )}
-        {actions.close && (
-          <Button variant="outline" onClick={() => setConfirm('close')}>
-            Close request
-          </Button>
-        )}
       </HStack>
 
       {request.status !== 'new' && <MessageThread requestId={request.id} canWrite={actions.message} />}
+
+      {actions.close && (
+        <Stack gap="2" as="section" aria-label="Withdraw request">
+          <Separator />
+          <HStack gap="3" wrap="wrap" justify="space-between">
+            <Text fontSize="sm" color="fg.muted">
+              {request.status === 'approved'
+                ? 'No longer need the data? Withdrawing ends your access for good.'
+                : 'Changed your mind? Withdrawing ends this request for good.'}
+            </Text>
+            <Button variant="outline" colorPalette="red" size="sm" onClick={() => setConfirm('close')}>
+              Withdraw request
+            </Button>
+          </HStack>
+        </Stack>
+      )}
 
       <ConfirmDialog
         open={confirm === 'approve'}
@@ -271,21 +328,34 @@ export function RequestPanel({ request, basic, onChanged, onClosed }: RequestPan
         confirmLabel="Approve"
         confirmPalette="green"
         busy={busy === 'approve'}
-        onConfirm={() => change('approve', { status: 'approved', expires_at: expiry || null }, REQUEST_APPROVED, APPROVAL_FAILED)}
+        onConfirm={() => {
+          if (expiryProblem) return;
+          void change('approve', { status: 'approved', expires_at: expiry.trim() || null }, REQUEST_APPROVED, APPROVAL_FAILED);
+        }}
         onCancel={() => setConfirm(null)}
       >
-        <Field.Root invalid={!!error?.fieldError('expires_at')}>
+        <Field.Root invalid={!!expiryProblem || !!error?.fieldError('expires_at')}>
           <Field.Label>Access expires on (optional)</Field.Label>
-          <Input type="date" name="expires_at" value={expiry} onChange={(e) => setExpiry(e.target.value)} />
-          <Field.HelperText>After this day the requestor can no longer download the data.</Field.HelperText>
-          <Field.ErrorText>{error?.fieldError('expires_at')}</Field.ErrorText>
+          <Input
+            name="expires_at"
+            placeholder="YYYY-MM-DD"
+            inputMode="numeric"
+            autoComplete="off"
+            maxLength={10}
+            value={expiry}
+            onChange={(e) => setExpiry(e.target.value)}
+          />
+          <Field.HelperText>
+            The day as YYYY-MM-DD, e.g. 2027-01-31. After this day the requestor can no longer download the data; leave it empty for no end date.
+          </Field.HelperText>
+          <Field.ErrorText>{expiryProblem ?? error?.fieldError('expires_at')}</Field.ErrorText>
         </Field.Root>
       </ConfirmDialog>
       <ConfirmDialog
         open={confirm === 'close'}
-        title="Close request"
+        title="Withdraw request"
         message={CONFIRM_CLOSE}
-        confirmLabel="Close request"
+        confirmLabel="Withdraw request"
         busy={busy === 'close'}
         onConfirm={() => change('close', { status: 'closed' }, REQUEST_CLOSED, REQUEST_CLOSE_FAILED)}
         onCancel={() => setConfirm(null)}

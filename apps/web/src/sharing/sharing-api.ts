@@ -20,5 +20,13 @@ export const sharingApi = {
   updateRequest: (requestId: string, body: RequestUpdate) => typedApi.put('/api/requests/{id}', body, { params: { id: requestId } }),
   messages: (requestId: string, signal?: AbortSignal) => typedApi.get('/api/request-messages', { query: { request: requestId }, signal }),
   postMessage: (requestId: string, message: string) => typedApi.post('/api/request-messages', { request: requestId, message }),
+  /** What waits for the caller: received requests to decide, messages of the other side not yet read. */
+  attention: (signal?: AbortSignal) => typedApi.get('/api/requests/attention', { signal }),
+  /** The caller read the thread up to this message (or all of it). */
+  markRead: (requestId: string, messageId?: string) => typedApi.post('/api/request-messages/read', { request: requestId, message: messageId }),
+  /** The record a request is about, as its details page reads it (its download_url says whether the caller may download). */
+  record: (recordId: string, signal?: AbortSignal) => typedApi.get('/api/records/{id}', { params: { id: recordId }, signal }),
+  /** The short-lived signed link of the record's data (the details page's Download). */
+  downloadLink: (recordId: string) => typedApi.get('/api/records/{id}/download', { params: { id: recordId } }),
   audit: (recordId: string, signal?: AbortSignal) => typedApi.get('/api/requests/audit', { query: { record: recordId }, signal }),
 };

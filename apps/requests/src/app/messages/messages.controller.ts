@@ -1,6 +1,6 @@
 import { Body, Controller, Get, HttpCode, Post, Query } from '@nestjs/common';
 import { ApiContract, AuthUser, CurrentUser, SchemaPipe, isoDateTime, pagedSchema, pageQuerySchema } from '@dc/platform';
-import { PostMessageDto, postMessageSchema } from './dto/message.dto';
+import { MarkReadDto, markReadSchema, PostMessageDto, postMessageSchema } from './dto/message.dto';
 import { MessagesService } from './messages.service';
 import { z } from 'zod';
 
@@ -41,5 +41,18 @@ export class MessagesController {
   @HttpCode(201)
   post(@CurrentUser() user: AuthUser, @Body(new SchemaPipe(postMessageSchema)) dto: PostMessageDto) {
     return this.messages.post(user, dto);
+  }
+
+  /** `{request, message?}`: the caller read the thread up to the message (or all of it); an addition to the spec's calls. */
+  @ApiContract({
+    summary: "Mark a request's thread read, up to a message or all of it",
+    body: markReadSchema,
+    requestExample: { request: '0b7f3c1e-8d2a-4f5b-9c6d-1e2f3a4b5c6d' },
+    responses: { 200: z.object({ request: z.string(), read_until: isoDateTime.nullable() }) },
+  })
+  @Post('read')
+  @HttpCode(200)
+  markRead(@CurrentUser() user: AuthUser, @Body(new SchemaPipe(markReadSchema)) dto: MarkReadDto) {
+    return this.messages.markRead(user, dto);
   }
 }

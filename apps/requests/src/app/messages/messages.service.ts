@@ -9,7 +9,7 @@ import type { RequestMessage } from '../requests/request';
 import { CLOSED_FOR_GOOD, Party } from '../requests/request-rules';
 import { RequestsService } from '../requests/requests.service';
 import { RequestsRepository } from '../requests/requests.repository';
-import type { PostMessageDto } from './dto/message.dto';
+import type { MarkReadDto, PostMessageDto } from './dto/message.dto';
 import { MessagesRepository } from '../requests/messages.repository';
 
 export const SEND_FIRST = 'Send the request before writing messages.';
@@ -45,6 +45,25 @@ export class MessagesService {
       const { request } = await this.requestsService.partOf(store, requestId, user);
       const { count, messages } = await this.messages.thread(store.manager, request.id, { offset: at.offset, limit: at.pageSize });
       return listPage(await this.views(store.manager, messages, user), count, at, (n) => `?request=${encodeURIComponent(requestId)}&page=${n}`);
+    });
+  }
+
+  /**
+   * POST /api/request-messages/read/: the caller (a party) has read the thread up to the message
+   * named, or all of it; the other side's messages until then no longer count as unread.
+   */
+  markRead(user: AuthUser, dto: MarkReadDto) {
+    return this.requests.transaction(async (store) => {
+      let request: Awaited<ReturnType<RequestsService['partOf']>>['request'];
+      try {
+        ({ request } = await this.requestsService.partOf(store, isUuid(dto.request) ? dto.request : '', user));
+      } catch {
+        throw new FieldValidationError({ request: [invalidPk(dto.request)] });
+      }
+      if (dto.message !== undefined && !isUuid(dto.message)) throw new FieldValidationError({ message: [invalidPk(dto.message)] });
+      const readAt = await this.messages.markRead(store.manager, request.id, user.id, dto.message?.toLowerCase() ?? null);
+      if (dto.message !== undefined && !readAt) throw new FieldValidationError({ message: [invalidPk(dto.message)] });
+      return { request: request.id, read_until: readAt?.toISOString() ?? null };
     });
   }
 

@@ -121,6 +121,15 @@ export class FakeMessages implements Public<MessagesRepository> {
     const messages = this.messages.filter((m) => m.requestId === requestId);
     return { count: messages.length, messages: paged(messages, page) };
   }
+  reads = new Map<string, Date>();
+  async markRead(_manager: EntityManager, requestId: string, userId: string, messageId: string | null): Promise<Date | null> {
+    const times = this.messages.filter((m) => m.requestId === requestId && (messageId === null || m.id === messageId)).map((m) => m.createdAt.getTime());
+    if (!times.length) return null;
+    const key = `${requestId}:${userId}`;
+    const readAt = new Date(Math.max(...times, this.reads.get(key)?.getTime() ?? -Infinity));
+    this.reads.set(key, readAt);
+    return readAt;
+  }
 }
 
 const newestFirst = (a: AccessRequest, b: AccessRequest) => b.createdAt.getTime() - a.createdAt.getTime() || a.id.localeCompare(b.id);
@@ -166,6 +175,11 @@ class FakeRequestStore implements Public<RequestStore> {
       })
       .sort(newestFirst);
     return { count: reviewed.length, requests: paged(reviewed, page).map(copy) };
+  }
+  /** Received requests waiting for a decision only: the fake store does not see the threads (attention.api.spec.ts covers unread messages). */
+  async attention(reviewer: { id: string; organisationId: string; dataAdmin: boolean }) {
+    const { requests } = await this.received(reviewer, { offset: 0, limit: Number.MAX_SAFE_INTEGER });
+    return requests.filter((r) => r.status === 'sent' || r.status === 'review').map((r) => ({ requestId: r.id, pending: true, unread: 0 }));
   }
 }
 

@@ -43,4 +43,20 @@ export class MessagesRepository {
     ]);
     return { count, messages: rows.map(toMessage) };
   }
+
+  /**
+   * Marks the caller's reading of a request's thread up to a message of it (its time), or up to the
+   * newest message when none is named; never moves the mark back. The time marked, null when there
+   * is nothing to read (or the message is not the request's).
+   */
+  async markRead(manager: EntityManager, requestId: string, userId: string, messageId: string | null): Promise<Date | null> {
+    const rows: Array<{ read_at: Date }> = await manager.query(
+      `INSERT INTO requests.message_reads (request_id, user_id, read_at)
+         SELECT $1, $2, max(created_at) FROM requests.messages WHERE request_id = $1 AND ($3::uuid IS NULL OR id = $3::uuid) HAVING max(created_at) IS NOT NULL
+       ON CONFLICT (request_id, user_id) DO UPDATE SET read_at = GREATEST(requests.message_reads.read_at, EXCLUDED.read_at)
+       RETURNING read_at`,
+      [requestId, userId, messageId],
+    );
+    return rows[0]?.read_at ?? null;
+  }
 }

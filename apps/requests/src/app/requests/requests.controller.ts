@@ -22,6 +22,13 @@ const auditTrailSchema = pagedSchema(
   }),
 );
 
+const attentionSchema = z.object({
+  count: z.number().int().describe('pending_requests plus unread_messages'),
+  pending_requests: z.number().int().describe('received requests waiting for a decision (sent or in review)'),
+  unread_messages: z.number().int().describe('messages the other side wrote since the caller last read the thread'),
+  requests: z.array(z.object({ request: z.string(), pending: z.boolean(), unread_messages: z.number().int() })),
+});
+
 type PageQuery = { page?: string; page_size?: string };
 
 /** Access requests (spec section 7, "Requests and messages"). The named lists come before {id}. */
@@ -45,6 +52,13 @@ export class RequestsController {
   @Get('received_requests')
   received(@CurrentUser() user: AuthUser, @Query() query: PageQuery) {
     return this.requests.received(user, query);
+  }
+
+  /** What waits for the caller: `{count, pending_requests, unread_messages, requests}` (an addition to the spec's calls). */
+  @ApiContract({ summary: 'What waits for the caller: received requests to decide and unread messages', responses: { 200: attentionSchema } })
+  @Get('attention')
+  attention(@CurrentUser() user: AuthUser) {
+    return this.requests.attention(user);
   }
 
   /** `?record=<id>`: the record's hash-chained audit trail, for its owner side. */

@@ -152,6 +152,41 @@ export class RequestStore {
     ]);
     return { count, requests: rows.map(toRequest) };
   }
+
+  /**
+   * What waits for the caller: received requests not yet decided (sent or in review), and per request
+   * the messages of the other side written after the caller's read mark (for the requestor, anyone
+   * else's; for the owner side, the requestor's). Closed requests and drafts count for nothing.
+   */
+  async attention(reviewer: { id: string; organisationId: string; dataAdmin: boolean }): Promise<AttentionRow[]> {
+    const rows: Array<{ request_id: string; pending: boolean; unread: number }> = await this.manager.query(
+      `WITH pending AS (
+         SELECT q.id ${RECEIVED} AND q.status IN ('sent', 'review')
+       ), unread AS (
+         SELECT q.id, count(*)::int AS unread
+         FROM requests.requests q
+         JOIN requests.records r ON r.id = q.record_id
+         JOIN requests.messages m ON m.request_id = q.id
+         LEFT JOIN requests.message_reads mr ON mr.request_id = q.id AND mr.user_id = $1
+         WHERE q.status NOT IN ('new', 'closed') AND m.created_at > coalesce(mr.read_at, '-infinity')
+           AND ((q.requestor_id = $1 AND m.user_id <> $1)
+             OR (q.requestor_id <> $1 AND (r.owner_id = $1 OR ($3::boolean AND r.organisation_id = $2)) AND m.user_id = q.requestor_id))
+         GROUP BY q.id
+       )
+       SELECT coalesce(p.id, u.id) AS request_id, p.id IS NOT NULL AS pending, coalesce(u.unread, 0)::int AS unread
+       FROM pending p FULL JOIN unread u ON u.id = p.id
+       ORDER BY request_id`,
+      [reviewer.id, reviewer.organisationId, reviewer.dataAdmin],
+    );
+    return rows.map((r) => ({ requestId: r.request_id, pending: r.pending, unread: r.unread }));
+  }
+}
+
+/** A request that waits for the caller: a received one to decide, or one with messages the other side wrote since the caller last read. */
+export interface AttentionRow {
+  requestId: string;
+  pending: boolean;
+  unread: number;
 }
 
 @Injectable()

@@ -142,6 +142,24 @@ export class RequestsService {
     });
   }
 
+  /**
+   * GET /api/requests/attention: what waits for the caller (received requests to decide, messages of
+   * the other side not yet read), in all and per request.
+   */
+  attention(user: AuthUser) {
+    return this.requests.read(async (store) => {
+      const rows = await store.attention({ id: user.id, organisationId: user.organisationId, dataAdmin: isDataAdminOf(user, user.organisationId) });
+      const pending = rows.filter((r) => r.pending).length;
+      const unread = rows.reduce((sum, r) => sum + r.unread, 0);
+      return {
+        count: pending + unread,
+        pending_requests: pending,
+        unread_messages: unread,
+        requests: rows.map((r) => ({ request: r.requestId, pending: r.pending, unread_messages: r.unread })),
+      };
+    });
+  }
+
   /** PUT /api/requests/{id}/: the party's status change, and while new the requestor's purpose, note and answers. */
   async update(id: string, user: AuthUser, dto: UpdateRequestDto): Promise<RequestView> {
     const correlationId = currentCorrelationId();

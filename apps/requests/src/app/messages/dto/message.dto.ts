@@ -16,3 +16,13 @@ export const postMessageSchema = z.object(
   { error: 'Expected a JSON object.' },
 );
 export type PostMessageDto = z.output<typeof postMessageSchema>;
+
+/** POST /api/request-messages/read/: the request, and optionally the newest message read (else all of the thread). */
+export const markReadSchema = z.object(
+  {
+    request: z.string({ error: REQUIRED }).trim().min(1, REQUIRED),
+    message: z.string({ error: 'Not a valid string.' }).trim().min(1, 'This field may not be blank.').optional(),
+  },
+  { error: 'Expected a JSON object.' },
+);
+export type MarkReadDto = z.output<typeof markReadSchema>;
