@@ -6242,6 +6242,8 @@ export interface operations {
                     currency?: string;
                     extractFromURL?: boolean | string;
                     saveSeparately?: boolean | string;
+                    visibility?: string;
+                    fileDetails?: unknown;
                     encryptList?: unknown;
                     hashedList?: unknown;
                     fuzzyList?: unknown;
@@ -6268,6 +6270,8 @@ export interface operations {
                     currency?: string;
                     extractFromURL?: boolean | string;
                     saveSeparately?: boolean | string;
+                    visibility?: string;
+                    fileDetails?: unknown;
                     encryptList?: unknown;
                     hashedList?: unknown;
                     fuzzyList?: unknown;
@@ -7507,6 +7511,7 @@ export interface operations {
                     description: string;
                     password: string;
                     password_confirm: string;
+                    organisation_name?: string;
                 };
             };
         };
