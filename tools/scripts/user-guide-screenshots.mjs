@@ -27,6 +27,12 @@ export const GUIDE_IMAGES = {
   'index-database.png': 'sources-database-tables.png',
   'index-s3.png': 'sources-s3-objects.png',
   'private-indexing.png': 'sources-private-columns.png',
+  'journey-upload-form.png': 'journey-upload-form.png',
+  'journey-upload-basic.png': 'journey-upload-basic.png',
+  'journey-accounts-sign-up.png': 'journey-accounts-sign-up.png',
+  'journey-accounts-new.png': 'journey-accounts-new.png',
+  'journey-accounts-plans.png': 'journey-accounts-plans.png',
+  'journey-accounts-plan-confirm.png': 'journey-accounts-plan-confirm.png',
 };
 
 mkdirSync(to, { recursive: true });
