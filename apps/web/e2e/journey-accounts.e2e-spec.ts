@@ -48,7 +48,9 @@ describeInfra('journey: organisation name at sign-up, and plans in the Accounts 
     expect(await get(token, `/api/organisation/${me.organisation}/`)).toMatchObject({ name: 'Lamarr Wireless Lab' });
 
     // The Organisation tab shows it to its founder.
-    const profile = await open('/profile?tab=organisation', { as: { id: '', username: 'hedy', email: '', password: '', organisation: me.organisation, token } });
+    const profile = await open('/profile?tab=organisation', {
+      as: { id: '', username: 'hedy', email: '', password: '', organisation: me.organisation, token },
+    });
     await eventually(async () => expect(await field(profile, 'Name').inputValue()).toBe('Lamarr Wireless Lab'));
   });
 

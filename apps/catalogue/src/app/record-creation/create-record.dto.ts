@@ -66,7 +66,8 @@ const fileDetailsField = z.unknown().transform((value, ctx): FileDetails[] => {
     }
     const fields = entry as Record<string, unknown>;
     const unknown = Object.keys(fields).filter((key) => key !== 'name' && key !== 'description');
-    if (unknown.length) ctx.addIssue({ code: 'custom', message: `${file}: only "name" and "description" are taken, not ${unknown.map((k) => `"${k}"`).join(', ')}.` });
+    if (unknown.length)
+      ctx.addIssue({ code: 'custom', message: `${file}: only "name" and "description" are taken, not ${unknown.map((k) => `"${k}"`).join(', ')}.` });
     const name = detailName.safeParse(fields.name);
     const description = detailText.safeParse(fields.description);
     if (!name.success) ctx.addIssue({ code: 'custom', message: `${file}: name: ${name.error.issues[0].message}` });

@@ -27,7 +27,8 @@ function typeOf(files: StoredUpload[]): string {
 function fileDetailsProblem(entries: number, files: number, saveSeparately: boolean): string | null {
   if (entries === 0) return null;
   if (!saveSeparately) return 'Names and descriptions per file need saveSeparately=true (one record per file).';
-  if (entries !== files) return `Send one entry per uploaded file: ${files} file${files === 1 ? ' was' : 's were'} sent, with ${entries} entr${entries === 1 ? 'y' : 'ies'}.`;
+  if (entries !== files)
+    return `Send one entry per uploaded file: ${files} file${files === 1 ? ' was' : 's were'} sent, with ${entries} entr${entries === 1 ? 'y' : 'ies'}.`;
   return null;
 }
 
