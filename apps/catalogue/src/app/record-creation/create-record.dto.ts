@@ -106,8 +106,14 @@ export const createRecordSchema = z
     currency: optional(currencyField).transform((v) => v ?? DEFAULT_ACCESS_CURRENCY),
     extractFromURL: optional(booleanField('Must be "YES" or "NO".')).transform((v) => v ?? false),
     saveSeparately: optional(booleanField('Must be "true" or "false".')).transform((v) => v ?? true),
-    visibility: optional(visibilityField).transform((v) => v ?? null),
-    fileDetails: optional(fileDetailsField).transform((v) => v ?? null),
+    visibility: optional(visibilityField)
+      .transform((v) => v ?? null)
+      .describe('Beyond the spec, optional: PR (Private, the default) or EV (Everyone). BASIC clients may send EV only.'),
+    fileDetails: optional(fileDetailsField)
+      .transform((v) => v ?? null)
+      .describe(
+        'Beyond the spec, optional: a JSON list with one {"name", "description"} per uploaded file, in order (saveSeparately=true). Blank entries fall back to name/description, then the file name.',
+      ),
     ...privateColumnFields,
   })
   .superRefine(checkPrivateColumns)

@@ -14,10 +14,12 @@ export const registerSchema = confirmationMatches(
     password: newPasswordField(),
     password_confirm: requiredSecret(),
     // Optional (beyond the spec): without it the organisation is named after the person, as before.
-    organisation_name: z.preprocess(
-      (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-      requiredName().max(200, ORGANISATION_NAME_TOO_LONG).optional(),
-    ),
+    organisation_name: z
+      .preprocess(
+        (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+        requiredName().max(200, ORGANISATION_NAME_TOO_LONG).optional(),
+      )
+      .describe("Beyond the spec, optional: the new organisation's name (at most 200 characters); without it, the first and last names."),
   }),
   'password',
   'password_confirm',
