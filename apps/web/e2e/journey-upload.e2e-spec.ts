@@ -84,6 +84,8 @@ describeInfra('journey: uploading files with their visibility, access and per-fi
     expect((await record(null, global)).status).toBe(200);
     // The form is ready for the next upload, with today's defaults back for the files.
     expect(await page.getByRole('group', { name: 'Name and description of each record' }).count()).toBe(0);
+    expect(await visibility.inputValue()).toBe('PR');
+    expect(await field(page, 'Access').inputValue()).toBe('RE');
   });
 
   it('keeps Private as the default: a record uploaded without a choice is not visible to visitors', async () => {

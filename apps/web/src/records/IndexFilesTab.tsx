@@ -153,7 +153,8 @@ export function IndexFilesTab() {
       setCreated(records);
       setFiles([]);
       setForm(INITIAL);
-      setChoices((current) => ({ ...current, perFile: [] }));
+      // Back to the defaults, so the next upload is not made visible to everyone by a leftover choice.
+      setChoices(initialChoices(basic));
       if (fileInput.current) fileInput.current.value = '';
     } catch (caught) {
       if (caught instanceof DOMException && caught.name === 'AbortError') return;
