@@ -13,7 +13,7 @@ const to = path.join(root, 'docs/user-guide/images');
 /** Guide image ← the screenshot a browser test saves (libs/testing saveScreenshot names). */
 export const GUIDE_IMAGES = {
   'home.png': 'home-signed-out.png',
-  'sign-up.png': 'identity-register.png',
+  'sign-up.png': 'journey-accounts-sign-up.png',
   'signed-up.png': 'identity-register-done.png',
   'profile.png': 'identity-profile.png',
   'accounts.png': 'identity-accounts.png',
@@ -35,6 +35,11 @@ export const GUIDE_IMAGES = {
   'journey-requests-mine-approved.png': 'journey-requests-mine-approved.png',
   'journey-requests-received.png': 'journey-requests-received.png',
   'journey-requests-approve.png': 'journey-requests-approve-confirm.png',
+  'journey-upload-form.png': 'journey-upload-form.png',
+  'journey-upload-basic.png': 'journey-upload-basic.png',
+  'journey-accounts-new.png': 'journey-accounts-new.png',
+  'journey-accounts-plans.png': 'journey-accounts-plans.png',
+  'journey-accounts-plan-confirm.png': 'journey-accounts-plan-confirm.png',
 };
 
 mkdirSync(to, { recursive: true });

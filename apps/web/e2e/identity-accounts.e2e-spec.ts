@@ -89,7 +89,12 @@ describeInfra('identity screens in chromium (real product): the Accounts and Cre
           groups: [2, 3],
         },
       });
-      expect(await row(page, nina).getByText('BASIC').isVisible()).toBe(true);
+      // The plan is a select for whoever may change accounts (issue 25).
+      expect(
+        await row(page, nina)
+          .getByRole('combobox', { name: `Plan of ${nina}` })
+          .inputValue(),
+      ).toBe('BASIC');
       expect(await apiLogin(screens.product, nina, 'welcome aboard')).toEqual(expect.any(String));
     });
 

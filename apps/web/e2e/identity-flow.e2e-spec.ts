@@ -167,7 +167,8 @@ describeInfra('identity end to end in embedded mode', isChromiumInstalled() || '
     await dialog.waitFor({ state: 'detached' });
     const row = page.getByTestId('account-kathleen');
     await row.waitFor();
-    expect(await row.getByText('BASIC').isVisible()).toBe(true);
+    // The plan is a select for whoever may change accounts (issue 25).
+    expect(await row.getByRole('combobox', { name: 'Plan of kathleen' }).inputValue()).toBe('BASIC');
     expect(await page.getByRole('checkbox', { name: 'Data Viewer for kathleen' }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: 'Data Viewer for kathleen' }).isEnabled()).toBe(true);
     await saveScreenshot(page, 'identity-flow-accounts');

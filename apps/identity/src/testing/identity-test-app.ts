@@ -10,6 +10,8 @@ export const PUBLIC_URL = 'https://catalogue.example.test';
 export const PASSWORD = 'correct horse battery';
 
 export interface SignUp {
+  /** Optional: the organisation is named after the person without it. */
+  organisation_name?: string;
   username: string;
   email: string;
   first_name: string;

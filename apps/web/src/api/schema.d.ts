@@ -6289,6 +6289,10 @@ export interface operations {
                     currency?: string;
                     extractFromURL?: boolean | string;
                     saveSeparately?: boolean | string;
+                    /** @description Beyond the spec, optional: PR (Private, the default) or EV (Everyone). BASIC clients may send EV only. */
+                    visibility?: string;
+                    /** @description Beyond the spec, optional: a JSON list with one {"name", "description"} per uploaded file, in order (saveSeparately=true). Blank entries fall back to name/description, then the file name. */
+                    fileDetails?: unknown;
                     encryptList?: unknown;
                     hashedList?: unknown;
                     fuzzyList?: unknown;
@@ -6315,6 +6319,10 @@ export interface operations {
                     currency?: string;
                     extractFromURL?: boolean | string;
                     saveSeparately?: boolean | string;
+                    /** @description Beyond the spec, optional: PR (Private, the default) or EV (Everyone). BASIC clients may send EV only. */
+                    visibility?: string;
+                    /** @description Beyond the spec, optional: a JSON list with one {"name", "description"} per uploaded file, in order (saveSeparately=true). Blank entries fall back to name/description, then the file name. */
+                    fileDetails?: unknown;
                     encryptList?: unknown;
                     hashedList?: unknown;
                     fuzzyList?: unknown;
@@ -7554,6 +7562,8 @@ export interface operations {
                     description: string;
                     password: string;
                     password_confirm: string;
+                    /** @description Beyond the spec, optional: the new organisation's name (at most 200 characters); without it, the first and last names. */
+                    organisation_name?: string;
                 };
             };
         };

@@ -2,6 +2,7 @@ import { api } from '../api/client';
 import { type ResponseOf, typedApi } from '../api/typed';
 import type {
   Account,
+  ClientType,
   ApiKeys,
   Id,
   MessageResponse,
@@ -43,6 +44,7 @@ export const identityApi = {
   updateAccount: (id: Id, body: { username: string; first_name: string; last_name: string; email: string }) =>
     typedApi.put('/api/account/{id}', body, { params: { id } }),
   setAccountGroups: (id: Id, groups: number[]): Promise<Account> => typedApi.patch('/api/account/{id}', { groups }, { params: { id } }),
+  setAccountPlan: (id: Id, clientType: ClientType): Promise<Account> => typedApi.patch('/api/account/{id}', { client_type: clientType }, { params: { id } }),
   deleteAccount: (id: Id) => typedApi.delete('/api/account/{id}', { params: { id } }),
   setAccountPassword: (id: Id, body: { new_password: string; new_password_confirm: string }) =>
     typedApi.post('/api/account/{id}/set_password', body, { params: { id } }),

@@ -9,14 +9,17 @@ import { requiredMessage, useForm, type FieldMessages } from '../forms/use-form'
 import { NewAccountFields, newAccountMessages } from '../identity/AccountFields';
 import { identityApi } from '../identity/identity-api';
 
-const FIELDS = ['username', 'email', 'first_name', 'last_name', 'password', 'password_confirm', 'description'] as const;
+const FIELDS = ['username', 'email', 'first_name', 'last_name', 'password', 'password_confirm', 'organisation_name', 'description'] as const;
 type RegisterValues = Record<(typeof FIELDS)[number], string>;
+
+const namedAfter = (values: RegisterValues) => [values.first_name.trim(), values.last_name.trim()].filter(Boolean).join(' ');
 
 /** Spec section 5, "Sign-up". */
 function validate(values: RegisterValues): FieldMessages {
   return {
     ...newAccountMessages(values),
     description: requiredMessage(values.description, 'A description is required.'),
+    organisation_name: values.organisation_name.trim().length > 200 ? 'Ensure this field has no more than 200 characters.' : undefined,
   };
 }
 
@@ -25,14 +28,18 @@ export function RegisterPage() {
   const [sent, setSent] = useState<{ email: string; message?: string } | null>(null);
   const register = useMutation({ mutationFn: identityApi.register });
   const form = useForm<RegisterValues>(
-    { username: '', email: '', first_name: '', last_name: '', password: '', password_confirm: '', description: '' },
+    { username: '', email: '', first_name: '', last_name: '', password: '', password_confirm: '', organisation_name: '', description: '' },
     validate,
   );
 
   const submit = form.handleSubmit(async (values) => {
     const email = values.email.trim();
+    const { organisation_name, ...rest } = values;
+    const organisation = organisation_name.trim();
     const answer = await register.mutateAsync({
-      ...values,
+      ...rest,
+      // Left blank, the organisation is named after the person (as before the field existed).
+      ...(organisation && { organisation_name: organisation }),
       username: values.username.trim(),
       email,
       first_name: values.first_name.trim(),
@@ -70,6 +77,12 @@ export function RegisterPage() {
         <Stack gap="4">
           <ServerErrorAlert error={form.serverError} shownFields={FIELDS} />
           <NewAccountFields field={form.field} own />
+          <TextField
+            label="Organisation name"
+            autoComplete="organization"
+            helperText={`Optional. Data owners see it when you request their data. Left blank, the organisation is named after you${namedAfter(form.values) ? ` (${namedAfter(form.values)})` : ''}; you can rename it later under Profile, Organisation.`}
+            {...form.field('organisation_name')}
+          />
           <TextField label="Description" multiline required helperText="Say something about you or your organisation." {...form.field('description')} />
           <Text fontSize="sm" color="fg.muted">
             By signing up you agree to the terms of use and the privacy policy.

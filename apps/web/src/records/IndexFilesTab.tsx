@@ -11,10 +11,12 @@ import { ServerErrorAlert } from '../forms/ServerErrorAlert';
 import { CustomFieldsEditor } from './CustomFieldsEditor';
 import { isCsv, previewCsv, type CsvPreview } from './csv-preview';
 import { formatSize } from '../lib/format';
-import { indexFormData, UploadTimeoutError } from './records-api';
+import { indexFormData, type UploadChoices, UploadTimeoutError } from './records-api';
 import { useUploadRecords } from './use-upload';
 import type { CatalogueRecord, IndexForm } from './types';
 import { TableScrollArea } from '../components/TableScrollArea';
+import { useAuth } from '../auth/AuthProvider';
+import { PerFileFields, UploadTermsFields } from './UploadChoicesFields';
 
 export const RECORD_NOT_SAVED = 'Record could not be saved. Please contact support.';
 export const FILE_NOT_SAVED = 'File could not be saved. Please contact support.';
@@ -40,14 +42,19 @@ const INITIAL: IndexForm = {
 };
 
 /** Server field names to the form's. */
-const FIELD_OF: Record<string, keyof IndexForm> = {
+const FIELD_OF: Record<string, keyof IndexForm | 'visibility' | 'access'> = {
   name: 'recordName',
   source: 'recordSource',
   description: 'recordDescription',
   provenance: 'recordProvenance',
   recordFields: 'recordFields',
   extractOption: 'extractOption',
+  visibility: 'visibility',
+  access: 'access',
 };
+
+/** Today's defaults (spec section 3): Private (Everyone on the BASIC plan, where it is the only choice), on request. */
+const initialChoices = (basic: boolean): UploadChoices => ({ visibility: basic ? 'EV' : 'PR', access: 'RE', perFile: [] });
 
 function PreviewTable({ preview }: { preview: CsvPreview }) {
   const [header, ...rows] = preview.rows;
@@ -94,6 +101,10 @@ export function IndexFilesTab() {
   const fileInput = useRef<HTMLInputElement>(null);
   const abort = useRef<AbortController | null>(null);
   const upload = useUploadRecords();
+  const basic = useAuth().clientType === 'BASIC';
+  const [choices, setChoices] = useState<UploadChoices>(() => initialChoices(basic));
+  // Two files or more: each gets its own name and description instead of the shared ones.
+  const perFile = files.length > 1;
   const uploading = progress !== null;
 
   // A preview only for exactly one CSV file (spec section 5).
@@ -115,7 +126,7 @@ export function IndexFilesTab() {
   useEffect(() => () => abort.current?.abort(), []);
 
   const set = <K extends keyof IndexForm>(key: K, value: IndexForm[K]) => setForm((current) => ({ ...current, [key]: value }));
-  const fieldError = (key: keyof IndexForm) => {
+  const fieldError = (key: keyof IndexForm | 'visibility' | 'access') => {
     if (!error) return undefined;
     const entry = Object.entries(FIELD_OF).find(([, field]) => field === key);
     return entry ? error.fieldError(entry[0]) : undefined;
@@ -136,10 +147,14 @@ export function IndexFilesTab() {
     abort.current = new AbortController();
     setProgress(0);
     try {
-      const records = await upload.mutateAsync({ body: indexFormData(files, form), onProgress: setProgress, signal: abort.current.signal });
+      const sent = perFile ? { ...form, recordName: '', recordDescription: '' } : form;
+      const body = indexFormData(files, sent, { ...choices, visibility: basic ? 'EV' : choices.visibility });
+      const records = await upload.mutateAsync({ body, onProgress: setProgress, signal: abort.current.signal });
       setCreated(records);
       setFiles([]);
       setForm(INITIAL);
+      // Back to the defaults, so the next upload is not made visible to everyone by a leftover choice.
+      setChoices(initialChoices(basic));
       if (fileInput.current) fileInput.current.value = '';
     } catch (caught) {
       if (caught instanceof DOMException && caught.name === 'AbortError') return;
@@ -171,6 +186,7 @@ export function IndexFilesTab() {
             disabled={uploading}
             onChange={(event) => {
               setFiles(Array.from(event.currentTarget.files ?? []));
+              setChoices((current) => ({ ...current, perFile: [] }));
               setCreated([]);
             }}
           />
@@ -206,14 +222,17 @@ export function IndexFilesTab() {
           onChange={(v) => set('extractOption', extractOptionOf(v))}
           error={fieldError('extractOption')}
         />
-        <TextField
-          label="Record name"
-          name="recordName"
-          value={form.recordName}
-          onChange={(v) => set('recordName', v)}
-          error={fieldError('recordName')}
-          helperText="Optional; the file name is used otherwise."
-        />
+        {perFile && <PerFileFields files={files} details={choices.perFile} onChange={(perFile) => setChoices({ ...choices, perFile })} disabled={uploading} />}
+        {!perFile && (
+          <TextField
+            label="Record name"
+            name="recordName"
+            value={form.recordName}
+            onChange={(v) => set('recordName', v)}
+            error={fieldError('recordName')}
+            helperText="Optional; the file name is used otherwise."
+          />
+        )}
         <TextField
           label="Source URL"
           name="recordSource"
@@ -222,14 +241,16 @@ export function IndexFilesTab() {
           error={fieldError('recordSource')}
           placeholder="https://"
         />
-        <TextField
-          label="Description"
-          name="recordDescription"
-          multiline
-          value={form.recordDescription}
-          onChange={(v) => set('recordDescription', v)}
-          error={fieldError('recordDescription')}
-        />
+        {!perFile && (
+          <TextField
+            label="Description"
+            name="recordDescription"
+            multiline
+            value={form.recordDescription}
+            onChange={(v) => set('recordDescription', v)}
+            error={fieldError('recordDescription')}
+          />
+        )}
         <TextField
           label="Provenance"
           name="recordProvenance"
@@ -239,6 +260,14 @@ export function IndexFilesTab() {
           error={fieldError('recordProvenance')}
         />
         <CustomFieldsEditor fields={form.recordFields} onChange={(v) => set('recordFields', v)} error={fieldError('recordFields')} />
+
+        <UploadTermsFields
+          choices={choices}
+          basic={basic}
+          onChange={setChoices}
+          visibilityError={fieldError('visibility')}
+          accessError={fieldError('access')}
+        />
 
         <ServerErrorAlert error={error} shownFields={Object.keys(FIELD_OF)} />
         {failure && <StatusAlert status="error" text={failure} />}

@@ -40,4 +40,24 @@ describe('the multipart body of POST /api/records/', () => {
     expect(data.get('extractFromURL')).toBe('YES');
     expect(data.has('recordFields')).toBe(false);
   });
+
+  it('sends the chosen visibility and access, and a trimmed name and description per file only for two files or more', () => {
+    const files = [new File(['a'], 'a.csv'), new File(['b'], 'b.csv')];
+    const perFile = [
+      { name: ' First ', description: '' },
+      { name: '', description: ' About b ' },
+    ];
+    const data = indexFormData(files, FORM, { visibility: 'EV', access: 'OP', perFile });
+    expect(data.get('visibility')).toBe('EV');
+    expect(data.get('access')).toBe('OP');
+    expect(JSON.parse(data.get('fileDetails') as string)).toEqual([
+      { name: 'First', description: '' },
+      { name: '', description: 'About b' },
+    ]);
+    const single = indexFormData(files.slice(0, 1), FORM, { visibility: 'PR', access: 'RE', perFile: perFile.slice(0, 1) });
+    expect(single.has('fileDetails')).toBe(false);
+    expect(single.get('visibility')).toBe('PR');
+    // Without choices (the spec's fields only), neither is sent and the server's defaults apply.
+    expect(indexFormData(files, FORM).has('visibility')).toBe(false);
+  });
 });

@@ -19,8 +19,16 @@ export class UploadTimeoutError extends Error {
 /** Spec section 9: in-progress work on records is polled every 3 s. */
 export const EXTRACTION_POLL_MS = 3_000;
 
+/** The upload form's choices beyond the spec's fields: who sees the new records, and each file's own name and description. */
+export interface UploadChoices {
+  visibility: 'PR' | 'EV';
+  access: 'RE' | 'OP';
+  /** One per chosen file, in order; sent only for two files or more (one record each). */
+  perFile: ReadonlyArray<{ name: string; description: string }>;
+}
+
 /** The multipart body of POST /api/records/ (flags as the strings "true"/"false", spec section 5). */
-export function indexFormData(files: readonly File[], form: IndexForm): FormData {
+export function indexFormData(files: readonly File[], form: IndexForm, choices?: UploadChoices): FormData {
   const data = new FormData();
   for (const file of files) data.append('file', file, file.name);
   data.append('extractOption', form.extractOption);
@@ -37,6 +45,12 @@ export function indexFormData(files: readonly File[], form: IndexForm): FormData
   for (const [key, value] of text) if (value.trim()) data.append(key, value.trim());
   const fields = form.recordFields.filter((f) => f.label.trim());
   if (fields.length) data.append('recordFields', JSON.stringify(fields.map((f) => ({ label: f.label.trim(), value: f.value }))));
+  if (choices) {
+    data.append('visibility', choices.visibility);
+    data.append('access', choices.access);
+    if (files.length > 1 && choices.perFile.length === files.length)
+      data.append('fileDetails', JSON.stringify(choices.perFile.map((d) => ({ name: d.name.trim(), description: d.description.trim() }))));
+  }
   return data;
 }
 

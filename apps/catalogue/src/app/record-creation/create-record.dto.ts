@@ -8,6 +8,7 @@ import {
   currencyField,
   customFieldsField,
   DEFAULT_ACCESS_CURRENCY,
+  MAX_CUSTOM_FIELDS,
   nameField,
   policyField,
   sourceField,
@@ -16,6 +17,65 @@ import {
 import { checkPrivateColumns, privateColumnFields, privateColumnsOf } from '../record-model/private-columns';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
+
+export const UPLOAD_VISIBILITY_CHOICES = '"visibility" must be PR (Private) or EV (Everyone).';
+export const UPLOAD_VISIBILITY_CUSTOM =
+  'Custom visibility needs the organisations and users who may see the record: create the record, then choose them with Edit.';
+export const FILE_DETAILS_SHAPE = 'fileDetails must be a JSON list with one {"name", "description"} object per file, in the order the files are sent.';
+
+/** Who sees a new record (beyond the spec, optional): PR or EV, or their labels; CU is chosen after creation. */
+const visibilityField = z
+  .string({ error: UPLOAD_VISIBILITY_CHOICES })
+  .transform((value) => ({ private: 'PR', everyone: 'EV', custom: 'CU' })[value.trim().toLowerCase()] ?? value.trim().toUpperCase())
+  .pipe(z.enum(['PR', 'EV', 'CU'], { error: UPLOAD_VISIBILITY_CHOICES }))
+  .refine((value) => value !== 'CU', UPLOAD_VISIBILITY_CUSTOM)
+  .transform((value) => value as 'PR' | 'EV');
+
+export interface FileDetails {
+  name?: string;
+  description?: string;
+}
+
+const detailName = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), nameField.optional());
+const detailText = z.preprocess((v) => (typeof v === 'string' && v.trim() === '' ? undefined : v), textField.optional());
+
+/**
+ * Per-file names and descriptions (beyond the spec, optional): a JSON list, one {name, description}
+ * per uploaded file in the order the files are sent; a blank or missing one falls back to the
+ * form's name (or the file's) and description. Each problem names the file's position.
+ */
+const fileDetailsField = z.unknown().transform((value, ctx): FileDetails[] => {
+  let list: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      list = JSON.parse(value);
+    } catch {
+      list = undefined;
+    }
+  }
+  if (!Array.isArray(list) || list.length > MAX_CUSTOM_FIELDS) {
+    ctx.addIssue({ code: 'custom', message: FILE_DETAILS_SHAPE });
+    return z.NEVER;
+  }
+  const details: FileDetails[] = [];
+  list.forEach((entry: unknown, index) => {
+    const file = `File ${index + 1}`;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
+      ctx.addIssue({ code: 'custom', message: `${file}: ${FILE_DETAILS_SHAPE}` });
+      return;
+    }
+    const fields = entry as Record<string, unknown>;
+    const unknown = Object.keys(fields).filter((key) => key !== 'name' && key !== 'description');
+    if (unknown.length)
+      ctx.addIssue({ code: 'custom', message: `${file}: only "name" and "description" are taken, not ${unknown.map((k) => `"${k}"`).join(', ')}.` });
+    const name = detailName.safeParse(fields.name);
+    const description = detailText.safeParse(fields.description);
+    if (!name.success) ctx.addIssue({ code: 'custom', message: `${file}: name: ${name.error.issues[0].message}` });
+    if (!description.success) ctx.addIssue({ code: 'custom', message: `${file}: description: ${description.error.issues[0].message}` });
+    if (name.success && description.success) details.push({ name: name.data, description: description.data });
+  });
+  return details;
+});
 
 /**
  * The fields of POST /api/records/ (spec section 7; defaults from section 3 "Index form defaults").
@@ -46,6 +106,14 @@ export const createRecordSchema = z
     currency: optional(currencyField).transform((v) => v ?? DEFAULT_ACCESS_CURRENCY),
     extractFromURL: optional(booleanField('Must be "YES" or "NO".')).transform((v) => v ?? false),
     saveSeparately: optional(booleanField('Must be "true" or "false".')).transform((v) => v ?? true),
+    visibility: optional(visibilityField)
+      .transform((v) => v ?? null)
+      .describe('Beyond the spec, optional: PR (Private, the default) or EV (Everyone). BASIC clients may send EV only.'),
+    fileDetails: optional(fileDetailsField)
+      .transform((v) => v ?? null)
+      .describe(
+        'Beyond the spec, optional: a JSON list with one {"name", "description"} per uploaded file, in order (saveSeparately=true). Blank entries fall back to name/description, then the file name.',
+      ),
     ...privateColumnFields,
   })
   .superRefine(checkPrivateColumns)

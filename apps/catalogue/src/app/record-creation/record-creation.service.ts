@@ -7,7 +7,7 @@ import { PoliciesRepository } from '../policies/policies.repository';
 import { sealLinkageKey } from '../record-model/linkage-key';
 import { type CatalogueFile, type CatalogueRecord, objectKeyFor } from '../record-model/record';
 import { recordSnapshot } from '../record-model/record-events';
-import { BASIC_POLICY_REFUSED, NAME_REQUIRED, SOURCE_OR_FILES, SOURCE_REQUIRED } from '../record-model/records.errors';
+import { BASIC_POLICY_REFUSED, BASIC_VISIBILITY_FIXED, NAME_REQUIRED, SOURCE_OR_FILES, SOURCE_REQUIRED } from '../record-model/records.errors';
 import { firstVersion, initialVisibility } from '../record-store/new-record';
 import { type NewRecord, type RecordStore, RecordsRepository } from '../record-store/records.repository';
 import { recordViewFor, type RecordView } from '../record-view/record-view';
@@ -21,6 +21,15 @@ function typeOf(files: StoredUpload[]): string {
   if (files.length === 0) return 'metadata';
   const kinds = [...new Set(files.map((f) => extensionOf(f.fileName) || f.contentType))];
   return kinds.join(', ').slice(0, 100);
+}
+
+/** Why per-file details do not fit this upload, or null: one entry per uploaded file, each file its own record. */
+function fileDetailsProblem(entries: number, files: number, saveSeparately: boolean): string | null {
+  if (entries === 0) return null;
+  if (!saveSeparately) return 'Names and descriptions per file need saveSeparately=true (one record per file).';
+  if (entries !== files)
+    return `Send one entry per uploaded file: ${files} file${files === 1 ? ' was' : 's were'} sent, with ${entries} entr${entries === 1 ? 'y' : 'ies'}.`;
+  return null;
 }
 
 /** Records made from uploads, a source URL or metadata alone (POST /api/records/). Rules here; I/O in the repositories. */
@@ -73,13 +82,21 @@ export class RecordCreation {
     else if (fromSource && form.files.length) errors.extractFromURL = [SOURCE_OR_FILES];
     if (form.files.length === 0 && !fromSource && !dto?.name && !errors.name) errors.name = [NAME_REQUIRED];
     if (user.clientType === 'BASIC' && dto?.policy) errors.policy = [BASIC_POLICY_REFUSED];
+    if (user.clientType === 'BASIC' && dto?.visibility && dto.visibility !== 'EV') errors.visibility = [BASIC_VISIBILITY_FIXED];
+    if (dto?.fileDetails) {
+      const problem = fileDetailsProblem(dto.fileDetails.length, form.files.length, dto.saveSeparately);
+      if (problem) errors.fileDetails = [problem];
+    }
     if (!dto || Object.keys(errors).length) throw new FieldValidationError(errors);
     if (dto.extractFromURL) form.files.push(await this.fetchSource(dto.source, upload));
 
     const groups: StoredUpload[][] = form.files.length === 0 ? [[]] : dto.saveSeparately ? form.files.map((f) => [f]) : [form.files];
     const now = new Date();
-    const plans = groups.map((files) => {
+    const plans = groups.map((files, index) => {
       const fileName = files[0]?.fileName;
+      // Per-file details apply to records of one file each (fileDetailsProblem checked that).
+      const details = dto.fileDetails?.[index] ?? {};
+      const name = details.name ?? dto.name;
       const id = randomUUID();
       const privateColumns =
         files.length && dto.privateColumns
@@ -87,10 +104,10 @@ export class RecordCreation {
           : null;
       const record: NewRecord = {
         id,
-        name: dto.name ?? fileName!,
+        name: name ?? fileName!,
         // With a name given, a single file's own name stays visible as the alternate name.
-        altName: dto.name && files.length === 1 && fileName !== dto.name ? fileName! : '',
-        description: dto.description,
+        altName: name && files.length === 1 && fileName !== name ? fileName! : '',
+        description: details.description ?? dto.description,
         provenance: dto.provenance,
         source: dto.source,
         ownerId: user.id,
@@ -98,7 +115,7 @@ export class RecordCreation {
         origin: dto.extractFromURL ? 'url' : files.length ? 'upload' : 'metadata',
         type: typeOf(files),
         size: files.reduce((sum, f) => sum + f.size, 0),
-        ...firstVersion(now, initialVisibility(user.clientType)),
+        ...firstVersion(now, dto.visibility ?? initialVisibility(user.clientType)),
         policyId: dto.policy,
         access: dto.access,
         accessFee: dto.accessFee,

@@ -147,6 +147,37 @@ describeInfra('identity API: POST /api/register/ (real PostgreSQL)', true, () =>
     });
   });
 
+  it('names the new organisation as asked, trimmed, and after the person when the name is blank', async () => {
+    const named = await identity.signUp('linus', { email: 'linus@example.org', organisation_name: '  Lovelace Analytics Ltd  ' });
+    expect(named.status).toBe(201);
+    const blank = await identity.signUp('mary', { email: 'mary@example.org', first_name: 'Mary', last_name: 'Somerville', organisation_name: ' ' });
+    expect(blank.status).toBe(201);
+    const rows = await identity.sql<{ username: string; name: string }>(
+      "SELECT u.username, o.name FROM identity.users u JOIN identity.organisations o ON o.id = u.organisation_id WHERE u.username IN ('linus', 'mary') ORDER BY 1",
+    );
+    expect(rows).toEqual([
+      { username: 'linus', name: 'Lovelace Analytics Ltd' },
+      { username: 'mary', name: 'Mary Somerville' },
+    ]);
+    const [linus] = await identity.sql<{ organisation_id: string }>("SELECT organisation_id FROM identity.users WHERE username = 'linus'");
+    expect(await identity.events(linus.organisation_id)).toEqual([
+      expect.objectContaining({ type: 'organisation.updated', payload: expect.objectContaining({ name: 'Lovelace Analytics Ltd' }) }),
+    ]);
+  });
+
+  it('refuses an organisation name over 200 characters, or one that is not text, and creates nothing', async () => {
+    const long = await identity.signUp('kurt', { email: 'kurt@example.org', organisation_name: 'x'.repeat(201) });
+    expect(long.status).toBe(400);
+    expect(long.body).toEqual({ organisation_name: ['Ensure this field has no more than 200 characters.'] });
+    const notText = await identity
+      .http()
+      .post('/api/register/')
+      .send({ ...identity.signUpPayload('kurt', { email: 'kurt@example.org' }), organisation_name: 42 });
+    expect(notText.status).toBe(400);
+    expect(Object.keys(notText.body)).toEqual(['organisation_name']);
+    expect(await identity.sql("SELECT 1 FROM identity.users WHERE username = 'kurt'")).toEqual([]);
+  });
+
   it('needs no token, and a stale token cannot be used to reach it', async () => {
     const response = await identity.signUp('grace', { email: 'grace@example.org' }).set(auth('not-a-token'));
     expect(response.status).toBe(401);

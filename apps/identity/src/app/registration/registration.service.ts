@@ -65,7 +65,7 @@ export class RegistrationService {
       groups: FOUNDER_GROUPS,
     };
     await this.accounts.create({
-      organisation: { id: organisationId, name: `${dto.first_name} ${dto.last_name}`, email: dto.email, description: dto.description },
+      organisation: { id: organisationId, name: dto.organisation_name ?? `${dto.first_name} ${dto.last_name}`, email: dto.email, description: dto.description },
       user,
       activation: { tokenHash: activation.hash, expiresAt: new Date(Date.now() + ACTIVATION_LIFETIME_MS) },
     });

@@ -9,6 +9,9 @@ import { requiredMessage, useForm } from '../../forms/use-form';
 import { emailMessage, NewAccountFields, newAccountMessages, type NewAccountValues, passwordMessages } from '../../identity/AccountFields';
 import { GROUPS } from '../../identity/constants';
 import { identityApi } from '../../identity/identity-api';
+import { useAuth } from '../../auth/AuthProvider';
+import type { ClientType } from '../../api/types';
+import { PlanField } from './AccountPlan';
 
 interface NewAccountDialogProps {
   open: boolean;
@@ -16,16 +19,19 @@ interface NewAccountDialogProps {
   onCreated(username: string): void;
 }
 
-const NEW_ACCOUNT_FIELDS = ['username', 'email', 'first_name', 'last_name', 'password', 'groups'] as const;
+const NEW_ACCOUNT_FIELDS = ['username', 'email', 'first_name', 'last_name', 'password', 'groups', 'client_type'] as const;
 
-/** New Account: a BASIC sub-account of the organisation (spec section 2, Accounts). */
+/** New Account: a sub-account of the organisation, BASIC unless chosen otherwise (spec section 2, Accounts). */
 export function NewAccountDialog({ open, onClose, onCreated }: NewAccountDialogProps) {
   const createAccount = useMutation({ mutationFn: identityApi.createAccount });
   const [groups, setGroups] = useState<number[]>([3]);
+  const [plan, setPlan] = useState<ClientType>('BASIC');
+  const { clientType } = useAuth();
   const form = useForm<NewAccountValues>({ username: '', email: '', first_name: '', last_name: '', password: '', password_confirm: '' }, newAccountMessages);
   const close = () => {
     form.reset();
     setGroups([3]);
+    setPlan('BASIC');
     onClose();
   };
   const submit = form.handleSubmit(async (values) => {
@@ -37,7 +43,7 @@ export function NewAccountDialog({ open, onClose, onCreated }: NewAccountDialogP
       last_name: values.last_name.trim(),
       password: values.password,
       password_confirm: values.password_confirm,
-      client_type: 'BASIC',
+      client_type: plan,
       groups,
     });
     onCreated(username);
@@ -77,10 +83,18 @@ export function NewAccountDialog({ open, onClose, onCreated }: NewAccountDialogP
         </Stack>
         <Fieldset.ErrorText>{groupsError}</Fieldset.ErrorText>
       </Fieldset.Root>
-      <Alert.Root status="info" size="sm">
-        <Alert.Indicator />
-        <Alert.Title>New accounts are on the BASIC plan.</Alert.Title>
-      </Alert.Root>
+      <PlanField value={plan} onChange={setPlan} own={clientType} error={form.serverError?.fieldError('client_type')} />
+      {plan === 'BASIC' && (
+        <Alert.Root status="warning" size="sm" data-testid="basic-plan-warning">
+          <Alert.Indicator />
+          <Alert.Content>
+            <Alert.Title>Records of a BASIC account are visible to everyone.</Alert.Title>
+            <Alert.Description>
+              Anyone, visitors who are not signed in included, can find them. Choose STANDARD if this person indexes data that must stay private.
+            </Alert.Description>
+          </Alert.Content>
+        </Alert.Root>
+      )}
     </FormDialog>
   );
 }

@@ -13,6 +13,7 @@ import { GROUPS, PERMISSIONS } from '../../identity/constants';
 import { identityApi } from '../../identity/identity-api';
 import { toaster } from '../../shell/toaster';
 import { EditAccountDialog, NewAccountDialog, SetPasswordDialog } from './AccountDialogs';
+import { PlanCell } from './AccountPlan';
 import { DataTable, type DataColumn } from '../../components/DataTable';
 import { accountKeys, identityKeys } from '../../shared/query-keys';
 
@@ -34,7 +35,7 @@ function fullName(account: Account): string {
  * account.delete_userprofile; nobody changes their own groups.
  */
 export function AccountsTab({ user }: { user: UserAccount }) {
-  const { hasPermission } = useAuth();
+  const { hasPermission, clientType } = useAuth();
   const canAdd = hasPermission(PERMISSIONS.addAccount);
   const canChange = hasPermission(PERMISSIONS.changeAccount);
   const canDelete = hasPermission(PERMISSIONS.deleteAccount);
@@ -93,7 +94,7 @@ export function AccountsTab({ user }: { user: UserAccount }) {
   return (
     <Section
       title="Accounts"
-      description="The accounts of your organisation and the groups they belong to. You cannot change your own group membership."
+      description="The accounts of your organisation, their plans and the groups they belong to. You cannot change your own plan or group membership. On the BASIC plan, every record an account indexes is visible to everyone."
       actions={
         canAdd && (
           <Button colorPalette="teal" onClick={() => setCreating(true)}>
@@ -142,9 +143,7 @@ export function AccountsTab({ user }: { user: UserAccount }) {
                   </Table.Cell>
                   <Table.Cell>{account.email}</Table.Cell>
                   <Table.Cell>
-                    <Badge size="sm" colorPalette={account.client_type === 'BASIC' ? 'orange' : 'teal'}>
-                      {account.client_type ?? '—'}
-                    </Badge>
+                    <PlanCell account={account} editable={canChange && !own} own={clientType} onSaved={replaceAccount} />
                   </Table.Cell>
                   {GROUPS.map((group) => (
                     <Table.Cell key={group.id} textAlign="center">
