@@ -1,5 +1,6 @@
 // A column's META statistics (spec STATS entry) from its facts: the counts per kind give its type,
 // numbers their MIN, MAX, MEAN and STD, and its share format what of its values shows.
+import { dateHistogramOf, topValuesOf } from './column-profile';
 import { maskOf, PLAIN, type ColumnPolicy } from './private-columns';
 import type { ColumnStats, ColumnType, ExtractionLimits, ExtractOption, ValueKind } from './types';
 import { BOOL, DAT, FLT, INT, TIM, VALUE_KINDS } from './value-kinds';
@@ -34,6 +35,8 @@ export interface ColumnFacts {
   samples: string[];
   /** The column's most frequent meaningful words. */
   words: string[];
+  /** Exact counts of its non-numeric values ([value, count]) while at most VALUE_COUNTS_CAP; null otherwise (and for SQL tables). */
+  valueCounts?: Array<[string, number]> | null;
 }
 
 /** A column's type from its kinds: numeric if (nearly) all values are numbers, else a kind all share, else text. */
@@ -97,7 +100,17 @@ export function statsOf(facts: ColumnFacts, ctx: { option: ExtractOption; limits
     WORDSET: type === 'text' ? facts.words : [],
     ERRORS: errors,
     DICT: dict,
+    ...distributionOf(facts, type, policy),
   };
+}
+
+/** TOP_VALUES of a plain non-numeric column of few enough distinct values, and a date column's HISTOGRAM. */
+function distributionOf(facts: ColumnFacts, type: ColumnType, policy: ColumnPolicy): Pick<ColumnStats, 'TOP_VALUES' | 'HISTOGRAM'> {
+  const counts = facts.valueCounts;
+  if (!counts || counts.length === 0 || policy.format !== 'plain' || policy.hash) return {};
+  if (type !== 'text' && type !== 'boolean' && type !== 'date' && type !== 'time') return {};
+  const histogram = type === 'date' ? dateHistogramOf(counts) : undefined;
+  return { TOP_VALUES: topValuesOf(counts), ...(histogram && { HISTOGRAM: histogram }) };
 }
 
 /**
