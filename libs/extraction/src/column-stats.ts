@@ -116,7 +116,7 @@ function distributionOf(facts: ColumnFacts, type: ColumnType, policy: ColumnPoli
 /**
  * 'metadata' shows the shape of the data without any real cell: numeric columns get evenly spaced
  * numbers between MIN and MAX, other columns character masks (X upper, x lower, 9 digit) of their
- * first values.
+ * first values, one per value.
  */
 function syntheticSamples(facts: ColumnFacts, type: ColumnType, first: string[], limits: ExtractionLimits): string[] {
   if (type === 'empty') return [];
@@ -126,6 +126,10 @@ function syntheticSamples(facts: ColumnFacts, type: ColumnType, first: string[],
     if (facts.min === facts.max || count < 2) return [format(facts.min)];
     return Array.from({ length: count }, (_, i) => format(facts.min + ((facts.max - facts.min) * i) / (count - 1)));
   }
-  const masks = first.filter((v) => v !== '').map(maskOf);
-  return [...new Set(masks)].slice(0, limits.maxSamples);
+  // One mask per non-missing first value, repeats kept: the Sample Values tab shows a row per sample,
+  // as it does for numbers (deduplicated masks left a text column's rows 2-5 blank).
+  return first
+    .filter((v) => v !== '')
+    .map(maskOf)
+    .slice(0, Math.min(5, limits.maxSamples));
 }

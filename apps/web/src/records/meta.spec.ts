@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { extractMetadata } from '@dc/extraction';
-import { errorsOf, latestFile, MAX_MEMBER_SECTIONS, sharingOf, tableMetadataOf, tableOf, wordSetOf } from './meta';
+import { documentFactsOf, errorsOf, latestFile, MAX_MEMBER_SECTIONS, sharingOf, tableMetadataOf, tableOf, tableOverviewOf, wordSetOf } from './meta';
+import { formatNumber } from '../lib/format';
 import type { CatalogueRecord, FileMeta, RecordFile } from './types';
 
 function datasetsDir(): string {
@@ -161,5 +162,30 @@ describe('other META helpers', () => {
     expect(latestFile(record([file('a', { ERRORS: [] }), file('b', { ERRORS: [] }), file('c', null)]))?.id).toBe('b');
     expect(latestFile(record([file('a', null), file('b', null)]))?.id).toBe('b');
     expect(latestFile(record([]))).toBeUndefined();
+  });
+});
+
+describe('record details in words people read', () => {
+  it('documentFactsOf: a PDF’s facts under readable labels, numbers grouped with the exact value kept', async () => {
+    const facts = documentFactsOf((await metaOf('pdf/masculinity-survey.pdf')).DOCUMENT, formatNumber);
+    const labels = facts.map(([label]) => label);
+    expect(labels).toEqual(expect.arrayContaining(['Pages', 'Lines', 'Words', 'Characters']));
+    expect(labels.filter((label) => /^[A-Z_]+$/.test(label))).toEqual([]);
+    const characters = facts.find(([label]) => label === 'Characters')!;
+    expect(characters[1]).toBe(formatNumber(Number(characters[2])));
+    expect(documentFactsOf({ DELIMITER: '\t', SOME_KEY: 'x' }, formatNumber)).toEqual([
+      ['Delimiter', 'tab'],
+      ['Some key', 'x'],
+    ]);
+  });
+
+  it('tableOverviewOf: rows, columns, missing cells and types of a real CSV', async () => {
+    const table = tableOf(await metaOf('csv/AirQualityUCI.csv'))!;
+    const overview = tableOverviewOf(table)!;
+    expect(overview.rows).toBe(table.TOTAL_ROWS);
+    expect(overview.columns).toBe(table.HEADERS.length);
+    expect(overview.missingCells).toBe(Object.values(table.STATS).reduce((sum, s) => sum + (s.MISSING_VALS ?? 0), 0));
+    expect(overview.types.reduce((sum, [, n]) => sum + n, 0)).toBe(table.HEADERS.length);
+    expect(tableOverviewOf(undefined)).toBeUndefined();
   });
 });
