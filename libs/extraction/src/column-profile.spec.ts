@@ -74,7 +74,13 @@ describe('column profiles', () => {
   });
 
   it('orders equal counts by value', () => {
-    expect(topValuesOf([['b', 2], ['a', 2], ['c', 5]]).map((t) => t.value)).toEqual(['c', 'a', 'b']);
+    expect(
+      topValuesOf([
+        ['b', 2],
+        ['a', 2],
+        ['c', 5],
+      ]).map((t) => t.value),
+    ).toEqual(['c', 'a', 'b']);
   });
 });
 
@@ -98,11 +104,13 @@ describe('column profiles before access', () => {
     const samples = await profile('samples');
     const seen = withoutIdentifyingStatistics(samples);
     // city: values of fewer than 10 rows are left out; code: near-unique, none; dob: identifying, none.
-    expect(seen.FILE!.STATS['1'].TOP_VALUES).toEqual([
-      { value: 'Paris', count: 30 },
-      { value: 'Lyon', count: 20 },
-      { value: 'Nice', count: 10 },
-    ].filter((t) => t.count >= MIN_VALUES_FOR_STATISTICS));
+    expect(seen.FILE!.STATS['1'].TOP_VALUES).toEqual(
+      [
+        { value: 'Paris', count: 30 },
+        { value: 'Lyon', count: 20 },
+        { value: 'Nice', count: 10 },
+      ].filter((t) => t.count >= MIN_VALUES_FOR_STATISTICS),
+    );
     expect(samples.FILE!.STATS['3'].TOP_VALUES).toBeDefined();
     expect(seen.FILE!.STATS['3'].TOP_VALUES).toBeUndefined();
     expect(samples.FILE!.STATS['4'].TOP_VALUES).toBeDefined();

@@ -73,7 +73,9 @@ function withholdTable(table: unknown, samples: boolean): unknown {
   const headers = Array.isArray(table.HEADERS) ? table.HEADERS : [];
   return {
     ...table,
-    STATS: Object.fromEntries(Object.entries(table.STATS).map(([index, stats]) => [index, withholdColumn(String(headers[Number(index)] ?? ''), stats, samples)])),
+    STATS: Object.fromEntries(
+      Object.entries(table.STATS).map(([index, stats]) => [index, withholdColumn(String(headers[Number(index)] ?? ''), stats, samples)]),
+    ),
   };
 }
 

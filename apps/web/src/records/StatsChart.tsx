@@ -23,7 +23,10 @@ function BarChart({ labels, counts, label, horizontal = false }: { labels: strin
     if (!canvas.current) return;
     const chart = new Chart(canvas.current, {
       type: 'bar',
-      data: { labels, datasets: [{ label: 'Count', data: counts, backgroundColor: TEAL, barPercentage: horizontal ? 0.8 : 1, categoryPercentage: horizontal ? 0.9 : 1 }] },
+      data: {
+        labels,
+        datasets: [{ label: 'Count', data: counts, backgroundColor: TEAL, barPercentage: horizontal ? 0.8 : 1, categoryPercentage: horizontal ? 0.9 : 1 }],
+      },
       options: {
         indexAxis: horizontal ? 'y' : 'x',
         responsive: true,
@@ -32,7 +35,9 @@ function BarChart({ labels, counts, label, horizontal = false }: { labels: strin
         plugins: { legend: { display: false } },
         scales: {
           [horizontal ? 'x' : 'y']: { beginAtZero: true, ticks: { precision: 0 } },
-          [horizontal ? 'y' : 'x']: { ticks: { autoSkip: true, maxRotation: 0, callback: (_v, i) => (horizontal ? labels[i].slice(0, 18) : i % 2 === 0 ? labels[i] : '') } },
+          [horizontal ? 'y' : 'x']: {
+            ticks: { autoSkip: true, maxRotation: 0, callback: (_v, i) => (horizontal ? labels[i].slice(0, 18) : i % 2 === 0 ? labels[i] : '') },
+          },
         },
       },
     });
@@ -71,7 +76,14 @@ function ChartWithTable({ chart, caption, headers, rows }: { chart: React.ReactN
       ) : (
         chart
       )}
-      <Button size="xs" variant="ghost" alignSelf="start" aria-pressed={table} onClick={() => setTable(!table)} aria-label={`${table ? 'Show as chart' : 'Show as table'}: ${caption}`}>
+      <Button
+        size="xs"
+        variant="ghost"
+        alignSelf="start"
+        aria-pressed={table}
+        onClick={() => setTable(!table)}
+        aria-label={`${table ? 'Show as chart' : 'Show as table'}: ${caption}`}
+      >
         {table ? 'Show as chart' : 'Show as table'}
       </Button>
     </Stack>
@@ -92,7 +104,13 @@ function Histogram({ header, histogram }: { header: string; histogram: NonNullab
       caption={caption}
       headers={['Range', 'Rows']}
       rows={rows}
-      chart={<BarChart labels={labels} counts={counts} label={`${caption}: ${counts.length} bins from ${ranges[0]?.split(' – ')[0]} to ${edgeText(kind, edges.at(-1) ?? 0)}, most rows in ${ranges[peak]}.`} />}
+      chart={
+        <BarChart
+          labels={labels}
+          counts={counts}
+          label={`${caption}: ${counts.length} bins from ${ranges[0]?.split(' – ')[0]} to ${edgeText(kind, edges.at(-1) ?? 0)}, most rows in ${ranges[peak]}.`}
+        />
+      }
     />
   );
 }
@@ -107,7 +125,14 @@ function TopValues({ header, top, count }: { header: string; top: NonNullable<Co
       caption={caption}
       headers={['Value', 'Rows']}
       rows={rows}
-      chart={<BarChart horizontal labels={top.map((t) => t.value)} counts={top.map((t) => t.count)} label={`${caption}: ${top.map((t) => `${t.value} ${t.count}`).join(', ')}.`} />}
+      chart={
+        <BarChart
+          horizontal
+          labels={top.map((t) => t.value)}
+          counts={top.map((t) => t.count)}
+          label={`${caption}: ${top.map((t) => `${t.value} ${t.count}`).join(', ')}.`}
+        />
+      }
     />
   );
 }
@@ -167,7 +192,8 @@ export function ColumnProfile({ header, stats, rows, samples }: { header: string
   const top = stats.TOP_VALUES?.length ? stats.TOP_VALUES : undefined;
   const distinct = stats.DICT?.distinct ?? 0;
   let missingReason = '';
-  if (numeric && !histogram) missingReason = isNumeric(stats.MIN) ? 'No histogram was made for this column.' : 'Its distribution is shown only to those who may download the data.';
+  if (numeric && !histogram)
+    missingReason = isNumeric(stats.MIN) ? 'No histogram was made for this column.' : 'Its distribution is shown only to those who may download the data.';
   else if (!numeric && type !== 'empty' && !top && !histogram)
     missingReason = !samples
       ? 'Its most frequent values are not shown: they are values of the data, which the owner chose not to show (they are shown when a record is indexed with real samples).'

@@ -51,11 +51,11 @@ describe('Table Metadata from real META', () => {
       'Header row': 'yes',
       'Line ending': 'LF',
     });
-    expect(factsOf(await metaOf('csv/gdp.csv'), 'Delimited text')).toMatchObject({ Delimiter: 'comma', 'Line ending': 'CRLF', Rows: '13979', Columns: '4' });
+    expect(factsOf(await metaOf('csv/gdp.csv'), 'Delimited text')).toMatchObject({ Delimiter: 'comma', 'Line ending': 'CRLF', Rows: '13,979', Columns: '4' });
     expect(factsOf(await metaOf('csv/unemployment.tsv'), 'Delimited text')).toMatchObject({
       Delimiter: 'tab',
       'Line ending': 'LF',
-      Rows: '3218',
+      Rows: '3,218',
       Columns: '2',
     });
     expect(factsOf(await metaOf('csv/btw25-bw-kreise.csv'), 'Delimited text')).toMatchObject({ Delimiter: 'comma', Encoding: 'windows-1252', Rows: '39' });
@@ -80,7 +80,7 @@ describe('Table Metadata from real META', () => {
     const member = meta.MEMBERS!.find((m) => m.FILE)!;
     const section = sections.find((s) => s.title === `Archive member ${member.NAME}`)!;
     expect(section.table).toEqual(member.FILE);
-    expect(Object.fromEntries(section.facts)).toMatchObject({ Type: 'csv', Status: 'complete', Rows: String(member.FILE!.TOTAL_ROWS) });
+    expect(Object.fromEntries(section.facts)).toMatchObject({ Type: 'csv', Status: 'complete', Rows: formatNumber(member.FILE!.TOTAL_ROWS) });
   });
 
   it('documents have no Table Metadata; a database table shows its TABLE facts', async () => {

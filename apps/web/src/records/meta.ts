@@ -1,3 +1,4 @@
+import { formatNumber } from '../lib/format';
 import type { CatalogueRecord, FileMeta, FileTable, RecordFile, ShareFormat } from './types';
 
 /** The newest file that has META, else the newest file. */
@@ -64,8 +65,8 @@ const errorsFact = (errors: string[]): [string, string] => ['Errors', errors.joi
 const rowsAndColumns = (table: FileTable | undefined): [string, string][] =>
   table
     ? [
-        ['Rows', String(table.TOTAL_ROWS)],
-        ['Columns', String(table.HEADERS.length)],
+        ['Rows', formatNumber(table.TOTAL_ROWS)],
+        ['Columns', formatNumber(table.HEADERS.length)],
       ]
     : [];
 
@@ -113,7 +114,7 @@ export function tableMetadataOf(meta: FileMeta | null | undefined): TableSection
     sections.push({
       title: 'HL7 v2 messages',
       facts: [
-        ['Messages', String(hl7.MESSAGES ?? 0)],
+        ['Messages', formatNumber(hl7.MESSAGES ?? 0)],
         ['Version', hl7.VERSION ?? 'N/A'],
         ['Message types', (hl7.MESSAGE_TYPES ?? []).join(', ') || 'N/A'],
         ['Segments', segments.join(', ') || 'N/A'],
