@@ -27,7 +27,9 @@ describe('display rules of spec section 9', () => {
 
   it('gives numbers grouped, with as many decimals as their size warrants, and the exact value for a title', () => {
     expect(formatNumber(105435039507024.0938)).toBe('105,435,039,507,024');
-    expect(formatNumber(5009.387231)).toBe('5,009');
+    expect(formatNumber(5009.387231)).toBe('5009');
+    expect(formatNumber(1960)).toBe('1960');
+    expect(formatNumber(13979)).toBe('13,979');
     expect(formatNumber(500.7693226)).toBe('500.77');
     expect(formatNumber(-49.9954)).toBe('-50');
     expect(formatNumber(2.71828)).toBe('2.718');

@@ -34,7 +34,7 @@ function BarChart({ labels, counts, label, horizontal = false }: { labels: strin
         animation: false,
         plugins: { legend: { display: false } },
         scales: {
-          [horizontal ? 'x' : 'y']: { beginAtZero: true, ticks: { precision: 0 } },
+          [horizontal ? 'x' : 'y']: { beginAtZero: true, ticks: { precision: 0, callback: (v) => formatNumber(Number(v)) } },
           [horizontal ? 'y' : 'x']: {
             ticks: { autoSkip: true, maxRotation: 0, callback: (_v, i) => (horizontal ? labels[i].slice(0, 18) : i % 2 === 0 ? labels[i] : '') },
           },
