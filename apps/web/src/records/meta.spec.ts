@@ -55,7 +55,7 @@ describe('Table Metadata from real META', () => {
     expect(factsOf(await metaOf('csv/unemployment.tsv'), 'Delimited text')).toMatchObject({
       Delimiter: 'tab',
       'Line ending': 'LF',
-      Rows: '3,218',
+      Rows: '3218',
       Columns: '2',
     });
     expect(factsOf(await metaOf('csv/btw25-bw-kreise.csv'), 'Delimited text')).toMatchObject({ Delimiter: 'comma', Encoding: 'windows-1252', Rows: '39' });
