@@ -30,7 +30,11 @@ describeInfra(
     let page: Page;
     let otherPage: Page;
     const ids: Record<string, string> = {};
-    const shot = (p: Page, name: string) => saveScreenshot(p, `journey-details-${name}`);
+    /** A full-page screenshot from the top (the sticky bar would otherwise show where the page was scrolled). */
+    const shot = async (p: Page, name: string) => {
+      await p.evaluate(() => window.scrollTo(0, 0));
+      return saveScreenshot(p, `journey-details-${name}`);
+    };
     const contexts: BrowserContext[] = [];
 
     async function pageOf(who: SignedIn): Promise<Page> {
