@@ -122,7 +122,7 @@ function FileMetadataTab({ record }: { record: CatalogueRecord }) {
 
 /** Numeric columns whose MIN and MAX the server left out (docs/metadata-before-access.md, "Statistics"). */
 const WITHHELD_NOTE = (count: number) =>
-  `MIN and MAX of ${count === 1 ? 'one numeric column are' : `${count} numeric columns are`} not shown: the owner masked them, or they would show one person's value (fewer than 10 values, nearly unique values, identifiers such as a date of birth), which only those who may download the data see.`;
+  `The minimum, maximum, quartiles and histogram of ${count === 1 ? 'one number column are' : `${count} number columns are`} not shown: the owner masked them, or they would show one person's value (fewer than 10 values, nearly unique values, identifiers such as a date of birth). Those who may download the data see them.`;
 
 function StatisticsTab({ table, samples }: { table: FileTable | undefined; samples: boolean }) {
   const columns = (table?.HEADERS ?? []).map((header, index) => ({ header, stats: table?.STATS[String(index)] }));
