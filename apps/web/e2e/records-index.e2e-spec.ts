@@ -94,7 +94,7 @@ describeInfra('records screens end to end in embedded mode: indexing and deletin
 
     await page.getByRole('tab', { name: 'Statistics' }).click();
     await eventually(async () => expect(await page.getByTestId('stats-card').count()).toBe(headers.length));
-    expect(await page.getByRole('img', { name: 'Statistics of Mean' }).count()).toBe(1);
+    expect(await page.getByRole('img', { name: /^Histogram of Mean/ }).count()).toBe(1);
     await saveScreenshot(page, 'records-details-csv-statistics');
     await expectAccessible(page, 'records-details-csv-statistics');
     await page.getByRole('tab', { name: 'Formatted Values' }).click();

@@ -59,6 +59,8 @@ function maskColumn(stats: unknown): unknown {
   // A list of words today; a word-to-count map in older META.
   if ('WORDSET' in stats) masked.WORDSET = Array.isArray(stats.WORDSET) ? [] : isObject(stats.WORDSET) ? {} : stats.WORDSET;
   if ('ERRORS' in stats) masked.ERRORS = maskMessages(stats.ERRORS);
+  // The most frequent values are cells: their masks would say no more than FORMATTED_VALS do.
+  delete masked.TOP_VALUES;
   return masked;
 }
 

@@ -2,6 +2,7 @@
 // mean and variance, min and max, the first rows, a sample, its words and its distinct values. A
 // ColumnAccumulator gathers them value by value (column.ts), a ColumnMerger block by block
 // (column-merger.ts); both describe the column from them alike.
+import { VALUE_COUNTS_CAP } from './column-profile';
 import { type ColumnFacts, statsOf } from './column-stats';
 import { DistinctCounter } from './distinct';
 import type { ColumnPolicy } from './private-columns';
@@ -43,6 +44,12 @@ export abstract class ColumnFigures {
   protected readonly random = seededRandom(0x5eed);
   protected readonly words: WordCounts;
   protected readonly distinct: DistinctCounter;
+  /**
+   * Exact counts of the column's non-numeric values by their hash53 ([value, count]), while it has at
+   * most VALUE_COUNTS_CAP of them; null once it has more, or for hashed and masked columns, whose
+   * values are not shown (column-profile.ts).
+   */
+  protected valueCounts: Map<number, [string, number]> | null;
 
   constructor(
     protected readonly ctx: ColumnContext,
@@ -52,6 +59,40 @@ export abstract class ColumnFigures {
   ) {
     this.distinct = distinct ?? new DistinctCounter(ctx.distinctCap);
     this.words = new WordCounts(Math.max(1000, ctx.limits.maxWords * 4));
+    this.valueCounts = policy.format === 'plain' && !policy.hash ? new Map() : null;
+  }
+
+  /** Counts one non-numeric value by its hash; `text` gives its text the first time it is seen. */
+  protected countValue(hash: number, text: () => string): void {
+    const counts = this.valueCounts;
+    if (counts === null) return;
+    const entry = counts.get(hash);
+    if (entry) entry[1]++;
+    else if (counts.size < VALUE_COUNTS_CAP) counts.set(hash, [text(), 1]);
+    else this.valueCounts = null;
+  }
+
+  /** Adds counts gathered elsewhere (block mode); null (too many values there) ends the counting. */
+  protected addValueCounts(counts: Array<[number, string, number]> | null): void {
+    if (this.valueCounts === null) return;
+    if (counts === null) {
+      this.valueCounts = null;
+      return;
+    }
+    for (const [hash, value, count] of counts) {
+      const entry = this.valueCounts.get(hash);
+      if (entry) entry[1] += count;
+      else if (this.valueCounts.size < VALUE_COUNTS_CAP) this.valueCounts.set(hash, [value, count]);
+      else {
+        this.valueCounts = null;
+        return;
+      }
+    }
+  }
+
+  /** The value counts as plain data (block mode). */
+  protected valueCountEntries(): Array<[number, string, number]> | null {
+    return this.valueCounts && [...this.valueCounts].map(([hash, [value, count]]) => [hash, value, count]);
   }
 
   /** Statistics so far; header index names nothing here, the table keys them. */
@@ -72,6 +113,7 @@ export abstract class ColumnFigures {
       formatted: this.firstRows(),
       samples: this.samples.map((s) => s.value),
       words: this.words.top(this.ctx.limits.maxWords),
+      valueCounts: this.valueCounts && [...this.valueCounts.values()],
     };
     return statsOf(facts, this.ctx, this.policy);
   }

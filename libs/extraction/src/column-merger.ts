@@ -20,6 +20,8 @@ export interface ColumnBlock {
   /** The block's reservoir sample (extractOption samples), rows counted from the block's start. */
   samples: SampledValue[];
   words: Array<[string, number]>;
+  /** Counts of the block's non-numeric values ([hash53, value, count]); null when it had more than VALUE_COUNTS_CAP. */
+  values: Array<[number, string, number]> | null;
 }
 
 /**
@@ -58,6 +60,7 @@ export class ColumnMerger extends ColumnFigures {
       if (rowsBefore + i < 5) this.formatted[rowsBefore + i] = text;
     });
     this.words.addEntries(block.words);
+    this.addValueCounts(block.values);
   }
 
   /** Distinct values counted by a thread over the blocks it read (in any order). */

@@ -1,5 +1,6 @@
 // A column's META statistics (spec STATS entry) from its facts: the counts per kind give its type,
 // numbers their MIN, MAX, MEAN and STD, and its share format what of its values shows.
+import { dateHistogramOf, topValuesOf } from './column-profile';
 import { maskOf, PLAIN, type ColumnPolicy } from './private-columns';
 import type { ColumnStats, ColumnType, ExtractionLimits, ExtractOption, ValueKind } from './types';
 import { BOOL, DAT, FLT, INT, TIM, VALUE_KINDS } from './value-kinds';
@@ -34,6 +35,8 @@ export interface ColumnFacts {
   samples: string[];
   /** The column's most frequent meaningful words. */
   words: string[];
+  /** Exact counts of its non-numeric values ([value, count]) while at most VALUE_COUNTS_CAP; null otherwise (and for SQL tables). */
+  valueCounts?: Array<[string, number]> | null;
 }
 
 /** A column's type from its kinds: numeric if (nearly) all values are numbers, else a kind all share, else text. */
@@ -97,13 +100,23 @@ export function statsOf(facts: ColumnFacts, ctx: { option: ExtractOption; limits
     WORDSET: type === 'text' ? facts.words : [],
     ERRORS: errors,
     DICT: dict,
+    ...distributionOf(facts, type, policy),
   };
+}
+
+/** TOP_VALUES of a plain non-numeric column of few enough distinct values, and a date column's HISTOGRAM. */
+function distributionOf(facts: ColumnFacts, type: ColumnType, policy: ColumnPolicy): Pick<ColumnStats, 'TOP_VALUES' | 'HISTOGRAM'> {
+  const counts = facts.valueCounts;
+  if (!counts || counts.length === 0 || policy.format !== 'plain' || policy.hash) return {};
+  if (type !== 'text' && type !== 'boolean' && type !== 'date' && type !== 'time') return {};
+  const histogram = type === 'date' ? dateHistogramOf(counts) : undefined;
+  return { TOP_VALUES: topValuesOf(counts), ...(histogram && { HISTOGRAM: histogram }) };
 }
 
 /**
  * 'metadata' shows the shape of the data without any real cell: numeric columns get evenly spaced
  * numbers between MIN and MAX, other columns character masks (X upper, x lower, 9 digit) of their
- * first values.
+ * first values, one per value.
  */
 function syntheticSamples(facts: ColumnFacts, type: ColumnType, first: string[], limits: ExtractionLimits): string[] {
   if (type === 'empty') return [];
@@ -113,6 +126,10 @@ function syntheticSamples(facts: ColumnFacts, type: ColumnType, first: string[],
     if (facts.min === facts.max || count < 2) return [format(facts.min)];
     return Array.from({ length: count }, (_, i) => format(facts.min + ((facts.max - facts.min) * i) / (count - 1)));
   }
-  const masks = first.filter((v) => v !== '').map(maskOf);
-  return [...new Set(masks)].slice(0, limits.maxSamples);
+  // One mask per non-missing first value, repeats kept: the Sample Values tab shows a row per sample,
+  // as it does for numbers (deduplicated masks left a text column's rows 2-5 blank).
+  return first
+    .filter((v) => v !== '')
+    .map(maskOf)
+    .slice(0, Math.min(5, limits.maxSamples));
 }

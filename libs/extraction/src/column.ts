@@ -143,6 +143,7 @@ export class ColumnAccumulator extends ColumnFigures {
       if (this.firstNonNumeric === null) this.firstNonNumeric = detach(truncate(text, 40));
       const hash = hash53(text);
       this.distinct.addHash(hash);
+      if (this.valueCounts) this.countValue(hash, () => detach(truncate(text, this.ctx.limits.maxCellChars)));
       if (kind === TXT && this.policy.format === 'plain' && !this.policy.hash) this.addWords(text, hash);
     }
     if (row < 5) this.formatted[row] = detach(truncate(display ?? text, this.ctx.limits.maxCellChars));
@@ -179,6 +180,7 @@ export class ColumnAccumulator extends ColumnFigures {
     } else {
       if (this.firstNonNumeric === null) this.firstNonNumeric = detach(truncate((text ??= asciiText(bytes, from, to)), 40));
       this.distinct.addHash((asciiCell.textHash = hash53Ascii(bytes, from, to)));
+      if (this.valueCounts) this.countValue(asciiCell.textHash, () => truncate(text ?? asciiText(bytes, from, to), this.ctx.limits.maxCellChars));
       if (kind === TXT) this.words.addAsciiWords(bytes, from, to);
     }
     if (row < 5) this.formatted[row] = detach(truncate(text ?? asciiText(bytes, from, to), this.ctx.limits.maxCellChars));
@@ -209,6 +211,7 @@ export class ColumnAccumulator extends ColumnFigures {
       formatted: this.firstRows(),
       samples: this.samples,
       words: this.words.entries(),
+      values: this.valueCountEntries(),
     };
     return { block, next: new ColumnAccumulator(this.ctx, this.policy, this.distinct) };
   }

@@ -46,39 +46,57 @@ export function publishableStatistics(header: string, dict: { count?: unknown; d
   return 'all';
 }
 
-function withholdColumn(header: string, stats: unknown): unknown {
-  if (!isObject(stats) || !('MIN' in stats || 'MAX' in stats || 'MEAN' in stats)) return stats;
+/** A column's most frequent values before access: only of columns whose statistics all show, and only values of at least MIN_VALUES_FOR_STATISTICS rows. */
+function thinTopValues(stats: Json, shown: 'none' | 'spread' | 'all'): Json {
+  if (!('TOP_VALUES' in stats)) return stats;
+  const { TOP_VALUES: top, ...rest } = stats;
+  if (shown !== 'all' || !Array.isArray(top)) return rest;
+  const kept = top.filter((entry) => isObject(entry) && Number(entry.count) >= MIN_VALUES_FOR_STATISTICS);
+  return kept.length > 0 ? { ...rest, TOP_VALUES: kept } : rest;
+}
+
+function withholdColumn(header: string, stats: unknown, samples: boolean): unknown {
+  if (!isObject(stats) || !('MIN' in stats || 'MAX' in stats || 'MEAN' in stats || 'TOP_VALUES' in stats || 'HISTOGRAM' in stats)) return stats;
   const shown = publishableStatistics(header, isObject(stats.DICT) ? stats.DICT : {});
-  if (shown === 'all') return stats;
-  const withheld: Json = { ...stats, MIN: null, MAX: null };
+  const thinned = thinTopValues(stats, shown);
+  // With samples the owner chose to show real values: the extremes stay, as MIN and MAX do.
+  if (shown === 'all' || samples) return thinned;
+  // A histogram's outer edges and the quartiles are values as MIN and MAX are.
+  const { HISTOGRAM: _histogram, QUARTILES: _quartiles, ...rest } = thinned;
+  const withheld: Json = { ...rest, MIN: null, MAX: null };
   if (shown === 'none') Object.assign(withheld, { MEAN: null, STD: null });
   return withheld;
 }
 
-function withholdTable(table: unknown): unknown {
+function withholdTable(table: unknown, samples: boolean): unknown {
   if (!isObject(table) || !isObject(table.STATS)) return table;
   const headers = Array.isArray(table.HEADERS) ? table.HEADERS : [];
   return {
     ...table,
-    STATS: Object.fromEntries(Object.entries(table.STATS).map(([index, stats]) => [index, withholdColumn(String(headers[Number(index)] ?? ''), stats)])),
+    STATS: Object.fromEntries(
+      Object.entries(table.STATS).map(([index, stats]) => [index, withholdColumn(String(headers[Number(index)] ?? ''), stats, samples)]),
+    ),
   };
 }
 
-function withholdResult(meta: Json, depth: number): Json {
+function withholdResult(meta: Json, depth: number, samples: boolean): Json {
   const result: Json = { ...meta };
-  if ('FILE' in meta) result.FILE = withholdTable(meta.FILE);
-  if (Array.isArray(meta.SHEETS)) result.SHEETS = meta.SHEETS.map(withholdTable);
-  if (Array.isArray(meta.MEMBERS)) result.MEMBERS = meta.MEMBERS.map((member) => (isObject(member) && depth < 4 ? withholdResult(member, depth + 1) : member));
+  if ('FILE' in meta) result.FILE = withholdTable(meta.FILE, samples);
+  if (Array.isArray(meta.SHEETS)) result.SHEETS = meta.SHEETS.map((sheet) => withholdTable(sheet, samples));
+  if (Array.isArray(meta.MEMBERS))
+    result.MEMBERS = meta.MEMBERS.map((member) => (isObject(member) && depth < 4 ? withholdResult(member, depth + 1, samples) : member));
   return result;
 }
 
 /**
- * META for a caller who may not download the data: each table's MIN and MAX are withheld (null) for
- * columns of fewer than MIN_VALUES_FOR_STATISTICS values, near-unique columns and identifying ones,
- * and MEAN and STD too for the first. With EXTRACT_OPTION 'samples' (real values, chosen knowingly
- * by the owner) META is returned as it is. Any other input is returned unchanged.
+ * META for a caller who may not download the data: each table's MIN and MAX, HISTOGRAM and
+ * QUARTILES are withheld for columns of fewer than MIN_VALUES_FOR_STATISTICS values, near-unique
+ * columns and identifying ones, and MEAN and STD too for the first. TOP_VALUES show only for the
+ * other columns, and only values found in at least MIN_VALUES_FOR_STATISTICS rows. With
+ * EXTRACT_OPTION 'samples' (real values, chosen knowingly by the owner) only TOP_VALUES are thinned.
+ * Any other input is returned unchanged.
  */
 export function withoutIdentifyingStatistics<T>(meta: T): T {
-  if (!isObject(meta) || meta.EXTRACT_OPTION === 'samples') return meta;
-  return withholdResult(meta, 0) as T;
+  if (!isObject(meta)) return meta;
+  return withholdResult(meta, 0, meta.EXTRACT_OPTION === 'samples') as T;
 }

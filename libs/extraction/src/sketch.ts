@@ -8,6 +8,7 @@
 // its keyed hashes only, so its raw values never reach a sketch.
 import { asciiCell, isCanonicalNumberAscii, MISSING_KIND, otherNumberOfAscii } from './ascii-cells';
 import { type CellValue, classify, isMissingText } from './column';
+import { numericProfile } from './column-profile';
 import { hash53, hash53Ascii, hash53AsciiLower, mix32 } from './distinct';
 import type { ColumnPolicy } from './private-columns';
 import { seededRandom } from './seeded-random';
@@ -192,9 +193,19 @@ class NumberReservoir {
     this.seen++;
   }
 
+  private sortedCache: Float64Array | null = null;
+
   sketch(stats: ColumnStats): NumericSketch | null {
-    const kept = Math.min(this.seen, SKETCH_RESERVOIR);
-    return numericSketch(stats, kept, this.seen, () => this.values.slice(0, kept).sort());
+    return numericSketch(stats, this.sorted().length, this.seen, () => this.sorted());
+  }
+
+  /** The kept numbers, ascending, and how many numbers the column had. */
+  numbers(): { sorted: Float64Array; seen: number } {
+    return { sorted: this.sorted(), seen: this.seen };
+  }
+
+  private sorted(): Float64Array {
+    return (this.sortedCache ??= this.values.slice(0, Math.min(this.seen, SKETCH_RESERVOIR)).sort());
   }
 }
 
@@ -232,8 +243,19 @@ class PriorityReservoir {
     state.values.forEach((x, i) => this.offer(state.priorities[i], x));
   }
 
+  private sortedCache: Float64Array | null = null;
+
   sketch(stats: ColumnStats): NumericSketch | null {
-    return numericSketch(stats, this.values.length, this.seen, () => Float64Array.from(this.values).sort());
+    return numericSketch(stats, this.values.length, this.seen, () => this.sorted());
+  }
+
+  /** The kept numbers, ascending, and how many numbers the column had. */
+  numbers(): { sorted: Float64Array; seen: number } {
+    return { sorted: this.sorted(), seen: this.seen };
+  }
+
+  private sorted(): Float64Array {
+    return (this.sortedCache ??= Float64Array.from(this.values).sort());
   }
 
   private offer(priority: number, x: number): void {
@@ -342,6 +364,18 @@ class ColumnSketcher implements CellObserver {
     if (Number.isFinite(x)) this.numbers.add(x);
   }
 
+  /**
+   * Adds HISTOGRAM and QUARTILES to a plain numeric column's statistics (column-profile.ts), from
+   * the numbers this sketch kept: META's Statistics tab draws them.
+   */
+  profile(stats: ColumnStats): void {
+    const type = stats.DICT.type;
+    if (this.privacy !== 'plain' || (type !== 'integer' && type !== 'float') || stats.MIN === null || stats.MAX === null) return;
+    const { sorted, seen } = this.numbers.numbers();
+    const profile = numericProfile(sorted, seen, stats.MIN, stats.MAX, type === 'integer');
+    if (profile) Object.assign(stats, profile);
+  }
+
   build(index: number, stats: ColumnStats): ColumnSketch {
     const type = stats.DICT.type;
     const numeric = this.privacy === 'plain' && (type === 'integer' || type === 'float') ? this.numbers.sketch(stats) : null;
@@ -394,7 +428,10 @@ class TableSketcher implements TableObserver {
     for (const sketcher of this.columns) {
       const index = sketcher.shownIndex;
       const stats = table.STATS[String(index)];
-      if (stats && table.HEADERS[index] === sketcher.header) columns.push(sketcher.build(index, stats));
+      if (stats && table.HEADERS[index] === sketcher.header) {
+        sketcher.profile(stats);
+        columns.push(sketcher.build(index, stats));
+      }
     }
     this.done({ name: this.name, totalRows: table.TOTAL_ROWS, columns });
   }

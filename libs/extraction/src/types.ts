@@ -104,6 +104,38 @@ export interface ColumnStats {
   WORDSET: string[];
   ERRORS: string[];
   DICT: ColumnDict;
+  /**
+   * Text, boolean, date and time columns (plain, not hashed or masked) of at most VALUE_COUNTS_CAP
+   * distinct values: the most frequent values with their counts, most frequent first (column-profile.ts).
+   * Cell values: withoutCellValues removes them, withoutIdentifyingStatistics thins them.
+   */
+  TOP_VALUES?: TopValue[];
+  /** Numeric columns (from the column's sketch) and date columns (from their value counts): equal-width bins. */
+  HISTOGRAM?: Histogram;
+  /** Numeric columns: the quartiles (from the column's sketch). */
+  QUARTILES?: Quartiles;
+}
+
+export interface TopValue {
+  value: string;
+  count: number;
+}
+
+export interface Histogram {
+  /** 'number': edges are numbers; 'date': edges are milliseconds since 1970-01-01 UTC. */
+  kind: 'number' | 'date';
+  /** bins + 1 ascending edges; bin i holds values in [edges[i], edges[i + 1]) (the last bin includes its upper edge). */
+  edges: number[];
+  counts: number[];
+  /** False when the counts are scaled from a sample of the column (more numbers than the sketch keeps). */
+  exact: boolean;
+}
+
+export interface Quartiles {
+  q1: number;
+  median: number;
+  q3: number;
+  exact: boolean;
 }
 
 export interface FileTable {

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, HStack, Text } from '@chakra-ui/react';
+import { Button, Flex, HStack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { RequestDialog } from '../sharing/RequestDialog';
 import { LOGIN_TO_REQUEST_RECORD } from '../sharing/texts';
@@ -73,28 +73,36 @@ export function RecordActions({ record }: { record: CatalogueRecord }) {
   };
 
   const actions = recordActionsFor(record);
+  const ownerSide = record.edit || record.can_delete;
   return (
-    <HStack gap="3" wrap="wrap">
-      {actions.download && (
-        <Button colorPalette={actions.downloadColour} loading={downloading} onClick={download}>
-          Download
-        </Button>
-      )}
-      {actions.request && (
-        <Button colorPalette="blue" variant="outline" onClick={request} disabled={actions.requestDisabled}>
-          {actions.requestLabel}
-        </Button>
-      )}
+    <Flex gap="3" wrap="wrap" justify="space-between" align="center" w="100%">
+      {/* What to do with the data, apart from what changes the record: Delete is never beside Download. */}
+      <HStack gap="3" wrap="wrap" role="group" aria-label="Data">
+        {actions.download && (
+          <Button colorPalette={actions.downloadColour} loading={downloading} onClick={download}>
+            Download
+          </Button>
+        )}
+        {actions.request && (
+          <Button colorPalette="blue" variant="outline" onClick={request} disabled={actions.requestDisabled}>
+            {actions.requestLabel}
+          </Button>
+        )}
+      </HStack>
       {requesting && <RequestDialog recordId={record.id} recordName={record.name} onClose={() => setRequesting(false)} />}
-      {record.edit && (
-        <Button asChild variant="outline">
-          <RouterLink to={`/records/edit/${record.id}`}>Edit</RouterLink>
-        </Button>
-      )}
-      {record.can_delete && (
-        <Button variant="outline" colorPalette="red" onClick={() => setConfirming(true)}>
-          Delete
-        </Button>
+      {ownerSide && (
+        <HStack gap="3" wrap="wrap" role="group" aria-label="Manage record">
+          {record.edit && (
+            <Button asChild variant="outline">
+              <RouterLink to={`/records/edit/${record.id}`}>Edit</RouterLink>
+            </Button>
+          )}
+          {record.can_delete && (
+            <Button variant="outline" colorPalette="red" onClick={() => setConfirming(true)}>
+              Delete
+            </Button>
+          )}
+        </HStack>
       )}
       <ConfirmDialog
         open={confirming}
@@ -110,6 +118,6 @@ export function RecordActions({ record }: { record: CatalogueRecord }) {
       >
         {deleteError && <Text color="fg.error">{deleteError}</Text>}
       </ConfirmDialog>
-    </HStack>
+    </Flex>
   );
 }

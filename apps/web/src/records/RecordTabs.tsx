@@ -1,13 +1,13 @@
 import { type ReactNode, useState } from 'react';
 import { WordDefinitionDialog } from '../relations/WordDefinitionDialog';
-import { Alert, DataList, Heading, Link, Stack, Table, Tabs, Text, Wrap, WrapItem, Badge, SimpleGrid, Card } from '@chakra-ui/react';
+import { Alert, DataList, Heading, Link, Stack, Table, Tabs, Text, Wrap, WrapItem, Badge, SimpleGrid } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import { formatDate, formatNumber, formatSize } from '../lib/format';
 import { AuditTrail } from '../sharing/AuditTrail';
 import { labelOf } from './format';
-import { errorsOf, isNumeric, latestFile, sharingOf, tableMetadataOf, type TableSection, tableOf, wordSetOf } from './meta';
+import { documentFactsOf, errorsOf, isNumeric, latestFile, sharingOf, tableMetadataOf, type TableSection, tableOf, tableOverviewOf, wordSetOf } from './meta';
 import { DerivativesPanel, SourcesPanel } from './LineagePanels';
-import { StatsChart } from './StatsChart';
+import { ColumnProfile, TableOverviewCard } from './StatsChart';
 import type { CatalogueRecord, ColumnStats, FileTable, ShareFormat } from './types';
 import { TableScrollArea } from '../components/TableScrollArea';
 
@@ -42,8 +42,8 @@ function HeadersTable({ table, shareFormats, label = 'Headers' }: { table: FileT
                 <Table.Cell>{index + 1}</Table.Cell>
                 <Table.Cell data-testid="header-name">{header}</Table.Cell>
                 <Table.Cell>{stats?.DICT?.type ?? ''}</Table.Cell>
-                <Table.Cell textAlign="end">{stats?.MISSING_VALS ?? ''}</Table.Cell>
-                <Table.Cell textAlign="end">{stats?.DUPLICATE_VALS ?? ''}</Table.Cell>
+                <Table.Cell textAlign="end">{formatNumber(stats?.MISSING_VALS)}</Table.Cell>
+                <Table.Cell textAlign="end">{formatNumber(stats?.DUPLICATE_VALS)}</Table.Cell>
                 {shareFormats && <Table.Cell data-testid="header-sharing">{sharingOf(shareFormats, index) || 'plain'}</Table.Cell>}
               </Table.Row>
             );
@@ -71,8 +71,8 @@ function FileMetadataTab({ record }: { record: CatalogueRecord }) {
               ['Content type', file.content_type ?? 'N/A'],
               ['File size', formatSize(file.size)],
               ['Uploaded', formatDate(file.date_created)],
-              ['Total rows', table ? String(table.TOTAL_ROWS) : 'N/A'],
-              ['Columns', table ? String(table.HEADERS.length) : 'N/A'],
+              ['Total rows', table ? formatNumber(table.TOTAL_ROWS) : 'N/A'],
+              ['Columns', table ? formatNumber(table.HEADERS.length) : 'N/A'],
             ] as const
           ).map(([label, value]) => (
             <DataList.Item key={label}>
@@ -86,14 +86,12 @@ function FileMetadataTab({ record }: { record: CatalogueRecord }) {
       )}
       {info && (
         <DataList.Root orientation="horizontal" size="sm" aria-label="Document">
-          {Object.entries(info)
-            .filter(([, value]) => typeof value !== 'object' || value === null)
-            .map(([key, value]) => (
-              <DataList.Item key={key}>
-                <DataList.ItemLabel>{key}</DataList.ItemLabel>
-                <DataList.ItemValue>{key === 'DELIMITER' && value === '\t' ? 'tab' : String(value)}</DataList.ItemValue>
-              </DataList.Item>
-            ))}
+          {documentFactsOf(info, formatNumber).map(([label, value, exact]) => (
+            <DataList.Item key={label}>
+              <DataList.ItemLabel>{label}</DataList.ItemLabel>
+              <DataList.ItemValue title={exact}>{value}</DataList.ItemValue>
+            </DataList.Item>
+          ))}
         </DataList.Root>
       )}
       {!!record.enc_headers?.length && (
@@ -124,39 +122,29 @@ function FileMetadataTab({ record }: { record: CatalogueRecord }) {
 
 /** Numeric columns whose MIN and MAX the server left out (docs/metadata-before-access.md, "Statistics"). */
 const WITHHELD_NOTE = (count: number) =>
-  `MIN and MAX of ${count === 1 ? 'one numeric column are' : `${count} numeric columns are`} not shown: the owner masked them, or they would show one person's value (fewer than 10 values, nearly unique values, identifiers such as a date of birth), which only those who may download the data see.`;
+  `The minimum, maximum, quartiles and histogram of ${count === 1 ? 'one number column are' : `${count} number columns are`} not shown: the owner masked them, or they would show one person's value (fewer than 10 values, nearly unique values, identifiers such as a date of birth). Those who may download the data see them.`;
 
-function StatisticsTab({ table }: { table: FileTable | undefined }) {
+function StatisticsTab({ table, samples }: { table: FileTable | undefined; samples: boolean }) {
   const columns = (table?.HEADERS ?? []).map((header, index) => ({ header, stats: table?.STATS[String(index)] }));
-  const numeric = columns.filter((c): c is { header: string; stats: ColumnStats } => !!c.stats && [c.stats.MIN, c.stats.MAX, c.stats.MEAN].some(isNumeric));
+  const hasNumbers = columns.some((c) => !!c.stats && [c.stats.MIN, c.stats.MAX, c.stats.MEAN].some(isNumeric));
   const withheld = columns.filter(
     (c) => (c.stats?.DICT?.type === 'integer' || c.stats?.DICT?.type === 'float') && !isNumeric(c.stats.MIN) && !isNumeric(c.stats.MAX),
   ).length;
-  const note = withheld > 0 && (
-    <Text fontSize="sm" color="fg.muted" data-testid="statistics-withheld">
-      {WITHHELD_NOTE(withheld)}
-    </Text>
-  );
-  if (numeric.length === 0) return note || <Text color="fg.muted">{NO_NUMBERS}</Text>;
-  const shown = (value: number | null | undefined) => (isNumeric(value) ? formatNumber(value) : '–');
+  const overview = tableOverviewOf(table);
+  const profiled = columns.filter((c): c is { header: string; stats: ColumnStats } => !!c.stats);
+  if (!table || profiled.length === 0) return <Text color="fg.muted">{NO_NUMBERS}</Text>;
   return (
-    <Stack gap="3">
-      {note}
+    <Stack gap="4">
+      {overview && <TableOverviewCard overview={overview} />}
+      {withheld > 0 && (
+        <Text fontSize="sm" color="fg.muted" data-testid="statistics-withheld">
+          {WITHHELD_NOTE(withheld)}
+        </Text>
+      )}
+      {!hasNumbers && withheld === 0 && <Text color="fg.muted">{NO_NUMBERS}</Text>}
       <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="4">
-        {numeric.map(({ header, stats }) => (
-          <Card.Root key={header} size="sm" variant="outline" data-testid="stats-card">
-            <Card.Header>
-              <Text fontWeight="semibold">{header}</Text>
-            </Card.Header>
-            <Card.Body>
-              <Stack gap="2">
-                <Text fontSize="xs" color="fg.muted">
-                  MIN {shown(stats.MIN)} · MAX {shown(stats.MAX)} · MEAN {shown(stats.MEAN)} · STD {shown(stats.STD)}
-                </Text>
-                <StatsChart header={header} stats={stats} />
-              </Stack>
-            </Card.Body>
-          </Card.Root>
+        {profiled.map(({ header, stats }, i) => (
+          <ColumnProfile key={`${header}-${i}`} header={header} stats={stats} rows={table.TOTAL_ROWS} samples={samples} />
         ))}
       </SimpleGrid>
     </Stack>
@@ -314,7 +302,7 @@ export function RecordTabs({ record }: { record: CatalogueRecord }) {
       ]
     : [
         { value: 'metadata', label: 'File Metadata', content: <FileMetadataTab record={record} /> },
-        { value: 'statistics', label: 'Statistics', content: <StatisticsTab table={table} /> },
+        { value: 'statistics', label: 'Statistics', content: <StatisticsTab table={table} samples={!masked} /> },
         { value: 'samples', label: 'Sample Values', content: <ValuesTab label="Sample values" table={table} pick={(s) => s.SAMPLE_VALS} masked={masked} /> },
         {
           value: 'formatted',

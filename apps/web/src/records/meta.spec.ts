@@ -3,7 +3,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { extractMetadata } from '@dc/extraction';
-import { errorsOf, latestFile, MAX_MEMBER_SECTIONS, sharingOf, tableMetadataOf, tableOf, wordSetOf } from './meta';
+import { documentFactsOf, errorsOf, latestFile, MAX_MEMBER_SECTIONS, sharingOf, tableMetadataOf, tableOf, tableOverviewOf, wordSetOf } from './meta';
+import { formatNumber } from '../lib/format';
 import type { CatalogueRecord, FileMeta, RecordFile } from './types';
 
 function datasetsDir(): string {
@@ -50,7 +51,7 @@ describe('Table Metadata from real META', () => {
       'Header row': 'yes',
       'Line ending': 'LF',
     });
-    expect(factsOf(await metaOf('csv/gdp.csv'), 'Delimited text')).toMatchObject({ Delimiter: 'comma', 'Line ending': 'CRLF', Rows: '13979', Columns: '4' });
+    expect(factsOf(await metaOf('csv/gdp.csv'), 'Delimited text')).toMatchObject({ Delimiter: 'comma', 'Line ending': 'CRLF', Rows: '13,979', Columns: '4' });
     expect(factsOf(await metaOf('csv/unemployment.tsv'), 'Delimited text')).toMatchObject({
       Delimiter: 'tab',
       'Line ending': 'LF',
@@ -79,7 +80,7 @@ describe('Table Metadata from real META', () => {
     const member = meta.MEMBERS!.find((m) => m.FILE)!;
     const section = sections.find((s) => s.title === `Archive member ${member.NAME}`)!;
     expect(section.table).toEqual(member.FILE);
-    expect(Object.fromEntries(section.facts)).toMatchObject({ Type: 'csv', Status: 'complete', Rows: String(member.FILE!.TOTAL_ROWS) });
+    expect(Object.fromEntries(section.facts)).toMatchObject({ Type: 'csv', Status: 'complete', Rows: formatNumber(member.FILE!.TOTAL_ROWS) });
   });
 
   it('documents have no Table Metadata; a database table shows its TABLE facts', async () => {
@@ -161,5 +162,30 @@ describe('other META helpers', () => {
     expect(latestFile(record([file('a', { ERRORS: [] }), file('b', { ERRORS: [] }), file('c', null)]))?.id).toBe('b');
     expect(latestFile(record([file('a', null), file('b', null)]))?.id).toBe('b');
     expect(latestFile(record([]))).toBeUndefined();
+  });
+});
+
+describe('record details in words people read', () => {
+  it('documentFactsOf: a PDF’s facts under readable labels, numbers grouped with the exact value kept', async () => {
+    const facts = documentFactsOf((await metaOf('pdf/masculinity-survey.pdf')).DOCUMENT, formatNumber);
+    const labels = facts.map(([label]) => label);
+    expect(labels).toEqual(expect.arrayContaining(['Pages', 'Lines', 'Words', 'Characters']));
+    expect(labels.filter((label) => /^[A-Z_]+$/.test(label))).toEqual([]);
+    const characters = facts.find(([label]) => label === 'Characters')!;
+    expect(characters[1]).toBe(formatNumber(Number(characters[2])));
+    expect(documentFactsOf({ DELIMITER: '\t', SOME_KEY: 'x' }, formatNumber)).toEqual([
+      ['Delimiter', 'tab'],
+      ['Some key', 'x'],
+    ]);
+  });
+
+  it('tableOverviewOf: rows, columns, missing cells and types of a real CSV', async () => {
+    const table = tableOf(await metaOf('csv/AirQualityUCI.csv'))!;
+    const overview = tableOverviewOf(table)!;
+    expect(overview.rows).toBe(table.TOTAL_ROWS);
+    expect(overview.columns).toBe(table.HEADERS.length);
+    expect(overview.missingCells).toBe(Object.values(table.STATS).reduce((sum, s) => sum + (s.MISSING_VALS ?? 0), 0));
+    expect(overview.types.reduce((sum, [, n]) => sum + n, 0)).toBe(table.HEADERS.length);
+    expect(tableOverviewOf(undefined)).toBeUndefined();
   });
 });

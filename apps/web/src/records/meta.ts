@@ -1,3 +1,4 @@
+import { formatNumber } from '../lib/format';
 import type { CatalogueRecord, FileMeta, FileTable, RecordFile, ShareFormat } from './types';
 
 /** The newest file that has META, else the newest file. */
@@ -64,8 +65,8 @@ const errorsFact = (errors: string[]): [string, string] => ['Errors', errors.joi
 const rowsAndColumns = (table: FileTable | undefined): [string, string][] =>
   table
     ? [
-        ['Rows', String(table.TOTAL_ROWS)],
-        ['Columns', String(table.HEADERS.length)],
+        ['Rows', formatNumber(table.TOTAL_ROWS)],
+        ['Columns', formatNumber(table.HEADERS.length)],
       ]
     : [];
 
@@ -113,7 +114,7 @@ export function tableMetadataOf(meta: FileMeta | null | undefined): TableSection
     sections.push({
       title: 'HL7 v2 messages',
       facts: [
-        ['Messages', String(hl7.MESSAGES ?? 0)],
+        ['Messages', formatNumber(hl7.MESSAGES ?? 0)],
         ['Version', hl7.VERSION ?? 'N/A'],
         ['Message types', (hl7.MESSAGE_TYPES ?? []).join(', ') || 'N/A'],
         ['Segments', segments.join(', ') || 'N/A'],
@@ -140,4 +141,65 @@ export function tableMetadataOf(meta: FileMeta | null | undefined): TableSection
   }
   if (members.length > MAX_MEMBER_SECTIONS) sections.push({ title: `… and ${members.length - MAX_MEMBER_SECTIONS} more members`, facts: [] });
   return sections;
+}
+
+/** Readable names of a document's facts (META DOCUMENT); other keys are shown as words ("SOME_KEY" -> "Some key"). */
+const DOCUMENT_LABELS: Record<string, string> = {
+  PAGES: 'Pages',
+  PARAGRAPHS: 'Paragraphs',
+  TABLES: 'Tables',
+  LINES: 'Lines',
+  WORDS: 'Words',
+  CHARACTERS: 'Characters',
+  TITLE: 'Title',
+  AUTHOR: 'Author',
+  SUBJECT: 'Subject',
+  ENCODING: 'Encoding',
+  DELIMITER: 'Delimiter',
+};
+
+const wordsOfKey = (key: string) => {
+  const text = key.replace(/_/g, ' ').toLowerCase();
+  return text.charAt(0).toUpperCase() + text.slice(1);
+};
+
+/** A document's facts as [label, value, exact value when a number]: readable labels, grouped numbers. */
+export function documentFactsOf(info: Record<string, unknown> | undefined, format: (n: number) => string): [string, string, string?][] {
+  return Object.entries(info ?? {})
+    .filter(([, value]) => typeof value !== 'object' || value === null)
+    .map(([key, value]): [string, string, string?] => {
+      const label = DOCUMENT_LABELS[key] ?? wordsOfKey(key);
+      if (typeof value === 'number') return [label, format(value), String(value)];
+      if (key === 'DELIMITER') return [label, DELIMITER_NAMES[String(value)] ?? String(value)];
+      return [label, value === null || value === '' ? 'N/A' : String(value)];
+    });
+}
+
+/** A table at a glance: rows, columns, missing cells (and their share) and how many columns of each type. */
+export interface TableOverview {
+  rows: number;
+  columns: number;
+  missingCells: number;
+  /** Missing cells of all cells, 0 to 1. */
+  missingShare: number;
+  types: [type: string, columns: number][];
+}
+
+export function tableOverviewOf(table: FileTable | undefined): TableOverview | undefined {
+  if (!table) return undefined;
+  const stats = table.HEADERS.map((_, i) => table.STATS[String(i)]);
+  const missingCells = stats.reduce((sum, s) => sum + (s?.MISSING_VALS ?? 0), 0);
+  const cells = table.TOTAL_ROWS * table.HEADERS.length;
+  const types = new Map<string, number>();
+  for (const s of stats) {
+    const type = s?.DICT?.type ?? 'unknown';
+    types.set(type, (types.get(type) ?? 0) + 1);
+  }
+  return {
+    rows: table.TOTAL_ROWS,
+    columns: table.HEADERS.length,
+    missingCells,
+    missingShare: cells > 0 ? missingCells / cells : 0,
+    types: [...types].sort((a, b) => b[1] - a[1]),
+  };
 }

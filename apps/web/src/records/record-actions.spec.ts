@@ -6,9 +6,9 @@ const record = (fields: Partial<Parameters<typeof recordActionsFor>[0]>) =>
 const LINK = '/api/records/42/download/';
 
 describe('Download and Request on the details page', () => {
-  it('the owner downloads (red) and never requests', () => {
-    expect(record({ is_owner: true, download_url: LINK })).toMatchObject({ download: true, downloadColour: 'red', request: false });
-    expect(record({ is_owner: true, access: 'OP', download_url: LINK })).toMatchObject({ download: true, downloadColour: 'red', request: false });
+  it('the owner downloads (blue: red is for Delete) and never requests', () => {
+    expect(record({ is_owner: true, download_url: LINK })).toMatchObject({ download: true, downloadColour: 'blue', request: false });
+    expect(record({ is_owner: true, access: 'OP', download_url: LINK })).toMatchObject({ download: true, downloadColour: 'blue', request: false });
   });
 
   it('a Data Admin of the owner’s organisation, given a download_url on a Request record, downloads (blue) and is not asked to request', () => {

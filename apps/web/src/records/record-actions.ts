@@ -4,8 +4,8 @@ import type { CatalogueRecord } from './types';
 export interface RecordActionChoice {
   /** Download: the server gave a download_url, which it does only to those who may download. */
   download: boolean;
-  /** Red for owners, blue for others (spec section 2). */
-  downloadColour: 'red' | 'blue';
+  /** Blue for everyone: red is for Delete (spec section 2). */
+  downloadColour: 'blue';
   /** Request: data that needs a request, for signed-in or anonymous non-owners who may not download yet. */
   request: boolean;
   requestLabel: string;

@@ -30,6 +30,11 @@ export interface ColumnStats {
   WORDSET?: string[];
   ERRORS?: string[];
   DICT?: { type?: string; count?: number; distinct?: number };
+  /** Categories' most frequent values (libs/extraction column-profile.ts); absent before access where they would single someone out. */
+  TOP_VALUES?: { value: string; count: number }[];
+  /** Equal-width bins of a numeric or date column; date edges are milliseconds since 1970 (UTC). */
+  HISTOGRAM?: { kind: 'number' | 'date'; edges: number[]; counts: number[]; exact: boolean };
+  QUARTILES?: { q1: number; median: number; q3: number; exact: boolean };
 }
 
 export interface FileTable {

@@ -21,8 +21,8 @@ describe('record card buttons (spec sections 2 and 6)', () => {
     expect(canRequest(record({ access: 'RE', request_status: 'revoked' }))).toBe(true);
   });
 
-  it('colours the download red for the owner and blue for others', () => {
-    expect(downloadColor(record({ is_owner: true }))).toBe('red');
+  it('colours the download blue for everyone, the owner included (red is for Delete)', () => {
+    expect(downloadColor(record({ is_owner: true }))).toBe('blue');
     expect(downloadColor(record({ is_owner: false, edit: true }))).toBe('blue');
     expect(downloadColor(record({}))).toBe('blue');
   });

@@ -19,8 +19,11 @@ export type CardFacts = Partial<Pick<RecordCardData, 'access' | 'is_owner' | 'ed
  */
 export const canDownload = (record: CardFacts) => record.access === 'OP' || !!record.is_owner || !!record.edit || record.request_status === 'approved';
 
-/** The download button is red for the owner and blue for everyone else. */
-export const downloadColor = (record: Pick<CardFacts, 'is_owner'>): 'red' | 'blue' => (record.is_owner ? 'red' : 'blue');
+/**
+ * The download button is blue for everyone, the owner included: red is the colour of Delete and of
+ * other actions that cannot be undone (issue 25 changed spec section 2, which had it red for owners).
+ */
+export const downloadColor = (_record: Pick<CardFacts, 'is_owner'>): 'blue' => 'blue';
 
 /** The Request button shows only to non-owners of records whose access is Request, who may not download already. */
 export const canRequest = (record: CardFacts) => record.access === 'RE' && !record.is_owner && !canDownload(record);

@@ -31,7 +31,11 @@ function extractCsv(relative: string, privateColumns?: PrivateColumns): Promise<
 function comparable(meta: ExtractionResult) {
   const round = (x: number | null) => (x === null ? null : Number(x.toPrecision(10)));
   const stats = Object.fromEntries(
-    Object.entries(meta.FILE!.STATS).map(([i, s]) => [i, { ...s, MIN: round(s.MIN), MAX: round(s.MAX), MEAN: round(s.MEAN), STD: round(s.STD) }]),
+    // Aggregate queries give no distribution (HISTOGRAM, QUARTILES, TOP_VALUES): an upload's are left out of the comparison.
+    Object.entries(meta.FILE!.STATS).map(([i, { HISTOGRAM: _h, QUARTILES: _q, TOP_VALUES: _t, ...s }]) => [
+      i,
+      { ...s, MIN: round(s.MIN), MAX: round(s.MAX), MEAN: round(s.MEAN), STD: round(s.STD) },
+    ]),
   );
   return {
     HEADERS: meta.FILE!.HEADERS,
