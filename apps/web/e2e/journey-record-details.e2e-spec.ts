@@ -146,6 +146,18 @@ describeInfra(
       await bothSizes(page, 'journey-details-pdf');
     });
 
+    it('the Access tab speaks to the owner, not to a developer', async () => {
+      await openTab(page, ids.gdp, 'Access');
+      const trail = page.getByRole('region', { name: 'Audit trail' });
+      await trail.getByText(/a later change to any entry can be detected/).waitFor();
+      expect(
+        await page
+          .getByRole('tabpanel', { name: 'Access' })
+          .getByText(/npm run|audit:verify/)
+          .count(),
+      ).toBe(0);
+    });
+
     it('the Statistics tab: a table overview, and per column a missing/distinct bar, a histogram or the most frequent values, quartiles, and tables for the charts', async () => {
       await openTab(page, ids.bank, 'Statistics');
       await page.getByTestId('table-overview').waitFor();

@@ -1,6 +1,7 @@
 import { Alert, Code, Heading, Stack, Table, Text } from '@chakra-ui/react';
 import { useQuery } from '@tanstack/react-query';
 import { LoadingState } from '../components/LoadingState';
+import { dayAndTime } from './request-rules';
 import { sharingApi } from './sharing-api';
 import { DataTable } from '../components/DataTable';
 import { sharingKeys } from '../shared/query-keys';
@@ -33,8 +34,8 @@ export function AuditTrail({ recordId }: { recordId: string }) {
         Audit trail
       </Heading>
       <Text fontSize="sm" color="fg.muted">
-        Every request decision and every download under a grant. Each entry carries the hash of the one before it, so an edited entry is found by
-        <Code ms="1">npm run audit:verify</Code>.
+        Every request decision and every download under a grant. Each entry is sealed with the one before it, so a later change to any entry can be detected;
+        your operator can check the whole trail on request.
       </Text>
       {trail.isPending && <LoadingState label="Loading the audit trail…" />}
       {trail.isError && (
@@ -49,7 +50,7 @@ export function AuditTrail({ recordId }: { recordId: string }) {
           {trail.data.results.map((entry) => (
             <Table.Row key={entry.id} data-testid="audit-entry">
               <Table.Cell>{entry.seq}</Table.Cell>
-              <Table.Cell whiteSpace="nowrap">{entry.occurred_at.slice(0, 19).replace('T', ' ')}</Table.Cell>
+              <Table.Cell whiteSpace="nowrap">{dayAndTime(entry.occurred_at)}</Table.Cell>
               <Table.Cell>{entry.actor || 'N/A'}</Table.Cell>
               <Table.Cell data-testid="audit-action">{ACTIONS[entry.action] ?? entry.action}</Table.Cell>
               <Table.Cell>{detailsOf(entry.action, entry.details)}</Table.Cell>
