@@ -123,7 +123,7 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
     // The record's name titles the page once it is loaded ("Record details" shows only until then).
     await heading(page, RECORD).waitFor();
     await tab('File Metadata').waitFor({ timeout: 120_000 });
-    for (const name of ['File Metadata', 'Statistics', 'Sample Values', 'Formatted Values', 'Word Set', 'Table Metadata', 'Groups', 'Access']) {
+    for (const name of ['File Metadata', 'Statistics', 'Sample Values', 'Formatted Values', 'Word Set', 'Table Metadata', 'Projects', 'Access']) {
       await tab(name).click();
       await page.getByRole('tabpanel', { name, exact: true }).waitFor();
       await page.waitForLoadState('networkidle');

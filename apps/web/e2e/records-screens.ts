@@ -99,7 +99,7 @@ export class RecordsScreens {
   /** Opens a record's details and waits until the Working tab has gone. */
   openDetails = async (id: string, on: Page = this.page): Promise<void> => {
     await on.goto(`${this.base}/#/records/${id}`);
-    await on.getByRole('tab', { name: 'Groups' }).waitFor();
+    await on.getByRole('tab', { name: 'Projects' }).waitFor();
     // The page polls every 3 s while extraction runs.
     await on.getByRole('tab', { name: 'File Metadata' }).waitFor({ timeout: 120_000 });
     expect(await on.getByRole('tab', { name: 'Working' }).count()).toBe(0);
@@ -124,7 +124,7 @@ export class RecordsScreens {
 
   deleteThroughDetails = async (id: string): Promise<void> => {
     await this.page.goto(`${this.base}/#/records/${id}`);
-    await this.page.getByRole('tab', { name: 'Groups' }).waitFor();
+    await this.page.getByRole('tab', { name: 'Projects' }).waitFor();
     await this.button('Delete').click();
     const dialog = this.page.getByRole('alertdialog');
     await dialog.getByText('Are you sure you want to delete this record?').waitFor();

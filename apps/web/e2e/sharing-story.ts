@@ -121,7 +121,7 @@ export function sharingStory(prefix: string, start: () => Promise<RealProduct>):
     await expectAccessible(page, `${prefix}-record-edit-policy-groups`);
     await button(page, 'Save').click();
     await page.waitForURL(`**/#/records/${recordId}`);
-    await page.getByRole('tab', { name: 'Groups' }).click();
+    await page.getByRole('tab', { name: 'Projects' }).click();
     await page.getByRole('link', { name: 'Hydrology' }).waitFor();
     await page.getByRole('tab', { name: 'Access' }).click();
     await page.getByText('Research only').waitFor();

@@ -39,7 +39,7 @@ export function AccessPoliciesPage() {
           <Text color="fg.muted" fontSize="sm">
             Terms a requestor answers yes or no before asking for your organisation&apos;s data. Attach one to a record in Record edit.{' '}
             <Link asChild colorPalette="teal">
-              <RouterLink to="/groups">Projects (groups)</RouterLink>
+              <RouterLink to="/groups">Projects</RouterLink>
             </Link>
           </Text>
         </Stack>

@@ -237,7 +237,7 @@ export function RecordEditForm({
             </UpgradeHint>
             <Fieldset.Root invalid={!!error?.fieldError('groups')}>
               <Fieldset.Legend fontSize="sm" fontWeight="medium">
-                Groups
+                Projects
               </Fieldset.Legend>
               <Stack gap="1">
                 {groups.isSuccess && groups.data.groups.length === 0 && (

@@ -315,9 +315,9 @@ export function RecordTabs({ record }: { record: CatalogueRecord }) {
   tabs.push(
     {
       value: 'groups',
-      label: 'Groups',
+      label: 'Projects',
       content: record.groups?.length ? (
-        <Stack as="ul" ps="4" aria-label="Groups of this record">
+        <Stack as="ul" ps="4" aria-label="Projects of this record">
           {record.groups.map((g) => (
             <li key={g.id}>
               <Link asChild colorPalette="teal">
@@ -327,7 +327,7 @@ export function RecordTabs({ record }: { record: CatalogueRecord }) {
           ))}
         </Stack>
       ) : (
-        <Text color="fg.muted">This record is in no group.</Text>
+        <Text color="fg.muted">This record is in no project.</Text>
       ),
     },
     { value: 'access', label: 'Access', content: <AccessTab record={record} /> },
