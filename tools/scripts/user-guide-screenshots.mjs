@@ -27,6 +27,10 @@ export const GUIDE_IMAGES = {
   'index-database.png': 'sources-database-tables.png',
   'index-s3.png': 'sources-s3-objects.png',
   'private-indexing.png': 'sources-private-columns.png',
+  'merging-compare-all.png': 'journey-merging-compare-all.png',
+  'merging-preview.png': 'journey-merging-preview.png',
+  'merging-finished.png': 'journey-merging-finished.png',
+  'merging-link-columns.png': 'journey-merging-link-columns.png',
 };
 
 mkdirSync(to, { recursive: true });

@@ -5,7 +5,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
-import { createEvent, JobCompleted, JobProgressed, JobRequested, type JobRequestedPayload, MergeCompleted, mergePairsText, mergeResultName } from '@dc/contracts';
+import {
+  createEvent,
+  JobCompleted,
+  JobProgressed,
+  JobRequested,
+  type JobRequestedPayload,
+  MergeCompleted,
+  mergePairsText,
+  mergeResultName,
+} from '@dc/contracts';
 import { APP_CONFIG, type AppConfig, GENERIC_ERROR, LOGGER, runWithCorrelationId } from '@dc/platform';
 import { ObjectNotFoundError, ObjectStorage } from '@dc/storage';
 import { derivedUuid, EventBus } from '@dc/messaging';

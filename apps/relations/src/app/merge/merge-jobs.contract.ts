@@ -38,8 +38,7 @@ export const MERGE_HASHED_COLUMNS_CONTRACT: ApiContractSpec = {
 };
 
 export const LINK_RECORDS_CONTRACT: ApiContractSpec = {
-  summary:
-    "Link Datasets: a LINK job matching two records' rows on their hashed columns (400 when they share none by name), or on the column pairs given",
+  summary: "Link Datasets: a LINK job matching two records' rows on their hashed columns (400 when they share none by name), or on the column pairs given",
   body: linkRecordsSchema,
   requestExample: { record_left: LEFT, record_right: RIGHT, pairs: [{ header_left: 'station_id', header_right: 'id' }] },
   responses: { 200: jobsStartedResponseSchema },

@@ -59,10 +59,7 @@ function joinedColumns(left: TableSketchPayload, right: TableSketchPayload, righ
  * the pairs independently; never more than the most selective pair alone allows. Null when a paired
  * column has no value sketch (masked columns).
  */
-export function joinEstimate(
-  left: { rows: number; columns: ColumnSketchPayload[] },
-  right: { rows: number; columns: ColumnSketchPayload[] },
-): number | null {
+export function joinEstimate(left: { rows: number; columns: ColumnSketchPayload[] }, right: { rows: number; columns: ColumnSketchPayload[] }): number | null {
   let rows = left.rows * right.rows;
   let smallest = Infinity;
   for (let i = 0; i < left.columns.length; i++) {
@@ -125,7 +122,13 @@ export class MergePreviewService {
     return { previews, messages: unknown ? [PREVIEW_UNKNOWN] : [] };
   }
 
-  private previewOf(left: SketchedRecord, right: SketchedRecord, mergeType: MergeType, fields: Array<{ left: string; right: string }>, mayRead: boolean): Preview {
+  private previewOf(
+    left: SketchedRecord,
+    right: SketchedRecord,
+    mergeType: MergeType,
+    fields: Array<{ left: string; right: string }>,
+    mayRead: boolean,
+  ): Preview {
     const head = {
       record_left: left.record.id,
       record_left_name: left.record.name,
@@ -157,6 +160,14 @@ export class MergePreviewService {
       { rows: leftTable.totalRows, columns: fields.map((f) => column(leftTable, f.left)) },
       { rows: rightTable.totalRows, columns: fields.map((f) => column(rightTable, f.right)) },
     );
-    return { ...head, columns, columns_complete, estimated_rows: estimate, rows_exact: false, can_start: true, note: estimate === null ? ESTIMATE_UNKNOWN : null };
+    return {
+      ...head,
+      columns,
+      columns_complete,
+      estimated_rows: estimate,
+      rows_exact: false,
+      can_start: true,
+      note: estimate === null ? ESTIMATE_UNKNOWN : null,
+    };
   }
 }
