@@ -1,7 +1,7 @@
 import { NO_ACCESS } from '../compare/relations.service';
 import type { SketchedRecord } from '../records/related-record';
 import { NOT_TABULAR } from './merge-scan.service';
-import { ESTIMATE_UNKNOWN, ESTIMATE_WITHHELD, joinEstimate, MergePreviewService, PREVIEW_UNKNOWN } from './merge-preview.service';
+import { ESTIMATE_UNKNOWN, ESTIMATE_WITHHELD, joinEstimate, MergePreviewService, overLimitText, PREVIEW_UNKNOWN } from './merge-preview.service';
 import { column, mergeFakes, sketchedRecord, user } from './merge.fixture';
 
 const owner = user('owner');
@@ -80,6 +80,14 @@ describe('MergePreviewService (fake repositories)', () => {
     // A stack's rows are row counts (metadata): shown, but the merge still cannot start.
     const [stacked] = (await service.preview(owner, [pair(rainfall, census, 'station_id', 'id')], 'vertical')).previews;
     expect(stacked).toMatchObject({ estimated_rows: 27, can_start: false, note: NO_ACCESS });
+  });
+
+  it('warns when the rows would pass the most a merge may make (MERGE_MAX_ROWS)', async () => {
+    const limited = new MergePreviewService(repositories.records, repositories.access, { MERGE_MAX_ROWS: 20 });
+    const [joined] = (await limited.preview(owner, [pair(rainfall, stations, 'station_id', 'id')], 'horizontal')).previews;
+    expect(joined).toMatchObject({ estimated_rows: 15, note: null });
+    const [stacked] = (await limited.preview(owner, [pair(rainfall, stations, 'station_id', 'id')], 'vertical')).previews;
+    expect(stacked).toMatchObject({ estimated_rows: 25, can_start: true, note: overLimitText(20, false) });
   });
 
   it('says nothing of records the caller may not see, and names data that is not tabular', async () => {

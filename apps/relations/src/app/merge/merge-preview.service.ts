@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { type ColumnSketchPayload, type MergeType, mergeResultName, type TableSketchPayload } from '@dc/contracts';
-import type { AuthUser } from '@dc/platform';
+import { APP_CONFIG, type AppConfig, type AuthUser } from '@dc/platform';
 import { RecordAccess } from '../access/record-access.service';
 import { NO_ACCESS } from '../compare/relations.service';
 import type { Answer } from '../compare/responses';
@@ -77,6 +77,10 @@ export function joinEstimate(left: { rows: number; columns: ColumnSketchPayload[
 
 /** A paired column holds no values to estimate from. */
 export const ESTIMATE_UNKNOWN = 'The number of rows cannot be estimated: a paired column is masked.';
+/** The merge would pass the rows a merge may make (MERGE_MAX_ROWS): the job would stop with nothing kept. */
+export const overLimitText = (maxRows: number, estimated: boolean) =>
+  `${estimated ? 'Estimated at' : 'That is'} more than ${maxRows.toLocaleString('en')} rows, the most a merge may make: the merge would be stopped. ` +
+  'Merge on columns whose values are unique in at least one of the records, or merge smaller parts of them.';
 
 /**
  * POST merge-preview: what a merge of the chosen field pairs would make, before it starts: the new
@@ -87,10 +91,15 @@ export const ESTIMATE_UNKNOWN = 'The number of rows cannot be estimated: a paire
  */
 @Injectable()
 export class MergePreviewService {
+  private readonly maxRows: number;
+
   constructor(
     private readonly records: RecordsRepository,
     private readonly access: RecordAccess,
-  ) {}
+    @Optional() @Inject(APP_CONFIG) config?: Pick<AppConfig, 'MERGE_MAX_ROWS'>,
+  ) {
+    this.maxRows = config?.MERGE_MAX_ROWS ?? Infinity;
+  }
 
   async preview(user: AuthUser, chosen: ChosenPair[], mergeType: MergeType): Promise<Answer<typeof mergePreviewResponseSchema>> {
     const byRecords = new Map<string, ChosenPair[]>();
@@ -117,9 +126,15 @@ export class MergePreviewService {
       }
       const fields = pairs.map((p) => ({ left: p.header_left, right: p.header_right }));
       const mayRead = downloadable.has(left.record.id) && downloadable.has(right.record.id);
-      previews.push(this.previewOf(left, right, mergeType, fields, mayRead));
+      previews.push(this.withinLimit(this.previewOf(left, right, mergeType, fields, mayRead)));
     }
     return { previews, messages: unknown ? [PREVIEW_UNKNOWN] : [] };
+  }
+
+  /** A merge the preview expects past the rows a merge may make says so (it may still be started: estimates can be wrong). */
+  private withinLimit(preview: Preview): Preview {
+    if (preview.estimated_rows === null || preview.estimated_rows <= this.maxRows || preview.note) return preview;
+    return { ...preview, note: overLimitText(this.maxRows, !preview.rows_exact) };
   }
 
   private previewOf(
