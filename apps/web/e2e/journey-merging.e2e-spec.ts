@@ -63,8 +63,16 @@ describeInfra(
 
     /** The work area holding these records, as the cards' Process buttons would fill it. */
     async function workArea(records: Array<{ id: string; name: string; enc_headers?: string[] }>): Promise<Locator> {
+      // What a card puts there besides: type, size and date, as the records list gives them.
+      const listed = (await (await apiCall(product, ana.token, 'GET', '/api/records/?view=own&page_size=100')).json()) as {
+        results: Array<{ id: string; type: string; size: number; date_changed: string }>;
+      };
+      const full = records.map((r) => {
+        const found = listed.results.find((l) => l.id === r.id);
+        return { ...r, type: found?.type, size: found?.size, date_changed: found?.date_changed };
+      });
       await page.goto(`${product.base}/#/records`);
-      await page.evaluate((value) => sessionStorage.setItem('dc.workArea', value), JSON.stringify(records));
+      await page.evaluate((value) => sessionStorage.setItem('dc.workArea', value), JSON.stringify(full));
       await page.reload();
       const area = page.getByTestId('work-area');
       await eventually(async () => expect(await area.getByRole('listitem').count()).toBe(records.length));
@@ -260,12 +268,12 @@ describeInfra(
       for (const [section, shown] of [
         ['relation-semantics', /Semantic score \d\.\d\d/],
         ['relation-structures', /Structural score \d\.\d\d/],
-          ['relation-joining', /Join score \d\.\d\d/],
+        ['relation-joining', /Join score \d\.\d\d/],
         ['relation-linkability', /Link score \d\.\d\d/],
       ] as const)
         await eventually(async () => expect(await dialog.getByTestId(section).textContent()).toMatch(shown), 60_000);
       await dialog.getByTestId('relation-statistics').getByRole('table', { name: 'NRMSD between columns' }).waitFor();
-    expect(await dialog.getByTestId('relation-statistics').getByTestId('relation-explanation').textContent()).toMatch(
+      expect(await dialog.getByTestId('relation-statistics').getByTestId('relation-explanation').textContent()).toMatch(
         /^NRMSD: how far apart the values of two numeric columns are, relative to the range of the first; 0 means identical/,
       );
       expect(await dialog.getByTestId('relation-joining').getByTestId('relation-explanation').textContent()).toMatch(/^Join score: /);

@@ -212,7 +212,9 @@ export class RelationsService {
 function chosenColumnPairs(left: SketchedRecord, right: SketchedRecord, chosen: Array<{ left: string; right: string }>) {
   const table = (record: SketchedRecord, headers: string[]) => {
     const columns = columnsOf(record);
-    const first = columns.find((c) => headers.every((h) => columns.some((d) => d.fileId === c.fileId && d.tableIndex === c.tableIndex && d.sketch.header === h)));
+    const first = columns.find((c) =>
+      headers.every((h) => columns.some((d) => d.fileId === c.fileId && d.tableIndex === c.tableIndex && d.sketch.header === h)),
+    );
     return columns.filter((c) => first && c.fileId === first.fileId && c.tableIndex === first.tableIndex);
   };
   const [a, b] = [
