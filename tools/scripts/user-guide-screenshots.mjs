@@ -42,6 +42,10 @@ export const GUIDE_IMAGES = {
   'journey-accounts-new.png': 'journey-accounts-new.png',
   'journey-accounts-plans.png': 'journey-accounts-plans.png',
   'journey-accounts-plan-confirm.png': 'journey-accounts-plan-confirm.png',
+  'merging-compare-all.png': 'journey-merging-compare-all.png',
+  'merging-preview.png': 'journey-merging-preview.png',
+  'merging-finished.png': 'journey-merging-finished.png',
+  'merging-link-columns.png': 'journey-merging-link-columns.png',
 };
 
 mkdirSync(to, { recursive: true });

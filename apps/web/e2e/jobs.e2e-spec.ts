@@ -151,6 +151,30 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
                 newmerges: [{ job_id: 'job-new' }],
                 messages: ['New merge job was successfully initiated.'],
               });
+        case '/api/relations/merge-preview/': {
+          const vertical = (parsed as { merge_type?: string }).merge_type === 'vertical';
+          return sendJson(response, 200, {
+            previews: [
+              {
+                record_left: 'rec-gdp',
+                record_left_name: 'gdp.csv',
+                record_right: 'rec-pop',
+                record_right_name: 'population.csv',
+                merge_type: vertical ? 'vertical' : 'horizontal',
+                name: vertical ? 'gdp.csv stacked with population.csv (Country Code, Year)' : 'gdp.csv joined with population.csv on Country Code, Year',
+                columns: vertical
+                  ? ['Country Code', 'Year']
+                  : ['Country Name', 'Country Code', 'Year', 'Value', 'Country Name (population.csv)', 'Value (population.csv)'],
+                columns_complete: true,
+                estimated_rows: vertical ? 31174 : 10121,
+                rows_exact: vertical,
+                can_start: true,
+                note: null,
+              },
+            ],
+            messages: [],
+          });
+        }
         case '/api/relations/link-records/':
           return sendJson(response, 200, {
             nodata: false,
@@ -419,6 +443,10 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
     await results.getByRole('checkbox', { name: 'Choose Country Code and Country Code' }).check();
     await results.getByRole('checkbox', { name: 'Choose Year and Year' }).check();
     await horizontal.click();
+    // What the merge will make comes first; Start merge starts it.
+    const preview = page.getByTestId('merge-preview');
+    await preview.getByText('Rows: about 10,121 (estimated)').waitFor();
+    await preview.getByRole('button', { name: 'Start merge' }).click();
     await page.getByText('New merge job was successfully initiated.').waitFor();
     const sent = calls.find((c) => c.path === '/api/relations/merge-features/')?.body as {
       merge_type: string;
@@ -427,6 +455,8 @@ describeInfra('jobs screens in chromium (scripted API)', isChromiumInstalled() |
     expect(sent.merge_type).toBe('horizontal');
     expect(sent.merge_relations.map((m) => m.header_left)).toEqual(['Country Code', 'Year']);
     await results.getByRole('button', { name: 'Merge Vertical' }).click();
+    await preview.getByText('Rows: 31,174').waitFor();
+    await preview.getByRole('button', { name: 'Start merge' }).click();
     await page.getByText('Some data cannot be merged. Please try tabular data like CSVs, XLS, Data Tables instead.').waitFor();
     await saveScreenshot(page, 'jobs-merge-scan-actions');
   });

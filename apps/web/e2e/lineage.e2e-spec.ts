@@ -108,6 +108,7 @@ describeInfra(
       await results.waitFor({ timeout: 60_000 });
       await results.getByRole('table', { name: 'Merge candidates' }).getByRole('checkbox', { name: 'Choose Year and Year' }).first().check();
       await button(results, 'Merge Horizontal').click();
+      await button(b.getByTestId('merge-preview'), 'Start merge').click();
       await b.getByText('New merge job was successfully initiated.').waitFor();
 
       await b.goto(`${product.base}/#/jobs`);

@@ -118,6 +118,7 @@ describeInfra('merge jobs end to end in embedded mode', isChromiumInstalled() ||
       if (body?.results?.some((listed) => listed.is_active)) toldOfRunningJob = true;
     });
     await results.getByRole('button', { name: 'Merge Horizontal' }).click();
+    await page.getByTestId('merge-preview').getByRole('button', { name: 'Start merge' }).click();
     await page.getByText('New merge job was successfully initiated.').waitFor();
 
     await page.goto(`${product.base}/#/jobs`);

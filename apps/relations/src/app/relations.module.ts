@@ -10,6 +10,7 @@ import { JobEventsRepository } from './merge/job-events.repository';
 import { LinkWorker } from './merge/link.worker';
 import { MergeJobsController } from './merge/merge-jobs.controller';
 import { MergeJobsService } from './merge/merge-jobs.service';
+import { MergePreviewService } from './merge/merge-preview.service';
 import { MergeScanController } from './merge/merge-scan.controller';
 import { MergeScanService } from './merge/merge-scan.service';
 import { RelationsRequestGrants1764300000000 } from './migrations/1764300000000-relations-request-grants';
@@ -72,6 +73,7 @@ class WordNetLifecycle implements OnModuleDestroy {
     RelationsService,
     MergeScanService,
     MergeJobsService,
+    MergePreviewService,
     JobEventsRepository,
     LinkWorker,
     RelatedService,

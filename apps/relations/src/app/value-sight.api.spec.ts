@@ -119,6 +119,11 @@ describeInfra('relations never answer a question about cells the caller may not 
       'top-related probe': () => call('get', `/api/relations/top-related/?record=${probe.id}`),
       'top-related target': () => call('get', `/api/relations/top-related/?record=${target.id}`),
       'merge scan': () => call('post', '/api/relations/get-merge-relations/', { records: [probe.id, target.id] }),
+      'merge-preview': () =>
+        call('post', '/api/relations/merge-preview/', {
+          merge_relations: [{ record_left: probe.id, record_right: target.id, header_left: 'ssn', header_right: 'ssn' }],
+          merge_type: 'horizontal',
+        }),
       'merge-features': () =>
         call('post', '/api/relations/merge-features/', {
           merge_relations: [{ record_left: probe.id, record_right: target.id, header_left: 'ssn', header_right: 'ssn' }],
@@ -159,6 +164,8 @@ describeInfra('relations never answer a question about cells the caller may not 
     });
     expect(withValue['statistics probe-target']).toMatchObject({ status: 200, body: { stats_mtx: [], message: VALUES_WITHHELD } });
     expect(withValue['link-rows probe-target']).toMatchObject({ status: 403 });
+    // The preview names the columns (metadata) and withholds the join's rows.
+    expect(withValue['merge-preview']).toMatchObject({ status: 200, body: { previews: [{ estimated_rows: null, can_start: false }] } });
   });
 
   it('gives an anonymous visitor the same answers too (both records are visible to everyone)', async () => {
@@ -180,6 +187,7 @@ describeInfra('relations never answer a question about cells the caller may not 
     expect(ssn(withoutValue['joining probe-target']).containment_left).toBe(0);
     expect(withValue['link-rows probe-target']).toMatchObject({ status: 200 });
     expect(withValue['merge scan']).not.toEqual(withoutValue['merge scan']);
+    expect(withValue['merge-preview']).not.toEqual(withoutValue['merge-preview']);
   });
 
   it("reads a derivative's values for its maker only while the grant it was made under holds (lineage)", async () => {

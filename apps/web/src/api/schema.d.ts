@@ -803,7 +803,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** Link Datasets: a LINK job matching two records' rows on their hashed columns (400 when they share none) */
+        /** Link Datasets: a LINK job matching two records' rows on their hashed columns (400 when they share none by name), or on the column pairs given */
         post: operations["MergeJobs_link"];
         delete?: never;
         options?: never;
@@ -873,6 +873,23 @@ export interface paths {
         put?: never;
         /** Merge Horizontal or Merge Vertical: one MERGE job per pair of records, on the chosen field pairs */
         post: operations["MergeJobs_mergeFeatures"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/relations/merge-preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** What Merge Horizontal or Merge Vertical would make of the chosen field pairs (the new record's name, its columns, its rows), without starting it */
+        post: operations["MergeJobs_mergePreview"];
         delete?: never;
         options?: never;
         head?: never;
@@ -8266,6 +8283,11 @@ export interface operations {
                     record_left: string;
                     record_right: string;
                     merge_type?: string;
+                    /** @description Columns paired across the records (left record's header, right record's header); without it, the hashed columns both records name alike. */
+                    pairs?: {
+                        header_left: string;
+                        header_right: string;
+                    }[];
                 };
             };
         };
@@ -8751,6 +8773,120 @@ export interface operations {
                             record_right_name: string;
                         }[];
                         /** @description the spec's texts saying so */
+                        messages: string[];
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    MergeJobs_mergePreview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    merge_relations: {
+                        record_left: string;
+                        record_right: string;
+                        header_left: string;
+                        header_right: string;
+                    }[];
+                    merge_type: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        previews: {
+                            record_left: string;
+                            record_left_name: string;
+                            record_right: string;
+                            record_right_name: string;
+                            /** @enum {string} */
+                            merge_type: "horizontal" | "vertical";
+                            /** @description the new record's name */
+                            name: string;
+                            /** @description the result's columns, in order (column names are metadata: shown to whoever sees both records) */
+                            columns: string[];
+                            /** @description false when a side has more columns than its sketches list (100 per file): more follow */
+                            columns_complete: boolean;
+                            /** @description horizontal: the join's rows estimated from the paired columns' value sketches, only when the caller may download both records; vertical: both tables' rows added up (row counts are metadata); null when withheld */
+                            estimated_rows: number | null;
+                            /** @description the row figure is counted (vertical), not estimated (horizontal) */
+                            rows_exact: boolean;
+                            /** @description the merge can start: the caller may download both records and both are stored delimited text */
+                            can_start: boolean;
+                            /** @description why the merge cannot start, or why the row figure is withheld */
+                            note: string | null;
+                        }[];
                         messages: string[];
                     };
                 };

@@ -6,6 +6,7 @@ import { truncate } from '../lib/format';
 
 import { ACTIVE_JOBS_POLL_MS, pollWhileActive } from './job-rules';
 import { jobsApi, type Job } from './jobs-api';
+import { FinishedJobs } from './FinishedJobs';
 import { JobProgress } from './JobProgress';
 import { lastJobStart } from './use-merge';
 import { jobKeys, recordKeys } from '../shared/query-keys';
@@ -17,7 +18,8 @@ const jobName = (job: Job) =>
 
 /**
  * The work area's mosaic of running jobs (spec section 2): a progress bar each, polled every 3 s
- * while one runs. When a job ends the records list is read again, so a merge's new record shows.
+ * while one runs. When a job ends the records list is read again, so a merge's new record shows,
+ * and the end of a job this page started is announced (FinishedJobs).
  */
 export function RunningJobs() {
   const queryClient = useQueryClient();
@@ -38,7 +40,15 @@ export function RunningJobs() {
     }
   }, [jobs.data, queryClient]);
 
-  if (running.length === 0) return null;
+  return (
+    <>
+      <FinishedJobs />
+      {running.length > 0 && <Running running={running} />}
+    </>
+  );
+}
+
+function Running({ running }: { running: Job[] }) {
   return (
     <Stack gap="2" aria-label="Running jobs" role="region" data-testid="running-jobs">
       <Heading as="h3" size="xs">

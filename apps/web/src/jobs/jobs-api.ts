@@ -19,6 +19,13 @@ export type MergeType = 'horizontal' | 'vertical';
  * and the spec's texts saying so.
  */
 export type MergeFeaturesResult = ResponseOf<'/api/relations/merge-features', 'post'>;
+/** merge-preview: per pair of records, the new record's name, its columns and its rows, before the merge starts. */
+export type MergePreview = ResponseOf<'/api/relations/merge-preview', 'post'>['previews'][number];
+/** A column of the left record paired with one of the right record, for linking. */
+export interface ColumnPair {
+  header_left: string;
+  header_right: string;
+}
 
 /** The newest jobs a list shows (the registry pages its answer). */
 const JOBS_SHOWN = 100;
@@ -38,6 +45,11 @@ export const jobsApi = {
   mergeHashedColumns: (left: string, right: string, mergeType: MergeType = 'horizontal') =>
     typedApi.post('/api/relations/merge-enc-cols', { record_left: left, record_right: right, merge_type: mergeType }, { timeoutMs: JOINING_TIMEOUT_MS }),
   /** Link Datasets: a LINK job, row pairs of two records matched on their hashed columns. */
-  link: (left: string, right: string) =>
-    typedApi.post('/api/relations/link-records', { record_left: left, record_right: right }, { timeoutMs: JOINING_TIMEOUT_MS }),
+  link: (left: string, right: string, pairs?: ColumnPair[]) =>
+    typedApi.post('/api/relations/link-records', { record_left: left, record_right: right, ...(pairs && { pairs }) }, { timeoutMs: JOINING_TIMEOUT_MS }),
+  /** What Merge Horizontal or Merge Vertical would make of the chosen pairs, without starting it. */
+  preview: async (mergeRelations: MergeCandidate[], mergeType: MergeType, signal?: AbortSignal) =>
+    typedApi.post('/api/relations/merge-preview', { merge_relations: mergeRelations, merge_type: mergeType }, { timeoutMs: JOINING_TIMEOUT_MS, signal }),
+  /** The name of a finished merge's new record (404 until the catalogue has made it). */
+  recordName: async (recordId: string, signal?: AbortSignal) => (await typedApi.get('/api/records/{id}', { params: { id: recordId }, signal })).name,
 };

@@ -18,6 +18,7 @@ import {
   type StatisticsResult,
   type StructuresResult,
 } from './relations-api';
+import { EXPLAIN } from './relation-explanations';
 import type { WorkAreaRecord } from './work-area';
 import { relationKeys, type RelationKind } from '../shared/query-keys';
 import { DataTable } from '../components/DataTable';
@@ -63,6 +64,7 @@ function RelationSection<T>({
   onCompute,
   children,
   controls,
+  explanation,
 }: {
   title: string;
   testId: string;
@@ -70,6 +72,8 @@ function RelationSection<T>({
   onCompute(): void;
   children(data: T): ReactNode;
   controls?: ReactNode;
+  /** What its score means, in plain words. */
+  explanation: string;
 }) {
   return (
     <Stack as="section" aria-label={title} gap="2" borderWidth="1px" borderRadius="md" p="3" data-testid={testId}>
@@ -81,6 +85,9 @@ function RelationSection<T>({
           {status.state === 'done' ? 'Compute again' : 'Compute'}
         </Button>
       </HStack>
+      <Text fontSize="xs" color="fg.muted" data-testid="relation-explanation">
+        {explanation}
+      </Text>
       {controls}
       {status.state === 'loading' && <LoadingState label={`Computing ${title.toLowerCase()}…`} />}
       {status.state === 'error' && (
@@ -202,9 +209,23 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
   const [min, setMin] = useState(0);
   const [max, setMax] = useState(1);
   const rangeError = max < min ? RANGE_ERROR : null;
+  const relations = [semantics, structures, statistics, joining, linkability];
+  const computing = relations.some((r) => r.status.state === 'loading');
+  function computeAll() {
+    if (!rangeError) semantics.run({ min, max });
+    for (const relation of [structures, statistics, joining, linkability]) relation.run(null);
+  }
 
   return (
     <Stack gap="4">
+      <HStack justify="space-between" gap="2" wrap="wrap">
+        <Text fontSize="sm" color="fg.muted">
+          Scores run from 0 (nothing alike) to 1 (alike in every way); NRMSD is a distance: lower is closer.
+        </Text>
+        <Button size="sm" colorPalette="teal" onClick={computeAll} loading={computing} loadingText="Computing all…">
+          Compute all
+        </Button>
+      </HStack>
       <SimpleTable
         label="Compared records"
         columns={['', left.name, right.name]}
@@ -216,6 +237,7 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
       />
       <RelationSection
         title="Semantic Relations"
+        explanation={EXPLAIN.semantics}
         testId="relation-semantics"
         status={semantics.status}
         onCompute={() => !rangeError && semantics.run({ min, max })}
@@ -256,7 +278,13 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
           </Stack>
         )}
       </RelationSection>
-      <RelationSection title="Structural Relations" testId="relation-structures" status={structures.status} onCompute={() => structures.run(null)}>
+      <RelationSection
+        title="Structural Relations"
+        explanation={EXPLAIN.structures}
+        testId="relation-structures"
+        status={structures.status}
+        onCompute={() => structures.run(null)}
+      >
         {(data) => (
           <Stack gap="2">
             <Text fontSize="sm">Structural score {formatScore(data.struct_score)}</Text>
@@ -270,7 +298,13 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
           </Stack>
         )}
       </RelationSection>
-      <RelationSection title="Statistical Relations" testId="relation-statistics" status={statistics.status} onCompute={() => statistics.run(null)}>
+      <RelationSection
+        title="Statistical Relations"
+        explanation={EXPLAIN.statistics}
+        testId="relation-statistics"
+        status={statistics.status}
+        onCompute={() => statistics.run(null)}
+      >
         {(data) => (
           <Stack gap="2">
             <NoneOr items={data.stats_mtx} none="No numeric columns with an NRMSD under 10.">
@@ -288,7 +322,7 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
           </Stack>
         )}
       </RelationSection>
-      <RelationSection title="Joinability" testId="relation-joining" status={joining.status} onCompute={() => joining.run(null)}>
+      <RelationSection title="Joinability" explanation={EXPLAIN.joining} testId="relation-joining" status={joining.status} onCompute={() => joining.run(null)}>
         {(data) => (
           <Stack gap="2">
             <HStack gap="2" wrap="wrap">
@@ -313,11 +347,22 @@ function Comparison({ left, right }: { left: WorkAreaRecord; right: WorkAreaReco
                 )}
               </FirstTen>
             )}
+            {data.matching_headers.length > 0 && (
+              <Text fontSize="xs" color="fg.muted">
+                {EXPLAIN.valuesFound}
+              </Text>
+            )}
             <ValuesMessage message={data.message} />
           </Stack>
         )}
       </RelationSection>
-      <RelationSection title="Linkability" testId="relation-linkability" status={linkability.status} onCompute={() => linkability.run(null)}>
+      <RelationSection
+        title="Linkability"
+        explanation={EXPLAIN.linkability}
+        testId="relation-linkability"
+        status={linkability.status}
+        onCompute={() => linkability.run(null)}
+      >
         {(data) => <LinkResultView data={data} />}
       </RelationSection>
       <Box>

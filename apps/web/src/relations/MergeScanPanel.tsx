@@ -1,9 +1,11 @@
 import { useState } from 'react';
 import { Alert, Badge, Button, Heading, HStack, Stack, Table, Text } from '@chakra-ui/react';
-import { useStartLink, useStartMerge } from '../jobs/use-merge';
-import type { MergeType } from '../jobs/jobs-api';
+import { useStartMerge } from '../jobs/use-merge';
+import type { MergeCandidate, MergeType } from '../jobs/jobs-api';
 import { LINK_NEEDS_TWO } from '../jobs/job-rules';
 import { LinkResultView } from './CompareDialog';
+import { useLinkDatasets } from './LinkColumnsDialog';
+import { MergePreviewDialog } from './MergePreviewDialog';
 import { useWorkArea } from './work-area';
 import { formatScore } from '../lib/format';
 import type { MergeScanResult } from './relations-api';
@@ -15,16 +17,20 @@ const CHOOSE_PAIRS = 'Choose the field pairs to merge on.';
  * Merge Scan Results (spec section 2): merge candidates with a score and a field pair, the Linking
  * Columns table, and Merge Horizontal (inner join on the chosen pairs, every other column kept) /
  * Merge Vertical (the chosen paired columns stacked, only those) / Cancel, each merge a background
- * job; Link starts a LINK job for a pair of records with linking columns.
+ * job, started from a preview of what it will make (name, columns, rows); Link starts a LINK job for
+ * a pair of records with linking columns (pairing the columns when their hashed ones are named apart).
  */
 export function MergeScanPanel({ result, onCancel }: { result: MergeScanResult; onCancel(): void }) {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const merge = useStartMerge();
-  const link = useStartLink();
+  const { link, dialog: linkColumns } = useLinkDatasets();
+  // The merge asked for, shown as a preview until the user starts it.
+  const [previewing, setPreviewing] = useState<{ relations: MergeCandidate[]; mergeType: MergeType } | null>(null);
   // Linking pairs rows on hashed columns: both records need some (the work area knows their enc_headers).
   const area = useWorkArea();
   const hashed = (id: string) => (area.records.find((r) => r.id === id)?.enc_headers?.length ?? 0) > 0;
-  const start = (mergeType: MergeType) => merge.mutate({ relations: result.merge_relations.filter((m) => chosen.has(m.id)), mergeType });
+  const preview = (mergeType: MergeType) => setPreviewing({ relations: result.merge_relations.filter((m) => chosen.has(m.id)), mergeType });
+  const start = () => previewing && merge.mutate(previewing, { onSuccess: () => setPreviewing(null) });
   const merging = (mergeType: MergeType) => merge.isPending && merge.variables?.mergeType === mergeType;
   const toggle = (id: string) =>
     setChosen((current) => {
@@ -45,8 +51,8 @@ export function MergeScanPanel({ result, onCancel }: { result: MergeScanResult; 
             colorPalette="teal"
             disabled={chosen.size === 0 || merge.isPending}
             loading={merging('horizontal')}
-            title={chosen.size === 0 ? CHOOSE_PAIRS : 'Inner join on the chosen fields, keeping every other column'}
-            onClick={() => start('horizontal')}
+            title={chosen.size === 0 ? CHOOSE_PAIRS : 'See what an inner join on the chosen fields will make, then start it'}
+            onClick={() => preview('horizontal')}
           >
             Merge Horizontal
           </Button>
@@ -56,8 +62,8 @@ export function MergeScanPanel({ result, onCancel }: { result: MergeScanResult; 
             variant="outline"
             disabled={chosen.size === 0 || merge.isPending}
             loading={merging('vertical')}
-            title={chosen.size === 0 ? CHOOSE_PAIRS : 'Stack the chosen paired columns, exporting only those'}
-            onClick={() => start('vertical')}
+            title={chosen.size === 0 ? CHOOSE_PAIRS : 'See what stacking the chosen paired columns will make, then start it'}
+            onClick={() => preview('vertical')}
           >
             Merge Vertical
           </Button>
@@ -123,6 +129,8 @@ export function MergeScanPanel({ result, onCancel }: { result: MergeScanResult; 
           ))}
         </Stack>
       )}
+      <MergePreviewDialog request={previewing} starting={merge.isPending} onStart={start} onClose={() => setPreviewing(null)} />
+      {linkColumns}
     </Stack>
   );
 }

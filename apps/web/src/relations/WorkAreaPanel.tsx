@@ -4,9 +4,9 @@ import { toaster } from '../shell/toaster';
 import { truncate } from '../lib/format';
 import { canLink, LINK_NEEDS_TWO } from '../jobs/job-rules';
 import { RunningJobs } from '../jobs/RunningJobs';
-import { useStartLink } from '../jobs/use-merge';
 import { LOGIN_TO_LINK } from '../shared/card-rules';
 import { CompareDialog } from './CompareDialog';
+import { useLinkDatasets } from './LinkColumnsDialog';
 import { RECORD_DRAG_TYPE, useWorkArea, type WorkAreaRecord } from './work-area';
 
 export const LOGIN_TO_SCAN = 'Please login to scan for merges.';
@@ -21,7 +21,8 @@ export function WorkAreaPanel({ signedIn, onScan, scanning }: { signedIn: boolea
   const area = useWorkArea();
   const [over, setOver] = useState(false);
   const [comparing, setComparing] = useState<[WorkAreaRecord, WorkAreaRecord] | null>(null);
-  const link = useStartLink();
+  // Records naming their hashed columns differently get the column pairing instead of an error.
+  const { link, dialog: linkColumns } = useLinkDatasets();
   const linkable = canLink(area.records);
 
   function linkDatasets() {
@@ -132,6 +133,7 @@ export function WorkAreaPanel({ signedIn, onScan, scanning }: { signedIn: boolea
       {signedIn && <RunningJobs />}
       <Box>
         <CompareDialog records={comparing} onClose={() => setComparing(null)} />
+        {linkColumns}
       </Box>
     </Stack>
   );

@@ -56,8 +56,14 @@ export const jobKeys = {
   all: ['jobs'] as const,
   list: (activeOnly: boolean) => [...jobKeys.all, 'list', activeOnly] as const,
   content: (jobId: string) => [...jobKeys.all, 'content', jobId] as const,
+  /** What a merge of these field pairs would make (merge-preview), before it starts. */
+  preview: (mergeType: string, pairs: string[]) => [...jobKeys.all, 'preview', mergeType, ...pairs] as const,
+  /** The name of a finished merge's new record, for the announcement. */
+  resultName: (recordId: string) => [...jobKeys.all, 'result-name', recordId] as const,
   /** When this page last started a job (not a server query: a mark the lists' polling reads). */
   started: ['job-started'] as const,
+  /** Jobs this page started whose end is still to be announced (not a server query, and not under `all`: no refetch clears it). */
+  watched: ['job-watched'] as const,
 };
 
 export type RelationKind = 'semantics' | 'structures' | 'statistics' | 'joining' | 'linkability';

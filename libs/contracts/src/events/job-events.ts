@@ -83,8 +83,27 @@ export const JobRequested = defineEvent(
       })
       .optional()
       .describe('MERGE jobs only.'),
+    link: z
+      .object({ pairs: z.array(fieldPairSchema).min(1).describe('Columns the user paired across the two sides (left header, right header).') })
+      .optional()
+      .describe('LINK jobs only, when the user chose the columns: rows are linked on these pairs. Absent: on the columns the linkage finds alike.'),
   }),
 );
+
+/** How a merge's pairs read: "Country Code, Year", or "country_code = Country Code" where the headers differ. */
+export const mergePairsText = (pairs: ReadonlyArray<{ left: string; right: string }>) =>
+  pairs.map((p) => (p.left === p.right ? p.left : `${p.left} = ${p.right}`)).join(', ');
+
+/**
+ * The name of a merge's result record: what was merged and how (names are at most 255 characters).
+ * Horizontal: "gdp.csv joined with population.csv on Country Code, Year"; vertical: "gdp.csv stacked
+ * with population.csv (Year)". relations shows it before the merge starts, the merge worker gives it.
+ */
+export function mergeResultName(left: string, right: string, mergeType: MergeType, pairs: ReadonlyArray<{ left: string; right: string }>): string {
+  const how = mergePairsText(pairs);
+  const name = mergeType === 'horizontal' ? `${left} joined with ${right} on ${how}` : `${left} stacked with ${right} (${how})`;
+  return name.length > 255 ? `${name.slice(0, 254)}…` : name;
+}
 export type JobRequestedPayload = z.output<typeof JobRequested.payload>;
 
 export const JobProgressed = defineEvent(

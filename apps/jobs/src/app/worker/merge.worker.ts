@@ -5,7 +5,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Logger } from 'pino';
-import { createEvent, JobCompleted, JobProgressed, JobRequested, type JobRequestedPayload, MergeCompleted } from '@dc/contracts';
+import {
+  createEvent,
+  JobCompleted,
+  JobProgressed,
+  JobRequested,
+  type JobRequestedPayload,
+  MergeCompleted,
+  mergePairsText,
+  mergeResultName,
+} from '@dc/contracts';
 import { APP_CONFIG, type AppConfig, GENERIC_ERROR, LOGGER, runWithCorrelationId } from '@dc/platform';
 import { ObjectNotFoundError, ObjectStorage } from '@dc/storage';
 import { derivedUuid, EventBus } from '@dc/messaging';
@@ -94,7 +103,9 @@ export class MergeWorker implements OnApplicationBootstrap {
       });
       const recordId = derivedUuid(job.jobId, 'record');
       const names = `${job.left.name} and ${job.right.name}`;
-      const how = job.merge!.pairs.map((p) => (p.left === p.right ? p.left : `${p.left} = ${p.right}`)).join(', ');
+      const how = mergePairsText(job.merge!.pairs);
+      // Named by what was merged and how, so two merges of the same records tell apart.
+      const name = mergeResultName(job.left.name, job.right.name, job.merge!.mergeType, job.merge!.pairs);
       const merged = createEvent(
         MergeCompleted,
         job.jobId,
@@ -102,7 +113,7 @@ export class MergeWorker implements OnApplicationBootstrap {
           jobId: job.jobId,
           recordId,
           owner: job.owner,
-          name: `Merge of ${names}`.slice(0, 255),
+          name,
           description: `${job.merge!.mergeType === 'horizontal' ? 'Horizontal' : 'Vertical'} merge of ${names} on ${how}: ${outcome.rows} rows.`,
           provenance: `Merged by job ${job.jobId} from records ${job.left.name} (${job.left.recordId}, file ${job.left.fileName}) and ${job.right.name} (${job.right.recordId}, file ${job.right.fileName}); ${job.merge!.mergeType} merge on ${how}.`,
           fileName: `merge-${job.jobId.slice(0, 8)}.csv`,

@@ -149,10 +149,11 @@ export class RelationsService {
     };
   }
 
-  async link(pair: Pair, limit: number): Promise<Linkability> {
+  /** chosen: the column pairs to link on (the user's, by header), instead of those the linkage finds alike. */
+  async link(pair: Pair, limit: number, chosen?: Array<{ left: string; right: string }>): Promise<Linkability> {
     const { left, right, downloads } = pair;
     const tot_rows = { left: totalRowsOf(left), right: totalRowsOf(right) };
-    const all = linkColumnPairs(left, right, this.similarity);
+    const all = chosen ? chosenColumnPairs(left, right, chosen) : linkColumnPairs(left, right, this.similarity);
     const downloadsBoth = downloads[0] && downloads[1];
     // Without download rights only hashed columns take part: whether others share values is not the caller's to learn.
     if (all.length === 0 && downloadsBoth)
@@ -205,4 +206,29 @@ export class RelationsService {
       candidates,
     };
   }
+}
+
+/** The columns of the chosen pairs, within one table on each side (the first holding all its headers); unknown headers are left out. */
+function chosenColumnPairs(left: SketchedRecord, right: SketchedRecord, chosen: Array<{ left: string; right: string }>) {
+  const table = (record: SketchedRecord, headers: string[]) => {
+    const columns = columnsOf(record);
+    const first = columns.find((c) =>
+      headers.every((h) => columns.some((d) => d.fileId === c.fileId && d.tableIndex === c.tableIndex && d.sketch.header === h)),
+    );
+    return columns.filter((c) => first && c.fileId === first.fileId && c.tableIndex === first.tableIndex);
+  };
+  const [a, b] = [
+    table(
+      left,
+      chosen.map((p) => p.left),
+    ),
+    table(
+      right,
+      chosen.map((p) => p.right),
+    ),
+  ];
+  return chosen.flatMap((p) => {
+    const [x, y] = [a.find((c) => c.sketch.header === p.left), b.find((c) => c.sketch.header === p.right)];
+    return x && y ? [{ left: x, right: y, score: 1 }] : [];
+  });
 }

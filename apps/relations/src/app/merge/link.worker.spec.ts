@@ -133,6 +133,32 @@ describe('LinkWorker (fake repositories)', () => {
     expect(probabilities).toEqual([...probabilities].sort((a, b) => b - a));
   });
 
+  it('links on the column pairs the user chose, whatever their names (job.requested link.pairs)', async () => {
+    // Year as well: left to itself, the linkage would pair Year with Year.
+    const coded = sketchedRecord({
+      name: 'Coded',
+      owner,
+      rows: rightYears.length,
+      tables: [[column(0, 'yr', { privacy: 'hashed', values: rightYears }), column(1, 'Year', { privacy: 'hashed', values: rightYears })]],
+    });
+    const { repositories, ...fakes } = mergeFakes(global, coded);
+    ({ records, jobEvents } = fakes);
+    rows.rows.set(coded.files[0].fileId, rightYears);
+    const lexicon = { similarity: () => 0 } as unknown as Lexicon;
+    const relations = new RelationsService(repositories.records, repositories.access, lexicon, rows as unknown as RowReader);
+    worker = new LinkWorker(
+      bus as unknown as EventBus,
+      repositories.records,
+      relations,
+      repositories.jobEvents,
+      createLogger({ service: 't', level: 'silent' }),
+    );
+    await worker.run({ ...job('LINK', global, coded), link: { pairs: [{ left: 'Year', right: 'yr' }] } });
+    const done = JobCompleted.payload.parse(reports()[1].payload);
+    expect(done).toMatchObject({ status: 'done', info: 'Linked 20 row pairs of Global and Coded.' });
+    expect(done.matches.every((m) => m.fieldsA.join() === 'Year' && m.fieldsB.join() === 'yr')).toBe(true);
+  });
+
   it(`keeps at most ${LINK_JOB_PAIRS} row pairs`, async () => {
     const many = years(0, LINK_JOB_PAIRS + 199);
     const [left, right] = [hashedYears('Left', many), hashedYears('Right', many)];

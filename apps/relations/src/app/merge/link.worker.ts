@@ -55,7 +55,7 @@ export class LinkWorker implements OnApplicationBootstrap {
       const gone = !left ? job.left : !right ? job.right : null;
       if (gone) return await complete({ status: 'failed', info: recordRemoved(gone.name) });
       await report(createEvent(JobProgressed, job.jobId, { jobId: job.jobId, current: 1, total: 2 }));
-      const link = await this.relations.link({ left: left!, right: right!, downloads: [true, true] }, LINK_JOB_PAIRS);
+      const link = await this.relations.link({ left: left!, right: right!, downloads: [true, true] }, LINK_JOB_PAIRS, job.link?.pairs);
       const info =
         link.rows.length === 0
           ? noLinksFound(job.left.name, job.right.name)

@@ -1,6 +1,6 @@
 // What merge-features, merge-enc-cols and link-records take and answer, with the examples docs/openapi.json shows.
 import type { ApiContractSpec } from '@dc/platform';
-import { jobsStartedResponseSchema, mergeFeaturesSchema, recordPairSchema } from './merge.dto';
+import { jobsStartedResponseSchema, linkRecordsSchema, mergeFeaturesSchema, mergePreviewResponseSchema, recordPairSchema } from './merge.dto';
 
 const LEFT = '0e6c2d1a-3b4f-4c5d-8e6f-7a8b9c0d1e2f';
 const RIGHT = '9a1f2b3c-4d5e-4f60-8a7b-1c2d3e4f5a6b';
@@ -38,9 +38,35 @@ export const MERGE_HASHED_COLUMNS_CONTRACT: ApiContractSpec = {
 };
 
 export const LINK_RECORDS_CONTRACT: ApiContractSpec = {
-  summary: "Link Datasets: a LINK job matching two records' rows on their hashed columns (400 when they share none)",
-  body: recordPairSchema,
-  requestExample: { record_left: LEFT, record_right: RIGHT },
+  summary: "Link Datasets: a LINK job matching two records' rows on their hashed columns (400 when they share none by name), or on the column pairs given",
+  body: linkRecordsSchema,
+  requestExample: { record_left: LEFT, record_right: RIGHT, pairs: [{ header_left: 'station_id', header_right: 'id' }] },
   responses: { 200: jobsStartedResponseSchema },
   example: started('LINK', 'New link job was successfully initiated.'),
+};
+
+export const MERGE_PREVIEW_CONTRACT: ApiContractSpec = {
+  summary: "What Merge Horizontal or Merge Vertical would make of the chosen field pairs (the new record's name, its columns, its rows), without starting it",
+  body: mergeFeaturesSchema,
+  requestExample: { merge_relations: [{ record_left: LEFT, record_right: RIGHT, header_left: 'station_id', header_right: 'id' }], merge_type: 'horizontal' },
+  responses: { 200: mergePreviewResponseSchema },
+  example: {
+    previews: [
+      {
+        record_left: LEFT,
+        record_left_name: 'Rainfall',
+        record_right: RIGHT,
+        record_right_name: 'Stations',
+        merge_type: 'horizontal',
+        name: 'Rainfall joined with Stations on station_id = id',
+        columns: ['station_id', 'date', 'rain_mm', 'name', 'latitude', 'longitude'],
+        columns_complete: true,
+        estimated_rows: 36500,
+        rows_exact: false,
+        can_start: true,
+        note: null,
+      },
+    ],
+    messages: [],
+  },
 };

@@ -209,6 +209,34 @@ describe('MergeJobsService (fake repositories)', () => {
       expect(payload.info).toBe('Link of Global and Mauna Loa: row linkage on the hashed columns.');
     });
 
+    it('links on the column pairs the user chose when the hashed columns are named differently', async () => {
+      const coded = sketchedRecord({ name: 'Coded', owner, tables: [[column(0, 'year', { privacy: 'hashed' }), column(1, 'mean', { type: 'float' })]] });
+      start(global, maunaLoa, strangers, coded);
+      const answer = await service.link(owner, global.record.id, coded.record.id, [{ header_left: 'Year', header_right: 'year' }]);
+      expect(answer).toMatchObject({ messages: [LINK_STARTED] });
+      const [{ payload }] = requested();
+      expect(payload).toMatchObject({ type: 'LINK', link: { pairs: [{ left: 'Year', right: 'year' }] } });
+      expect(payload.info).toBe('Link of Global and Coded: row linkage on Year = year.');
+    });
+
+    it('refuses chosen pairs naming a column a record does not have, or pairing a hashed column with a plain one', async () => {
+      const coded = sketchedRecord({ name: 'Coded', owner, tables: [[column(0, 'year', { privacy: 'hashed' }), column(1, 'mean', { type: 'float' })]] });
+      start(global, maunaLoa, strangers, coded);
+      const error = await service
+        .link(owner, global.record.id, coded.record.id, [
+          { header_left: 'Year', header_right: 'mean' },
+          { header_left: 'Month', header_right: 'year' },
+        ])
+        .then(
+          () => null,
+          (e: unknown) => e,
+        );
+      expect((error as FieldValidationError).getResponse()).toEqual({
+        pairs: ['Year and mean cannot be linked: one is hashed and the other is not.', 'Global has no column Month.'],
+      });
+      expect(jobEvents.events).toEqual([]);
+    });
+
     it("answers 400 with the spec's text when records the caller sees share no hashed column", async () => {
       for (const call of [
         () => service.link(owner, global.record.id, rainfall.record.id),

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { createEvent, JobRequested, type JobSource, type JobType, type MergeType, sourceTermsFor } from '@dc/contracts';
+import { createEvent, JobRequested, type JobSource, type JobType, mergePairsText, type MergeType, sourceTermsFor } from '@dc/contracts';
 import { type AuthUser, currentCorrelationId, FieldValidationError } from '@dc/platform';
 import { RecordAccess } from '../access/record-access.service';
 import { NO_ACCESS } from '../compare/relations.service';
@@ -28,6 +28,7 @@ interface JobPlan {
   left: JobSource;
   right: JobSource;
   merge?: { mergeType: MergeType; pairs: Array<{ left: string; right: string }> };
+  link?: { pairs: Array<{ left: string; right: string }> };
 }
 
 interface NewJob {
@@ -40,7 +41,7 @@ interface NewJob {
 }
 
 /** Files whose rows a merge reads: delimited text (CSV and the like), stored in the product. */
-const isDelimitedText = (file: FileSketch) => !!file.storageKey && (/\.(csv|tsv)$/i.test(file.fileName) || /csv|tab-separated/i.test(file.contentType));
+export const isDelimitedText = (file: FileSketch) => !!file.storageKey && (/\.(csv|tsv)$/i.test(file.fileName) || /csv|tab-separated/i.test(file.contentType));
 
 /** The stored delimited-text file of a record holding all these headers (in one table), if any. */
 function tabularSource(record: SketchedRecord, headers: string[]): JobSource | null {
@@ -108,16 +109,45 @@ export class MergeJobsService {
     return this.answer(outcome, await this.request(user, [{ type: 'MERGE', ...planned, merge: { mergeType, pairs: fields } }]));
   }
 
-  /** Link Datasets: a LINK job matching the two records' rows on their hashed columns. */
-  async link(user: AuthUser, leftId: string, rightId: string) {
-    const fields = await this.sharedHashedHeaders(user, leftId, rightId);
+  /**
+   * Link Datasets: a LINK job matching the two records' rows on their hashed columns, or on the
+   * column pairs the user chose (hashed columns named differently: country_code and Country Code).
+   */
+  async link(user: AuthUser, leftId: string, rightId: string, chosen?: Array<{ header_left: string; header_right: string }>) {
+    const fields = chosen ? await this.chosenColumns(user, leftId, rightId, chosen) : await this.sharedHashedHeaders(user, leftId, rightId);
     const planned = await this.plan(user, leftId, rightId, fields);
     const outcome = { nodata: false, nottabular: false, nomatches: false };
     if ('refused' in planned) {
       outcome[planned.refused] = true;
       return this.answer(outcome, []);
     }
-    return this.answer(outcome, await this.request(user, [{ type: 'LINK', ...planned }]), LINK_STARTED);
+    return this.answer(outcome, await this.request(user, [{ type: 'LINK', ...planned, ...(chosen && { link: { pairs: fields } }) }]), LINK_STARTED);
+  }
+
+  /**
+   * The column pairs a user chose for linking, checked against the records' columns (names are
+   * metadata: said only of records the caller sees): each must exist, and a hashed column pairs
+   * only with a hashed one (their keyed hashes match nothing else).
+   */
+  private async chosenColumns(user: AuthUser, leftId: string, rightId: string, chosen: Array<{ header_left: string; header_right: string }>) {
+    const records = await this.records.sketched([leftId, rightId]);
+    const [left, right] = [leftId, rightId].map((id) => records.find((r) => r.record.id === id && this.access.canView(r.record, user)));
+    const fields = chosen
+      .map((p) => ({ left: p.header_left, right: p.header_right }))
+      .filter((p, i, all) => all.findIndex((q) => q.left === p.left && q.right === p.right) === i);
+    if (!left || !right) return fields;
+    const columnOf = (record: SketchedRecord, header: string) =>
+      record.files.flatMap((f) => f.tables.flatMap((t) => t.columns)).find((c) => c.header === header);
+    const errors: string[] = [];
+    for (const pair of fields) {
+      const [a, b] = [columnOf(left, pair.left), columnOf(right, pair.right)];
+      if (!a) errors.push(`${left.record.name} has no column ${pair.left}.`);
+      if (!b) errors.push(`${right.record.name} has no column ${pair.right}.`);
+      if (a && b && (a.privacy === 'hashed') !== (b.privacy === 'hashed'))
+        errors.push(`${pair.left} and ${pair.right} cannot be linked: one is hashed and the other is not.`);
+    }
+    if (errors.length > 0) throw new FieldValidationError({ pairs: errors });
+    return fields;
   }
 
   /** The headers hashed in both records (spec: enc_headers), paired by name; 400 when there are none. */
@@ -171,8 +201,10 @@ export class MergeJobsService {
     await this.jobEvents.publish(
       ...created.map((job) => {
         const how = job.merge
-          ? `${job.merge.mergeType} merge on ${job.merge.pairs.map((p) => (p.left === p.right ? p.left : `${p.left} = ${p.right}`)).join(', ')}`
-          : 'row linkage on the hashed columns';
+          ? `${job.merge.mergeType} merge on ${mergePairsText(job.merge.pairs)}`
+          : job.link
+            ? `row linkage on ${mergePairsText(job.link.pairs)}`
+            : 'row linkage on the hashed columns';
         return createEvent(
           JobRequested,
           job.jobId,

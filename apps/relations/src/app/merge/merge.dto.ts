@@ -38,6 +38,16 @@ export const mergeFeaturesSchema = z.object({
 /** POST merge-enc-cols (the linking result's merge button) and link-records (Link Datasets): two records. */
 export const recordPairSchema = z.object({ record_left: recordId, record_right: recordId, merge_type: mergeType.optional() });
 
+/** POST link-records: two records, and optionally the columns to link them on (when their hashed columns are named differently). */
+export const linkRecordsSchema = recordPairSchema.extend({
+  pairs: z
+    .array(z.object({ header_left: header, header_right: header }), { error: 'Expected a list of column pairs.' })
+    .min(1, 'Choose at least one column pair.')
+    .max(20, 'Choose at most 20 column pairs.')
+    .optional()
+    .describe("Columns paired across the records (left record's header, right record's header); without it, the hashed columns both records name alike."),
+});
+
 /** A Merge score (spec section 3): a candidate field pair of two records. */
 export const mergeCandidateSchema = z.object({
   id: z.string(),
@@ -75,4 +85,32 @@ export const jobsStartedResponseSchema = z.object({
     }),
   ),
   messages: z.array(z.string()).describe("the spec's texts saying so"),
+});
+
+/** POST merge-preview: what Merge Horizontal or Merge Vertical would make of the chosen pairs, without starting it. */
+export const mergePreviewResponseSchema = z.object({
+  previews: z.array(
+    z.object({
+      record_left: z.string(),
+      record_left_name: z.string(),
+      record_right: z.string(),
+      record_right_name: z.string(),
+      merge_type: z.enum(['horizontal', 'vertical']),
+      name: z.string().describe("the new record's name"),
+      columns: z.array(z.string()).describe("the result's columns, in order (column names are metadata: shown to whoever sees both records)"),
+      columns_complete: z.boolean().describe('false when a side has more columns than its sketches list (100 per file): more follow'),
+      estimated_rows: z
+        .number()
+        .int()
+        .nonnegative()
+        .nullable()
+        .describe(
+          "horizontal: the join's rows estimated from the paired columns' value sketches, only when the caller may download both records; vertical: both tables' rows added up (row counts are metadata); null when withheld",
+        ),
+      rows_exact: z.boolean().describe('the row figure is counted (vertical), not estimated (horizontal)'),
+      can_start: z.boolean().describe('the merge can start: the caller may download both records and both are stored delimited text'),
+      note: z.string().nullable().describe('why the merge cannot start, or why the row figure is withheld'),
+    }),
+  ),
+  messages: z.array(z.string()),
 });
