@@ -27,6 +27,11 @@ export const GUIDE_IMAGES = {
   'index-database.png': 'sources-database-tables.png',
   'index-s3.png': 'sources-s3-objects.png',
   'private-indexing.png': 'sources-private-columns.png',
+  'journey-workspace-1366.png': 'journey-workspace-1366-screen.png',
+  'journey-workspace-tooltip.png': 'journey-workspace-tooltip-screen.png',
+  'journey-workspace-390.png': 'journey-workspace-390-screen.png',
+  'journey-workspace-390-work-area.png': 'journey-workspace-390-work-area-screen.png',
+  'journey-workspace-login-prompt.png': 'journey-workspace-login-prompt-390-screen.png',
 };
 
 mkdirSync(to, { recursive: true });
