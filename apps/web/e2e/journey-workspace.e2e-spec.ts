@@ -123,8 +123,12 @@ describeInfra(
       );
       expect(new Set(iconNames).size).toBe(iconNames.length);
       const tooltip = (text: string) => page.getByRole('tooltip').filter({ hasText: text });
-      await first.getByRole('link', { name: 'Find similar datasets' }).hover();
-      await tooltip('Find similar datasets').waitFor();
+      // A scroll closes a tooltip about to open: point at the button again if the page was still scrolling.
+      await eventually(async () => {
+        await page.mouse.move(0, 0);
+        await first.getByRole('link', { name: 'Find similar datasets' }).hover();
+        await tooltip('Find similar datasets').waitFor({ timeout: 2_000 });
+      });
       await screenshots(page, 'journey-workspace-tooltip');
       // From the keyboard: the next control's tooltip shows on focus.
       await first.getByRole('link', { name: 'Find similar datasets' }).focus();
