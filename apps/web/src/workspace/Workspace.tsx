@@ -240,21 +240,18 @@ function WorkspaceWithArea() {
       </ConfirmDialog>
     </Stack>
   );
+  // One tree whether the work area stands beside the list or sits in the bar below it: switching (a
+  // resized window, the sidebar toggled) must not remount the list and lose, say, the scan's chosen pairs.
   return (
-    <Box ref={measure}>
+    <Grid ref={measure} templateColumns={side ? `minmax(0, 1fr) ${SIDE_AREA_PX}px` : 'minmax(0, 1fr)'} columnGap={`${GAP_PX}px`} alignItems="start">
+      {content}
       {side ? (
-        <Grid templateColumns={`minmax(0, 1fr) ${SIDE_AREA_PX}px`} gap={`${GAP_PX}px`} alignItems="start">
-          {content}
-          <Box position="sticky" top="20">
-            <WorkAreaPanel signedIn={isSignedIn} onScan={scanToMerge} scanning={scanning} />
-          </Box>
-        </Grid>
+        <Box position="sticky" top="20">
+          <WorkAreaPanel signedIn={isSignedIn} onScan={scanToMerge} scanning={scanning} />
+        </Box>
       ) : (
-        <>
-          {content}
-          {size && <WorkAreaDock signedIn={isSignedIn} onScan={scanToMerge} scanning={scanning} compact={!wide} />}
-        </>
+        size && <WorkAreaDock signedIn={isSignedIn} onScan={scanToMerge} scanning={scanning} compact={!wide} />
       )}
-    </Box>
+    </Grid>
   );
 }
