@@ -46,6 +46,11 @@ export const GUIDE_IMAGES = {
   'merging-preview.png': 'journey-merging-preview.png',
   'merging-finished.png': 'journey-merging-finished.png',
   'merging-link-columns.png': 'journey-merging-link-columns.png',
+  'journey-workspace-1366.png': 'journey-workspace-1366-screen.png',
+  'journey-workspace-tooltip.png': 'journey-workspace-tooltip-screen.png',
+  'journey-workspace-390.png': 'journey-workspace-390-screen.png',
+  'journey-workspace-390-work-area.png': 'journey-workspace-390-work-area-screen.png',
+  'journey-workspace-login-prompt.png': 'journey-workspace-login-prompt-390-screen.png',
 };
 
 mkdirSync(to, { recursive: true });

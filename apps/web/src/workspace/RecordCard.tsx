@@ -4,6 +4,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { ProjectDialog } from '../sharing/ProjectDialog';
 import { RequestDialog } from '../sharing/RequestDialog';
 import { toaster } from '../shell/toaster';
+import { Hint } from '../components/Hint';
 import { RECORD_DRAG_TYPE, toAreaRecord, useWorkArea } from '../relations/work-area';
 import { CopyIcon, DeleteIcon, DownloadIcon, EditIcon, LinkIcon, SimilarIcon } from '../components/icons';
 import { formatDate, formatSize, truncate } from '../lib/format';
@@ -90,8 +91,11 @@ export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
       }}
     >
       <Card.Header pb="1">
-        <Card.Title as="h2" fontSize="md" lineHeight="short" wordBreak="break-word" title={fullName}>
-          {name}
+        <Card.Title as="h2" fontSize="md" lineHeight="short" wordBreak="break-word">
+          {/* The title opens the record, as a name does everywhere else. */}
+          <Link asChild colorPalette="teal" color="colorPalette.fg" title={name === fullName ? undefined : fullName}>
+            <RouterLink to={`/records/${record.id}`}>{name}</RouterLink>
+          </Link>
         </Card.Title>
         <Text fontSize="sm" color="fg.muted" data-testid="record-owner">
           by {record.user || 'unknown'}
@@ -145,38 +149,44 @@ export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
             {typeText}
           </RouterLink>
         </Button>
-        <IconButton asChild size="xs" variant="ghost" aria-label="Find similar datasets">
-          <RouterLink to={`/records?refid=${encodeURIComponent(record.id)}`} title="Find similar datasets">
-            <SimilarIcon />
-          </RouterLink>
-        </IconButton>
-        <IconButton
-          size="xs"
-          variant="ghost"
-          aria-label="Link record"
-          aria-disabled={!signedIn || undefined}
-          title={
+        <Hint label="Find similar datasets">
+          <IconButton asChild size="xs" variant="ghost" aria-label="Find similar datasets">
+            <RouterLink to={`/records?refid=${encodeURIComponent(record.id)}`}>
+              <SimilarIcon />
+            </RouterLink>
+          </IconButton>
+        </Hint>
+        <Hint
+          label={
             !signedIn ? LOGIN_TO_LINK : linkable ? `Link record (hashed columns: ${record.enc_headers!.join(', ')})` : 'Link record (it has no hashed columns)'
           }
-          colorPalette={linkable ? 'teal' : undefined}
-          data-linkable={linkable ? 'true' : 'false'}
-          opacity={signedIn ? 1 : 0.5}
-          onClick={linkRecord}
         >
-          <LinkIcon />
-        </IconButton>
-        {canDownload(record) && (
           <IconButton
             size="xs"
-            variant="solid"
-            colorPalette={downloadColor(record)}
-            aria-label="Data download"
-            title="Data download"
-            data-owner={record.is_owner ? 'true' : 'false'}
-            onClick={() => void download(record)}
+            variant="ghost"
+            aria-label="Link record"
+            aria-disabled={!signedIn || undefined}
+            colorPalette={linkable ? 'teal' : undefined}
+            data-linkable={linkable ? 'true' : 'false'}
+            opacity={signedIn ? 1 : 0.5}
+            onClick={linkRecord}
           >
-            <DownloadIcon />
+            <LinkIcon />
           </IconButton>
+        </Hint>
+        {canDownload(record) && (
+          <Hint label="Data download">
+            <IconButton
+              size="xs"
+              variant="solid"
+              colorPalette={downloadColor(record)}
+              aria-label="Data download"
+              data-owner={record.is_owner ? 'true' : 'false'}
+              onClick={() => void download(record)}
+            >
+              <DownloadIcon />
+            </IconButton>
+          </Hint>
         )}
         {signedIn && (
           <Button size="xs" variant="outline" onClick={() => setDialog('project')} aria-label={`Add ${fullName} to a project`}>
@@ -188,20 +198,26 @@ export function RecordCard({ record, signedIn, onDelete }: RecordCardProps) {
             {request.label}
           </Button>
         )}
-        <IconButton size="xs" variant="ghost" aria-label="Copy record URL" title="Copy record URL" onClick={() => void copyLink(record)}>
-          <CopyIcon />
-        </IconButton>
-        {record.edit && (
-          <IconButton asChild size="xs" variant="ghost" aria-label="Edit record">
-            <RouterLink to={`/records/edit/${record.id}`} title="Edit record">
-              <EditIcon />
-            </RouterLink>
+        <Hint label="Copy record URL">
+          <IconButton size="xs" variant="ghost" aria-label="Copy record URL" onClick={() => void copyLink(record)}>
+            <CopyIcon />
           </IconButton>
+        </Hint>
+        {record.edit && (
+          <Hint label="Edit record">
+            <IconButton asChild size="xs" variant="ghost" aria-label="Edit record">
+              <RouterLink to={`/records/edit/${record.id}`}>
+                <EditIcon />
+              </RouterLink>
+            </IconButton>
+          </Hint>
         )}
         {record.can_delete && (
-          <IconButton size="xs" variant="ghost" colorPalette="red" aria-label="Delete record" title="Delete record" onClick={() => onDelete(record)}>
-            <DeleteIcon />
-          </IconButton>
+          <Hint label="Delete record">
+            <IconButton size="xs" variant="ghost" colorPalette="red" aria-label="Delete record" onClick={() => onDelete(record)}>
+              <DeleteIcon />
+            </IconButton>
+          </Hint>
         )}
         <Button
           size="xs"

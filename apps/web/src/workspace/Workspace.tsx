@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Box, Button, Grid, Heading, HStack, Link, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { MergeScanPanel } from '../relations/MergeScanPanel';
@@ -20,6 +20,10 @@ import { RecordsTable } from './RecordsTable';
 import { ScrollSentinel } from './ScrollSentinel';
 import type { RecordCardData, RecordsSearch } from './types';
 import { useDeleteRecords, useRecordsList } from './use-records';
+import { useElementSize } from './use-element-size';
+import { useMediaQuery } from '../shell/use-media-query';
+import { config } from '../config';
+import { WorkAreaDock } from './WorkAreaDock';
 import { sharingKeys } from '../shared/query-keys';
 
 export const END_OF_INDEX = "You've reached the end of the index for this search!";
@@ -27,6 +31,16 @@ export const NO_RESULTS = 'No results found.';
 export const DELETE_ONE = 'Are you sure you want to delete this record?';
 
 type Layout = 'grid' | 'table';
+
+/** Cards are 300 to 401 px wide (spec section 9), 16 px apart. */
+const CARD_MIN_PX = 300;
+const GAP_PX = 16;
+const SIDE_AREA_PX = 288; // 18rem
+/**
+ * The narrowest Workspace that keeps the work area beside three columns of cards. Narrower (a laptop
+ * with the sidebar open, a tablet, a phone), the work area becomes a bar at the bottom of the screen.
+ */
+export const SIDE_AREA_MIN_PX = 3 * CARD_MIN_PX + 2 * GAP_PX + GAP_PX + SIDE_AREA_PX;
 const LAYOUT_KEY = 'dc.workspaceLayout';
 
 function readLayout(): Layout {
@@ -74,6 +88,14 @@ function WorkspaceWithArea() {
   });
   const scanning = mergeScan.isPending;
   const scanToMerge = (records: WorkAreaRecord[]) => mergeScan.mutate(records);
+  const [measure, size] = useElementSize<HTMLDivElement>();
+  const side = !!size && size.width >= SIDE_AREA_MIN_PX;
+  const wide = useMediaQuery(`(min-width: ${config.narrowBreakpointPx}px)`);
+  const scanPanel = useRef<HTMLDivElement>(null);
+  // The scan's results replace the list: bring them into view wherever the user had scrolled.
+  useEffect(() => {
+    if (scan) scanPanel.current?.scrollIntoView({ block: 'start' });
+  }, [scan]);
 
   const records = list.data?.pages.flatMap((page) => page.results) ?? [];
   const count = list.data?.pages.at(-1)?.count ?? 0;
@@ -155,13 +177,17 @@ function WorkspaceWithArea() {
         </Alert.Root>
       )}
 
-      {scan && <MergeScanPanel result={scan} onCancel={() => setScan(null)} />}
+      {scan && (
+        <Box ref={scanPanel} scrollMarginTop="20">
+          <MergeScanPanel result={scan} onCancel={() => setScan(null)} />
+        </Box>
+      )}
 
       {/* While scan results are shown, the normal list is hidden (spec: Merge Scan Results panel). */}
       {!scan &&
         records.length > 0 &&
         (layout === 'grid' ? (
-          <Grid templateColumns="repeat(auto-fill, minmax(300px, 401px))" gap="4" data-testid="records-grid">
+          <Grid templateColumns={`repeat(auto-fill, minmax(${CARD_MIN_PX}px, 1fr))`} gap={`${GAP_PX}px`} data-testid="records-grid">
             {records.map((record) => (
               <RecordCard key={record.id} record={record} signedIn={isSignedIn} onDelete={(one) => setToDelete([one])} />
             ))}
@@ -214,12 +240,18 @@ function WorkspaceWithArea() {
       </ConfirmDialog>
     </Stack>
   );
+  // One tree whether the work area stands beside the list or sits in the bar below it: switching (a
+  // resized window, the sidebar toggled) must not remount the list and lose, say, the scan's chosen pairs.
   return (
-    <Grid templateColumns={{ base: '1fr', xl: 'minmax(0, 1fr) 18rem' }} gap="4" alignItems="start">
+    <Grid ref={measure} templateColumns={side ? `minmax(0, 1fr) ${SIDE_AREA_PX}px` : 'minmax(0, 1fr)'} columnGap={`${GAP_PX}px`} alignItems="start">
       {content}
-      <Box position={{ xl: 'sticky' }} top="4">
-        <WorkAreaPanel signedIn={isSignedIn} onScan={scanToMerge} scanning={scanning} />
-      </Box>
+      {side ? (
+        <Box position="sticky" top="20">
+          <WorkAreaPanel signedIn={isSignedIn} onScan={scanToMerge} scanning={scanning} />
+        </Box>
+      ) : (
+        size && <WorkAreaDock signedIn={isSignedIn} onScan={scanToMerge} scanning={scanning} compact={!wide} />
+      )}
     </Grid>
   );
 }
