@@ -269,6 +269,9 @@ describeInfra('API answers and events match docs/openapi.json and docs/asyncapi.
     expect((await call('post', '/api/relations/get-merge-relations/', { token: adaToken, body: { records: [recordId, randomUUID()] } })).status).toBe(200);
     expect((await call('post', '/api/relations/get-merge-relations/', { token: adaToken, body: { records: [recordId] } })).status).toBe(400);
     const chosen = { record_left: recordId, record_right: randomUUID(), header_left: 'Region', header_right: 'Region' };
+    const preview = await call('post', '/api/relations/merge-preview/', { token: adaToken, body: { merge_relations: [chosen], merge_type: 'horizontal' } });
+    expect(preview.status).toBe(200);
+    expect(preview.body['previews']).toEqual([]);
     expect(
       (await call('post', '/api/relations/merge-features/', { token: adaToken, body: { merge_relations: [chosen], merge_type: 'horizontal' } })).body['nodata'],
     ).toBe(true);
