@@ -24,6 +24,7 @@ describeInfra(
   isChromiumInstalled() || 'chromium is not installed (apt-get install chromium)',
   () => {
     jest.setTimeout(240_000);
+    const DANA_PASSWORD = 'cards in three columns 25';
     let product: RealProduct;
     let dana: SignedIn;
     const tabs = browserTabs();
@@ -46,7 +47,7 @@ describeInfra(
 
     beforeAll(async () => {
       product = await startRealProduct('journey-workspace');
-      dana = await founder(product, 'dana', 'cards in three columns 25');
+      dana = await founder(product, 'dana', DANA_PASSWORD);
       for (const [name, access] of [
         ['Harbour tides 2024', 'OP'],
         ['Harbour tides 2025', 'RE'],
@@ -91,8 +92,15 @@ describeInfra(
     const cards = (page: Page) => page.locator('article[data-testid^="record-card-"]');
     const card = (page: Page, record: Seeded) => page.getByTestId(`record-card-${record.id}`);
     const box = async (locator: Locator): Promise<Box> => {
-      // After any transition (a toast slides in).
-      await locator.evaluate((element) => Promise.all(element.getAnimations({ subtree: true }).map((animation) => animation.finished)));
+      // Once the page is still: a toast slides in on its root, an ancestor of its text, and the work area may be opening.
+      await locator.evaluate(() =>
+        Promise.all(
+          document
+            .getAnimations()
+            .filter((animation) => animation.effect?.getComputedTiming().endTime !== Infinity)
+            .map((animation) => animation.finished.catch(() => undefined)),
+        ),
+      );
       const found = await locator.boundingBox();
       if (!found) throw new Error('not visible');
       return found;
@@ -148,7 +156,7 @@ describeInfra(
       await dock.getByRole('button', { name: /^Work area: 1 record/ }).waitFor();
 
       // Its toast covers neither the top bar (search, Own/All, the cog) nor the work area.
-      const toast = page.getByText(`${records[2].name} is in the work area.`);
+      const toast = page.getByRole('status').filter({ hasText: `${records[2].name} is in the work area.` });
       await toast.waitFor();
       const toastBox = await box(toast);
       expect(overlaps(toastBox, await box(page.getByRole('banner')))).toBe(false);
@@ -255,6 +263,12 @@ describeInfra(
         expect(overlaps(await box(prompt), await box(login))).toBe(false);
         await prompt.getByRole('link', { name: 'Log in' }).click();
         await page.waitForURL('**/#/login');
+        // Signing in brings the visitor back to the record they wanted, not to the records list.
+        await page.getByRole('textbox', { name: /username/i }).fill(dana.username);
+        await page.getByLabel(/^Password/).fill(DANA_PASSWORD);
+        await page.getByRole('button', { name: 'Login', exact: true }).click();
+        await page.waitForURL(`**/#/records/${records[1].id}`);
+        await page.getByRole('heading', { level: 1, name: records[1].name }).waitFor();
       });
     }
   },

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { useMutation } from '@tanstack/react-query';
 import { Alert, Checkbox, Stack } from '@chakra-ui/react';
-import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { useLocation, useSearchParams } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
 import { AuthActions, AuthCard, AuthLink } from '../components/AuthCard';
 import { ServerErrorAlert } from '../forms/ServerErrorAlert';
@@ -9,9 +9,11 @@ import { TextField } from '../forms/TextField';
 import { requiredMessage, useForm } from '../forms/use-form';
 import { identityApi } from '../identity/identity-api';
 
-/** Why the user was sent here, passed as router state by other screens. */
+/** Why the user was sent here, and where from, passed as router state by other screens. */
 export interface LoginNotice {
   notice?: string;
+  /** The in-app path to return to after signing in (a guarded screen, or the page of a "Please login to …" prompt). */
+  from?: string;
 }
 
 /** What an activation link says, from `#/login?activated=1|0`. */
@@ -44,7 +46,6 @@ export const SESSION_ENDED_NOTICE = 'Your session has ended. Please log in again
 /** Login (spec section 2): username and password required, Remember me, first non-field error. */
 export function LoginPage() {
   const { signIn } = useAuth();
-  const navigate = useNavigate();
   const [params] = useSearchParams();
   const notice = (useLocation().state as LoginNotice | null)?.notice ?? (params.get('session') === 'ended' ? SESSION_ENDED_NOTICE : undefined);
   const [remember, setRemember] = useState(false);
@@ -56,8 +57,8 @@ export function LoginPage() {
 
   const submit = form.handleSubmit(async ({ username, password }) => {
     const { token } = await login.mutateAsync({ username: username.trim(), password });
+    // GuestOnly (routes/guards) then sends the signed-in user on: back to `from`, or to the records list.
     signIn(token, remember);
-    navigate('/records', { replace: true });
   });
 
   return (

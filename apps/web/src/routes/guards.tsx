@@ -10,9 +10,20 @@ export function RequireToken({ children }: { children: ReactNode }) {
   return children;
 }
 
-/** Login, Sign Up and Password Reset send a signed-in user to the records list. */
+/** Back where the user was sent from, if that is a path of this app (never another site, nor a guest screen); else the records list. */
+export function afterLogin(from: unknown): string {
+  if (typeof from !== 'string' || !from.startsWith('/') || from.startsWith('//') || /^\/(login|register|passreset)\b/.test(from)) return '/records';
+  return from;
+}
+
+/**
+ * Login, Sign Up and Password Reset send a signed-in user on: to the screen they were sent from (a
+ * guarded screen, or a "Please login to …" prompt's page, passed as router state `from`), else to the
+ * records list. Login itself relies on it after signing in.
+ */
 export function GuestOnly({ children }: { children: ReactNode }) {
   const { token } = useAuth();
-  if (token) return <Navigate to="/records" replace />;
+  const state = useLocation().state as { from?: unknown } | null;
+  if (token) return <Navigate to={afterLogin(state?.from)} replace />;
   return children;
 }
