@@ -52,8 +52,8 @@ describeInfra(
       await page.setViewportSize({ width: 1366, height: 900 });
     }
 
-    async function pageOf(who: SignedIn): Promise<{ page: Page; context: BrowserContext }> {
-      const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
+    async function pageOf(who: SignedIn, viewport = { width: 1366, height: 900 }): Promise<{ page: Page; context: BrowserContext }> {
+      const context = await browser.newContext({ viewport });
       await context.addInitScript((jwt) => localStorage.setItem('dc.token', jwt), who.token);
       return { page: await context.newPage(), context };
     }
@@ -165,6 +165,18 @@ describeInfra(
       await eventually(async () => expect(await entryName(a)).toBe('Requests, 2 need your attention'));
       expect(await requestsEntry(a).getByTestId('requests-attention').textContent()).toBe('2');
       await shot(a, 'menu-count');
+      // On a phone the side menu starts closed: the button that opens it carries the count, and describes it.
+      const phone = await pageOf(alice, { width: 390, height: 844 });
+      await phone.page.goto(`${product.base}/#/records`);
+      const menu = button(phone.page, 'Toggle sidebar');
+      const badge = phone.page.getByTestId('menu-attention');
+      await badge.waitFor();
+      expect(await menu.getAttribute('aria-expanded')).toBe('false');
+      expect(await badge.locator('[aria-hidden="true"]').textContent()).toBe('2');
+      expect(await menu.getAttribute('aria-describedby')).toBe(await badge.getAttribute('id'));
+      expect(await badge.textContent()).toContain('2 requests need your attention');
+      await expectAccessible(phone.page, 'journey-requests-menu-count-390');
+      await phone.context.close();
       await requestsEntry(a).click();
       await a.getByRole('tab', { name: 'Received Requests', selected: true }).waitFor();
       const item = a.getByTestId('request-item').filter({ hasText: RECORD });

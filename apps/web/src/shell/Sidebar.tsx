@@ -69,7 +69,7 @@ function Item({ item, count = 0 }: { item: NavItem; count?: number }) {
 }
 
 /** How many requests and messages wait for the signed-in caller (received requests to decide, unread messages). */
-function useAttentionCount(): number {
+export function useAttentionCount(): number {
   const { token, isSignedIn } = useAuth();
   const attention = useQuery({
     queryKey: sharingKeys.attention(token),

@@ -1,5 +1,5 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Badge, Box, Button, Flex, HStack, IconButton, Text } from '@chakra-ui/react';
+import { Badge, Box, Button, Flex, HStack, IconButton, Text, VisuallyHidden } from '@chakra-ui/react';
 import { Link as RouterLink } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
 import { config } from '../config';
@@ -7,6 +7,7 @@ import { CogIcon, LogoMark, MenuIcon } from '../components/icons';
 import { SearchInput } from '../components/SearchInput';
 import { RecordsScopeToggle } from './records-scope';
 import { useSearchQuery, useSubmitSearch } from './search-query';
+import { useAttentionCount } from './Sidebar';
 
 export const TOP_BAR_HEIGHT = '3.5rem';
 
@@ -36,6 +37,7 @@ function SearchBox() {
 
 export function TopBar({ bare, sidebarOpen, onToggleSidebar }: TopBarProps) {
   const { isSignedIn } = useAuth();
+  const attention = useAttentionCount();
   return (
     <Flex
       as="header"
@@ -50,9 +52,36 @@ export function TopBar({ bare, sidebarOpen, onToggleSidebar }: TopBarProps) {
       borderBottomWidth="1px"
     >
       {!bare && (
-        <IconButton aria-label="Toggle sidebar" aria-expanded={sidebarOpen} aria-controls="app-sidebar" variant="ghost" size="sm" onClick={onToggleSidebar}>
-          <MenuIcon />
-        </IconButton>
+        <Box position="relative">
+          <IconButton
+            aria-label="Toggle sidebar"
+            aria-expanded={sidebarOpen}
+            aria-controls="app-sidebar"
+            aria-describedby={!sidebarOpen && attention > 0 ? 'menu-attention' : undefined}
+            variant="ghost"
+            size="sm"
+            onClick={onToggleSidebar}
+          >
+            <MenuIcon />
+          </IconButton>
+          {/* With the side menu closed (a phone), its Requests count shows on the button that opens it. */}
+          {!sidebarOpen && attention > 0 && (
+            <Badge
+              id="menu-attention"
+              position="absolute"
+              top="-1"
+              right="-1"
+              colorPalette="red"
+              variant="solid"
+              borderRadius="full"
+              fontSize="2xs"
+              data-testid="menu-attention"
+            >
+              <span aria-hidden="true">{attention}</span>
+              <VisuallyHidden>{`${attention} ${attention === 1 ? 'request needs' : 'requests need'} your attention`}</VisuallyHidden>
+            </Badge>
+          )}
+        </Box>
       )}
       <HStack gap="2" flexShrink={0}>
         <HStack asChild gap="2" _focusVisible={{ outline: '2px solid', outlineColor: 'colorPalette.focusRing' }}>
