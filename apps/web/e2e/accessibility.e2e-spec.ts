@@ -116,6 +116,11 @@ describeInfra('accessibility end to end in embedded mode', isChromiumInstalled()
       .getByTestId(`record-card-${recordId}`)
       .getByRole('button', { name: /^Process/ })
       .click();
+    if (viewport.width < 768) {
+      // On a phone the work area is a closed bar at the bottom of the screen until opened.
+      const bar = page.getByTestId('work-area-dock').getByRole('button', { name: /^Work area: 1 record/ });
+      await bar.click();
+    }
     await page.getByTestId('work-area').getByRole('listitem').first().waitFor();
     await expectAccessible(page, at('Workspace with the work area', viewport));
 
