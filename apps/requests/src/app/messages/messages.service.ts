@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { HttpException, HttpStatus, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { createEvent, isUuid, listPage, pageOf, RequestMessagePosted } from '@dc/contracts';
@@ -8,7 +8,7 @@ import { messageMails } from '../mail/request-mails';
 import type { RequestMessage } from '../requests/request';
 import { CLOSED_FOR_GOOD, Party } from '../requests/request-rules';
 import { RequestsService } from '../requests/requests.service';
-import { RequestsRepository } from '../requests/requests.repository';
+import { type RequestStore, RequestsRepository } from '../requests/requests.repository';
 import type { MarkReadDto, PostMessageDto } from './dto/message.dto';
 import { MessagesRepository } from '../requests/messages.repository';
 
@@ -49,17 +49,25 @@ export class MessagesService {
   }
 
   /**
+   * The request a message call names, if the caller is a party to it. A body's field that names no
+   * such request is a 400 on that field (as for any unknown pk); other failures (the database) pass.
+   */
+  private async partyOf(store: RequestStore, requestId: string, user: AuthUser, options: { forUpdate?: boolean } = {}) {
+    try {
+      return await this.requestsService.partOf(store, requestId, user, options);
+    } catch (error) {
+      if (error instanceof HttpException && error.getStatus() === HttpStatus.NOT_FOUND) throw new FieldValidationError({ request: [invalidPk(requestId)] });
+      throw error;
+    }
+  }
+
+  /**
    * POST /api/request-messages/read/: the caller (a party) has read the thread up to the message
    * named, or all of it; the other side's messages until then no longer count as unread.
    */
   markRead(user: AuthUser, dto: MarkReadDto) {
     return this.requests.transaction(async (store) => {
-      let request: Awaited<ReturnType<RequestsService['partOf']>>['request'];
-      try {
-        ({ request } = await this.requestsService.partOf(store, isUuid(dto.request) ? dto.request : '', user));
-      } catch {
-        throw new FieldValidationError({ request: [invalidPk(dto.request)] });
-      }
+      const { request } = await this.partyOf(store, dto.request, user);
       if (dto.message !== undefined && !isUuid(dto.message)) throw new FieldValidationError({ message: [invalidPk(dto.message)] });
       const readAt = await this.messages.markRead(store.manager, request.id, user.id, dto.message?.toLowerCase() ?? null);
       if (dto.message !== undefined && !readAt) throw new FieldValidationError({ message: [invalidPk(dto.message)] });
@@ -71,13 +79,7 @@ export class MessagesService {
   post(user: AuthUser, dto: PostMessageDto) {
     const correlationId = currentCorrelationId();
     return this.requests.transaction(async (store) => {
-      let part: Awaited<ReturnType<RequestsService['partOf']>>;
-      try {
-        part = await this.requestsService.partOf(store, isUuid(dto.request) ? dto.request : '', user, { forUpdate: true });
-      } catch {
-        throw new FieldValidationError({ request: [invalidPk(dto.request)] });
-      }
-      const { request, party, record } = part;
+      const { request, party, record } = await this.partyOf(store, dto.request, user, { forUpdate: true });
       if (request.status === 'new') throw new NonFieldError(SEND_FIRST);
       if (request.status === 'closed') throw new NonFieldError(CLOSED_FOR_GOOD);
       await this.directory.rememberCaller(store.manager, { id: user.id, username: user.username, organisationId: user.organisationId, groups: user.groups });
