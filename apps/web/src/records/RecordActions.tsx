@@ -3,6 +3,7 @@ import { Button, Flex, HStack, Text } from '@chakra-ui/react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { RequestDialog } from '../sharing/RequestDialog';
 import { LOGIN_TO_REQUEST_RECORD } from '../sharing/texts';
+import { useSignedDownload } from '../sharing/use-signed-download';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAuth } from '../auth/AuthProvider';
 import { ConfirmDialog } from '../components/ConfirmDialog';
@@ -25,30 +26,8 @@ export function RecordActions({ record }: { record: CatalogueRecord }) {
   const [deleting, setDeleting] = useState(false);
   const [deleteError, setDeleteError] = useState<string | null>(null);
   const [requesting, setRequesting] = useState(false);
-  const [downloading, setDownloading] = useState(false);
-
-  const download = async () => {
-    if (!record.download_url) return;
-    // Opened before the call so pop-up blockers see a click, pointed at the link afterwards.
-    const target = window.open('about:blank', '_blank');
-    setDownloading(true);
-    try {
-      const link = record.download_url;
-      const { url } = await queryClient.fetchQuery({
-        queryKey: recordKeys.download(record.id),
-        queryFn: () => recordsApi.downloadLink(link),
-        staleTime: 0,
-        gcTime: 0,
-      });
-      if (target) target.location.href = url;
-      else window.open(url, '_blank');
-    } catch (error) {
-      target?.close();
-      toaster.create({ title: toApiError(error).message, type: 'error' });
-    } finally {
-      setDownloading(false);
-    }
-  };
+  // Download shows only with a download_url (recordActionsFor).
+  const { download, downloading } = useSignedDownload(record.id, () => recordsApi.downloadLink(record.download_url ?? ''));
 
   const request = () => {
     if (!isSignedIn) {

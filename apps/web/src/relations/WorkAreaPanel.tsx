@@ -7,7 +7,7 @@ import { RunningJobs } from '../jobs/RunningJobs';
 import { LOGIN_TO_LINK } from '../shared/card-rules';
 import { CompareDialog } from './CompareDialog';
 import { useLinkDatasets } from './LinkColumnsDialog';
-import { RECORD_DRAG_TYPE, useWorkArea, type WorkAreaRecord } from './work-area';
+import { useRecordDropTarget, useWorkArea, type WorkAreaRecord } from './work-area';
 
 export const LOGIN_TO_SCAN = 'Please login to scan for merges.';
 export const COMPARE_NEEDS_TWO = 'The comparison of records needs exactly 2 records in the bin.';
@@ -19,7 +19,7 @@ export const COMPARE_NEEDS_TWO = 'The comparison of records needs exactly 2 reco
  */
 export function WorkAreaPanel({ signedIn, onScan, scanning }: { signedIn: boolean; onScan(records: WorkAreaRecord[]): void; scanning: boolean }) {
   const area = useWorkArea();
-  const [over, setOver] = useState(false);
+  const { over, dropProps } = useRecordDropTarget();
   const [comparing, setComparing] = useState<[WorkAreaRecord, WorkAreaRecord] | null>(null);
   // Records naming their hashed columns differently get the column pairing instead of an error.
   const { link, dialog: linkColumns } = useLinkDatasets();
@@ -28,18 +28,6 @@ export function WorkAreaPanel({ signedIn, onScan, scanning }: { signedIn: boolea
   function linkDatasets() {
     if (!signedIn) toaster.create({ type: 'warning', title: LOGIN_TO_LINK });
     else if (linkable) link.mutate({ left: area.records[0].id, right: area.records[1].id });
-  }
-
-  function drop(event: React.DragEvent) {
-    event.preventDefault();
-    setOver(false);
-    const raw = event.dataTransfer.getData(RECORD_DRAG_TYPE);
-    if (!raw) return;
-    try {
-      area.add(JSON.parse(raw) as WorkAreaRecord);
-    } catch {
-      // Not one of our cards.
-    }
   }
 
   return (
@@ -55,14 +43,7 @@ export function WorkAreaPanel({ signedIn, onScan, scanning }: { signedIn: boolea
       borderRadius="md"
       p="3"
       minH="40"
-      onDragOver={(event) => {
-        if (event.dataTransfer.types.includes(RECORD_DRAG_TYPE)) {
-          event.preventDefault();
-          setOver(true);
-        }
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={drop}
+      {...dropProps}
     >
       <Heading as="h2" size="sm">
         Work area

@@ -1,4 +1,4 @@
-import { createContext, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
+import { createContext, type DragEvent, type ReactNode, useCallback, useContext, useMemo, useState } from 'react';
 
 /** A record in the work area (the drag-and-drop bin of the Workspace). */
 export interface WorkAreaRecord {
@@ -69,4 +69,30 @@ export function useWorkArea(): WorkArea {
   const value = useContext(Context);
   if (!value) throw new Error('useWorkArea needs a WorkAreaProvider');
   return value;
+}
+
+/** A place cards are dropped into the work area (its side panel, or its bar on narrow screens): whether one is held over it, and its drag handlers. */
+export function useRecordDropTarget() {
+  const area = useWorkArea();
+  const [over, setOver] = useState(false);
+  const dropProps = {
+    onDragOver(event: DragEvent) {
+      if (!event.dataTransfer.types.includes(RECORD_DRAG_TYPE)) return;
+      event.preventDefault();
+      setOver(true);
+    },
+    onDragLeave: () => setOver(false),
+    onDrop(event: DragEvent) {
+      event.preventDefault();
+      setOver(false);
+      const raw = event.dataTransfer.getData(RECORD_DRAG_TYPE);
+      if (!raw) return;
+      try {
+        area.add(JSON.parse(raw) as WorkAreaRecord);
+      } catch {
+        // Not one of our cards.
+      }
+    },
+  };
+  return { over, dropProps };
 }

@@ -1,11 +1,9 @@
-import { useState } from 'react';
 import { Button, HStack, Text } from '@chakra-ui/react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { toApiError } from '../forms/use-form';
-import { toaster } from '../shell/toaster';
+import { useQuery } from '@tanstack/react-query';
 import { recordKeys } from '../shared/query-keys';
 import { sharingApi } from './sharing-api';
 import type { AccessRequest } from './types';
+import { useSignedDownload } from './use-signed-download';
 
 /** The grant is live: approved, not expired, and the record still exists. */
 export const grantsDownload = (request: Pick<AccessRequest, 'role' | 'status' | 'expired' | 'record_deleted'>) =>
@@ -17,8 +15,7 @@ export const grantsDownload = (request: Pick<AccessRequest, 'role' | 'status' | 
  * signed link is asked for afresh at each click and opened in a new window, as on the details page.
  */
 export function RequestDownload({ request }: { request: AccessRequest }) {
-  const queryClient = useQueryClient();
-  const [downloading, setDownloading] = useState(false);
+  const { download, downloading } = useSignedDownload(request.record, () => sharingApi.downloadLink(request.record));
   const record = useQuery({
     queryKey: recordKeys.detail(request.record),
     queryFn: ({ signal }) => sharingApi.record(request.record, signal),
@@ -31,27 +28,6 @@ export function RequestDownload({ request }: { request: AccessRequest }) {
         The data of this record is not stored on the product: ask {request.data_admin || 'the data administrator'} for it in the messages below.
       </Text>
     );
-
-  const download = async () => {
-    // Opened before the call so pop-up blockers see a click, pointed at the link afterwards.
-    const target = window.open('about:blank', '_blank');
-    setDownloading(true);
-    try {
-      const { url } = await queryClient.fetchQuery({
-        queryKey: recordKeys.download(request.record),
-        queryFn: () => sharingApi.downloadLink(request.record),
-        staleTime: 0,
-        gcTime: 0,
-      });
-      if (target) target.location.href = url;
-      else window.open(url, '_blank');
-    } catch (error) {
-      target?.close();
-      toaster.create({ title: toApiError(error).message, type: 'error' });
-    } finally {
-      setDownloading(false);
-    }
-  };
 
   return (
     <HStack gap="3" wrap="wrap">

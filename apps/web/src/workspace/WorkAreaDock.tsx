@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Box, Button, HStack, Text } from '@chakra-ui/react';
 import { WorkAreaPanel } from '../relations/WorkAreaPanel';
-import { RECORD_DRAG_TYPE, useWorkArea, type WorkAreaRecord } from '../relations/work-area';
+import { useRecordDropTarget, useWorkArea, type WorkAreaRecord } from '../relations/work-area';
 import { recordCountLabel } from '../shared/card-rules';
 import { BOTTOM_BAR_VAR } from '../shell/toaster';
 
@@ -35,7 +35,7 @@ interface WorkAreaDockProps {
 export function WorkAreaDock({ signedIn, onScan, scanning, compact }: WorkAreaDockProps) {
   const area = useWorkArea();
   const [open, setOpenState] = useState(() => readOpen(compact));
-  const [over, setOver] = useState(false);
+  const { over, dropProps } = useRecordDropTarget();
   const toggle = useRef<HTMLButtonElement>(null);
   const dock = useRef<HTMLDivElement | null>(null);
   const count = area.records.length;
@@ -76,18 +76,6 @@ export function WorkAreaDock({ signedIn, onScan, scanning, compact }: WorkAreaDo
     toggle.current?.focus();
   }
 
-  function drop(event: React.DragEvent) {
-    event.preventDefault();
-    setOver(false);
-    const raw = event.dataTransfer.getData(RECORD_DRAG_TYPE);
-    if (!raw) return;
-    try {
-      area.add(JSON.parse(raw) as WorkAreaRecord);
-    } catch {
-      // Not one of our cards.
-    }
-  }
-
   return (
     <Box
       ref={dock}
@@ -117,20 +105,7 @@ export function WorkAreaDock({ signedIn, onScan, scanning, compact }: WorkAreaDo
           />
         </Box>
       )}
-      <HStack
-        px={{ base: '3', md: '6' }}
-        py="2"
-        gap="3"
-        bg={over ? 'teal.subtle' : undefined}
-        onDragOver={(event) => {
-          if (event.dataTransfer.types.includes(RECORD_DRAG_TYPE)) {
-            event.preventDefault();
-            setOver(true);
-          }
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={drop}
-      >
+      <HStack px={{ base: '3', md: '6' }} py="2" gap="3" bg={over ? 'teal.subtle' : undefined} {...dropProps}>
         <Button
           ref={toggle}
           size="sm"
