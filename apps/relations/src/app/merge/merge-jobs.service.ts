@@ -1,6 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { createEvent, JobRequested, type JobSource, type JobType, mergePairsText, type MergeType, sourceTermsFor } from '@dc/contracts';
+import {
+  createEvent,
+  JobRequested,
+  type JobSource,
+  type JobType,
+  mergePairsText,
+  type MergeType,
+  sourceTermsFor,
+  type TableSketchPayload,
+} from '@dc/contracts';
 import { type AuthUser, currentCorrelationId, FieldValidationError } from '@dc/platform';
 import { RecordAccess } from '../access/record-access.service';
 import { NO_ACCESS } from '../compare/relations.service';
@@ -43,23 +52,30 @@ interface NewJob {
 /** Files whose rows a merge reads: delimited text (CSV and the like), stored in the product. */
 export const isDelimitedText = (file: FileSketch) => !!file.storageKey && (/\.(csv|tsv)$/i.test(file.fileName) || /csv|tab-separated/i.test(file.contentType));
 
-/** The stored delimited-text file of a record holding all these headers (in one table), if any. */
-function tabularSource(record: SketchedRecord, headers: string[]): JobSource | null {
+/** The stored delimited-text file of a record, and its table, holding all these headers: the one a merge reads (and its preview describes). */
+export function mergedTableOf(record: SketchedRecord, headers: string[]): { file: FileSketch; table: TableSketchPayload } | null {
   for (const file of record.files.filter(isDelimitedText)) {
     const table = file.tables.find((t) => headers.every((h) => t.columns.some((c) => c.header === h)));
-    if (table)
-      return {
-        recordId: record.record.id,
-        name: record.record.name,
-        fileId: file.fileId,
-        fileName: file.fileName,
-        storageKey: file.storageKey!,
-        terms: null,
-        requestId: null,
-        grantExpiresAt: null,
-      };
+    if (table) return { file, table };
   }
   return null;
+}
+
+/** The merge's source in a record: the file holding all these headers (in one table), if any. */
+function tabularSource(record: SketchedRecord, headers: string[]): JobSource | null {
+  const found = mergedTableOf(record, headers);
+  if (!found) return null;
+  const { file } = found;
+  return {
+    recordId: record.record.id,
+    name: record.record.name,
+    fileId: file.fileId,
+    fileName: file.fileName,
+    storageKey: file.storageKey!,
+    terms: null,
+    requestId: null,
+    grantExpiresAt: null,
+  };
 }
 
 /**

@@ -8,7 +8,7 @@ import type { SketchedRecord } from '../records/related-record';
 import { RecordsRepository } from '../records/records.repository';
 import { distinctOf, overlapOf } from '../scoring/sketch-math';
 import type { ChosenPair } from './merge-jobs.service';
-import { isDelimitedText } from './merge-jobs.service';
+import { mergedTableOf } from './merge-jobs.service';
 import { NOT_TABULAR } from './merge-scan.service';
 import type { mergePreviewResponseSchema } from './merge.dto';
 
@@ -21,13 +21,7 @@ export const ESTIMATE_WITHHELD = 'The number of rows is not shown: you may not d
 const SKETCHED_COLUMNS = 100;
 
 /** The table of a record's stored delimited-text files holding all these headers (the one a merge reads). */
-function mergedTable(record: SketchedRecord, headers: string[]): TableSketchPayload | null {
-  for (const file of record.files.filter(isDelimitedText)) {
-    const table = file.tables.find((t) => headers.every((h) => t.columns.some((c) => c.header === h)));
-    if (table) return table;
-  }
-  return null;
-}
+const mergedTable = (record: SketchedRecord, headers: string[]): TableSketchPayload | null => mergedTableOf(record, headers)?.table ?? null;
 
 /** A right-side header in a horizontal merge: its own, unless the left side has it (as the merge engine names it). */
 function rightHeaderName(header: string, rightName: string, taken: Set<string>): string {
