@@ -28,6 +28,7 @@ export function mysqlFailure(error: unknown): ConnectionFailure {
   if (network) return network;
   switch ((error as { code?: unknown } | null)?.code) {
     case 'ER_ACCESS_DENIED_ERROR': // wrong user or password
+    case 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR': // MariaDB's answer for an unknown user (1698)
     case 'ER_HOST_NOT_PRIVILEGED': // this user may not log in from the catalogue's address
     case 'ER_NOT_SUPPORTED_AUTH_MODE':
       return 'login_failed';
