@@ -12,10 +12,14 @@ const require = createRequire(import.meta.url);
 const { root, swcOptions } = require('./swc-options.cjs');
 const dist = path.join(root, 'dist');
 
+// What only tests use stays out of dist/ (and so out of the image): specs, fixtures, the apps'
+// testing/ folders and libs/testing.
 async function* sources(dir) {
   for (const entry of await readdir(dir, { withFileTypes: true })) {
     const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) yield* sources(full);
+    if (entry.isDirectory()) {
+      if (entry.name !== 'testing') yield* sources(full);
+    }
     else if (/\.ts$/.test(entry.name) && !/\.((e2e-)?spec|fixture)\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield full;
   }
 }
@@ -25,7 +29,7 @@ async function compileServer() {
   const dirs = [];
   for (const top of ['apps', 'libs']) {
     for (const name of await readdir(path.join(root, top))) {
-      if (top === 'apps' && name === 'web') continue;
+      if ((top === 'apps' && name === 'web') || (top === 'libs' && name === 'testing')) continue;
       const src = path.join(root, top, name, 'src');
       if (existsSync(src)) dirs.push(src);
     }

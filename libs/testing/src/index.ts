@@ -15,3 +15,4 @@ export * from './typos';
 export * from './record-snapshot';
 export * from './bytes-body';
 export * from './embedded-product';
+export * from './containers';

@@ -30,10 +30,14 @@ export function buildServer(): void {
 
 export interface RunningProcess {
   name: string;
+  /** The container's name when it runs in one (startContainer). */
+  container?: string;
   process: ChildProcess;
   /** Everything it printed, line by line (stdout and stderr). */
   lines: string[];
   exited: Promise<number | null>;
+  /** Sends a signal and returns at once (SIGKILL: a crash). */
+  kill(signal: NodeJS.Signals): void;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -63,6 +67,26 @@ export function startNode(name: string, script: string, env: Record<string, stri
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NODE_ENV: 'test', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  const { lines, exited } = watchOutput(child);
+  return {
+    name,
+    process: child,
+    lines,
+    exited,
+    kill: (signal) => child.kill(signal),
+    async stop(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await exited;
+      clearTimeout(timer);
+      return code;
+    },
+  };
+}
+
+/** A child's output, line by line (stdout and stderr), and its exit code once it exits. */
+export function watchOutput(child: ChildProcess): { lines: string[]; exited: Promise<number | null> } {
   const lines: string[] = [];
   // A chunk may end mid-line: each stream keeps its unfinished line until the rest arrives.
   const collect = (stream: NodeJS.ReadableStream) => {
@@ -76,21 +100,7 @@ export function startNode(name: string, script: string, env: Record<string, stri
   };
   collect(child.stdout!);
   collect(child.stderr!);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    name,
-    process: child,
-    lines,
-    exited,
-    async stop(signal: NodeJS.Signals = 'SIGTERM') {
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
-      child.kill(signal);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
-      const code = await exited;
-      clearTimeout(timer);
-      return code;
-    },
-  };
+  return { lines, exited: new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code))) };
 }
 
 /** Runs a TypeScript file of the repo in its own process (compiled on load, as tools/scripts/run-ts.cjs does). */
