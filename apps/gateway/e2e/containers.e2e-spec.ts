@@ -11,6 +11,7 @@ import {
   PODMAN,
   podman,
   PRODUCT_IMAGE,
+  productNodeFlags,
   REPO_ROOT,
 } from '@dc/testing';
 import { distributedJobsTests } from './distributed-jobs-suite';
@@ -52,10 +53,24 @@ describeInfra("the product as containers of deploy/Dockerfile's image (podman)",
       expect(inImage('touch /app/dist/x 2>&1 || echo refused')).toContain('refused');
     });
 
+    it("starts a service by SERVICE with npm start's Node flags, and checks its health with deploy/healthcheck.mjs", () => {
+      const [{ Config }] = JSON.parse(podman(['image', 'inspect', PRODUCT_IMAGE]));
+      expect(Config.Cmd).toEqual(['sh', '-c', 'exec node dist/apps/${SERVICE}/src/main.js']);
+      expect(Config.Env).toContain('SERVICE=gateway');
+      const nodeOptions = (Config.Env as string[])
+        .find((entry) => entry.startsWith('NODE_OPTIONS='))
+        ?.slice('NODE_OPTIONS='.length)
+        .split(' ');
+      expect(nodeOptions).toEqual(expect.arrayContaining(productNodeFlags()));
+      expect(Config.Healthcheck?.Test).toEqual(['CMD', 'node', 'deploy/healthcheck.mjs']);
+    });
+
     it('holds no package the lockfile marks as a dev dependency, and no test code', () => {
       const lock = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
       const devOnly = new Set(Object.keys(lock.packages).filter((key) => lock.packages[key].dev));
-      const installed = inImage("cd /app && find node_modules -name package.json -not -path '*/node_modules/*/node_modules/*/node_modules/*' | sed 's|/package.json$||'")
+      const installed = inImage(
+        "cd /app && find node_modules -name package.json -not -path '*/node_modules/*/node_modules/*/node_modules/*' | sed 's|/package.json$||'",
+      )
         .split('\n')
         .filter(Boolean);
       expect(installed.length).toBeGreaterThan(100);
@@ -94,7 +109,6 @@ describeInfra("the product as containers of deploy/Dockerfile's image (podman)",
         }
         expect(stopped).toEqual(product().processes.map((running) => [running.name, 0]));
       }, 180_000);
-    }),
-  );
+    }));
   describe('merge jobs, two job worker containers', () => distributedJobsTests(launch));
 });
