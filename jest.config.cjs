@@ -14,6 +14,7 @@ const common = {
 module.exports = {
   // Per-project testTimeout is ignored by jest; infrastructure and browser suites need more than 5 s.
   testTimeout: 60000,
+  testSequencer: '<rootDir>/tools/scripts/test-sequencer.cjs',
   projects: [
     {
       ...common,
