@@ -9,6 +9,7 @@ import { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { CONFIG_VARIABLES, loadConfig } from '@dc/platform';
 import { describeInfra } from '@dc/testing';
+import { FORM_LIMITS } from '../../apps/catalogue/src/app/uploads/busboy-multipart';
 import { DRIVERS, root } from './deploy-contract';
 import { byKind, type Container, type KubeObject, KUSTOMIZATIONS, kubectlAvailable, kustomize, named, podSpec } from './k8s-manifests';
 
@@ -86,6 +87,13 @@ function environment(objects: KubeObject[], container: Container): Record<string
     env[item.name] = item.value ?? SECRET_VALUES[item.name];
   }
   return env;
+}
+
+/** nginx's size syntax (`2304m`): k, m and g count in 1024s. */
+function nginxBytes(size: string): number {
+  const match = /^(\d+)([kKmMgG]?)$/.exec(size);
+  if (!match) throw new Error(`Not an nginx size: ${size}`);
+  return Number(match[1]) * 1024 ** ' kmg'.indexOf((match[2] || ' ').toLowerCase());
 }
 
 describeInfra('k8s/ and the image and configuration it runs', kubectlAvailable(), () => {
@@ -173,5 +181,20 @@ describeInfra('k8s/ and the image and configuration it runs', kubectlAvailable()
     const [{ dir, deployment }] = deployments();
     const { KAFKA_BROKERS: _brokers, ...withoutKafka } = environment(rendered[dir], podSpec(deployment).containers[0]);
     expect(() => loadConfig({ ...withoutKafka, RUN_MODE: 'distributed' })).toThrow(/KAFKA_BROKERS/);
+  });
+
+  it('lets through the Ingress every upload the catalogue accepts, and not much more', () => {
+    // Files may total MAX_UPLOAD_BYTES; beside them a form holds text fields, and each part has a
+    // boundary and headers (1 KiB is ample).
+    const formBytes = FORM_LIMITS.fields * (FORM_LIMITS.fieldSize + FORM_LIMITS.fieldNameSize) + FORM_LIMITS.parts * 1024;
+    for (const dir of KUSTOMIZATIONS) {
+      const catalogue = named(rendered[dir], 'Deployment', 'catalogue') as KubeObject;
+      const maxUpload = loadConfig(environment(rendered[dir], podSpec(catalogue).containers[0])).MAX_UPLOAD_BYTES;
+      const annotations = named(rendered[dir], 'Ingress', 'gateway')?.metadata.annotations ?? {};
+      const allowed = nginxBytes(annotations['nginx.ingress.kubernetes.io/proxy-body-size'] ?? '');
+      const slack = allowed - maxUpload - formBytes;
+      expect({ dir, allowsEveryUpload: slack >= 0, notMuchMore: slack < 64 * 1024 ** 2 }).toEqual({ dir, allowsEveryUpload: true, notMuchMore: true });
+    }
+    expect(nginxBytes('1g')).toBe(1024 ** 3);
   });
 });
