@@ -10,8 +10,9 @@ import path from 'node:path';
 import { CONFIG_VARIABLES, loadConfig } from '@dc/platform';
 import { describeInfra } from '@dc/testing';
 import { FORM_LIMITS } from '../../apps/catalogue/src/app/uploads/busboy-multipart';
+import { MERGE_ENGINE_SETTINGS } from '../../apps/jobs/src/app/worker/merge-engine-settings';
 import { DRIVERS, root } from './deploy-contract';
-import { byKind, type Container, type KubeObject, KUSTOMIZATIONS, kubectlAvailable, kustomize, named, podSpec } from './k8s-manifests';
+import { byKind, type Container, type KubeObject, KUSTOMIZATIONS, kubectlAvailable, kustomize, named, podSpec, quantity } from './k8s-manifests';
 
 /** The users of the official node image the Dockerfile may name in USER. */
 const IMAGE_USERS: Record<string, number> = { node: 1000 };
@@ -87,6 +88,13 @@ function environment(objects: KubeObject[], container: Container): Record<string
     env[item.name] = item.value ?? SECRET_VALUES[item.name];
   }
   return env;
+}
+
+/** DuckDB's size syntax (`512MB`): KB, MB, GB count in 1000s, KiB, MiB, GiB in 1024s. */
+function duckdbBytes(size: string): number {
+  const match = /^(\d+)\s*([KMG])(i?)B$/.exec(size);
+  if (!match) throw new Error(`Not a DuckDB size: ${size}`);
+  return Number(match[1]) * (match[3] ? 1024 : 1000) ** ('KMG'.indexOf(match[2]) + 1);
 }
 
 /** nginx's size syntax (`2304m`): k, m and g count in 1024s. */
@@ -196,5 +204,16 @@ describeInfra('k8s/ and the image and configuration it runs', kubectlAvailable()
       expect({ dir, allowsEveryUpload: slack >= 0, notMuchMore: slack < 64 * 1024 ** 2 }).toEqual({ dir, allowsEveryUpload: true, notMuchMore: true });
     }
     expect(nginxBytes('1g')).toBe(1024 ** 3);
+  });
+
+  it("gives the jobs container room for a merge's DuckDB beside Node, and a CPU for each of its threads", () => {
+    // An allowance for Node's heap and buffers beside DuckDB (not measured here: a floor, not a fit).
+    const nodeBytes = 256 * 1024 ** 2;
+    for (const dir of KUSTOMIZATIONS) {
+      const { limits = {} } = podSpec(named(rendered[dir], 'Deployment', 'jobs') as KubeObject).containers[0].resources ?? {};
+      expect({ dir, memory: quantity(limits.memory) >= duckdbBytes(MERGE_ENGINE_SETTINGS.memoryLimit) + nodeBytes }).toEqual({ dir, memory: true });
+      expect({ dir, cpu: quantity(limits.cpu) >= MERGE_ENGINE_SETTINGS.threads }).toEqual({ dir, cpu: true });
+    }
+    expect(duckdbBytes('512MB')).toBe(512e6);
   });
 });
