@@ -4,9 +4,13 @@ import addFormats from 'ajv-formats';
 import { parse } from 'yaml';
 import { allEventContracts, createEvent, OrganisationUpdated, Topic } from '@dc/contracts';
 import { ASYNCAPI_PATH, AsyncApiDocument, channelId, generateAsyncApi, messageId, REGENERATE_COMMAND, renderAsyncApi } from './generate';
+import { OPERATIONS_PATH, renderTopicTable, withTopicTable } from './topics-table';
 
-// UPDATE_ASYNCAPI=1 npx jest tools/asyncapi  rewrites docs/asyncapi.yaml from the contracts.
-if (process.env.UPDATE_ASYNCAPI === '1') writeFileSync(ASYNCAPI_PATH, renderAsyncApi());
+// UPDATE_ASYNCAPI=1 npx jest tools/asyncapi  rewrites docs/asyncapi.yaml and docs/operations.md's topic table from the contracts.
+if (process.env.UPDATE_ASYNCAPI === '1') {
+  writeFileSync(ASYNCAPI_PATH, renderAsyncApi());
+  writeFileSync(OPERATIONS_PATH, withTopicTable(readFileSync(OPERATIONS_PATH, 'utf8')));
+}
 
 const KEY = /^[a-zA-Z0-9.\-_]+$/;
 
@@ -113,5 +117,24 @@ describe('AsyncAPI document (docs/asyncapi.yaml)', () => {
     expect(validate({ ...event, type: 'user.updated' })).toBe(false);
     expect(validate({ ...event, payload: { name: 'Acme' } })).toBe(false);
     expect(validate({ ...event, id: 'not-a-uuid' })).toBe(false);
+  });
+
+  it("writes docs/operations.md's topic table from the same contracts, every topic with the events it carries", () => {
+    const checkedIn = readFileSync(OPERATIONS_PATH, 'utf8');
+    if (checkedIn !== withTopicTable(checkedIn))
+      throw new Error(`docs/operations.md's topic table is out of date with libs/contracts. Regenerate it: ${REGENERATE_COMMAND}`);
+    const doc: AsyncApiDocument = parse(readFileSync(ASYNCAPI_PATH, 'utf8'));
+    const rows = renderTopicTable().split('\n').slice(2);
+    expect(rows).toHaveLength(Object.values(Topic).length);
+    for (const channel of Object.values(doc.channels)) {
+      const names = Object.keys(channel.messages).map((id) => id.replace(/\.v\d+$/, ''));
+      const row = rows.find((text) => text.startsWith(`| \`${channel.address}\` |`));
+      expect({ topic: channel.address, events: row?.split(' | ')[1] }).toEqual({
+        topic: channel.address,
+        events: [...new Set(names)].map((name) => `\`${name}\``).join(', '),
+      });
+    }
+    expect(rows.find((text) => text.includes('`dc.merge`'))).toContain('`merge.completed`');
+    expect(() => withTopicTable('no markers here')).toThrow(/markers/);
   });
 });

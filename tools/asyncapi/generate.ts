@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { stringify } from 'yaml';
-import { allEventContracts, EventContract, eventEnvelopeSchema, Topic } from '@dc/contracts';
+import { allEventContracts, EventContract, eventEnvelopeSchema, Topic, TOPIC_USES } from '@dc/contracts';
 
 /**
  * Builds the AsyncAPI 3.0 document of the Kafka topics from the registered event contracts,
@@ -101,7 +101,7 @@ export function generateAsyncApi(contracts: EventContract[] = allEventContracts(
     doc.channels[id] = {
       address: topic,
       title: `${id} events`,
-      description: `Topic ${topic}: events about the ${id} aggregate.`,
+      description: `Topic ${topic}: events about the ${id} aggregate. What an integration can do with them: ${TOPIC_USES[topic]}.`,
       messages: Object.fromEntries(own.map((contract) => [messageId(contract), { $ref: `#/components/messages/${messageId(contract)}` }])),
     };
     doc.operations[`publish-${id}`] = {

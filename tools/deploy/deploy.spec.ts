@@ -1,20 +1,19 @@
 /**
- * Validates the distributed-mode artefacts without a Docker engine or kustomize: docker-compose.yml
+ * Validates the distributed-mode artefacts without a Docker engine: docker-compose.yml
  * against the compose specification, every manifest under k8s/ against the Kubernetes schemas,
  * and deploy/Dockerfile by reading it (compose.spec.ts, k8s.spec.ts, deploy-dockerfile.spec.ts,
  * healthcheck.spec.ts); the contract they are held to is deploy-contract.ts. Here, the artefacts
  * agree with each other.
  */
 
-import path from 'node:path';
+import { describeInfra } from '@dc/testing';
 import { compose } from './compose-file';
 import { SERVICES } from './deploy-contract';
-import { k8sRoot, named, podSpec } from './k8s-manifests';
-import { type KubeObject, kustomizeBuild } from './kustomize';
+import { type KubeObject, kubectlAvailable, kustomize, named, podSpec } from './k8s-manifests';
 
-describe('compose and k8s agree', () => {
+describeInfra('compose and k8s agree', kubectlAvailable(), () => {
   it('on the ports and the ConfigMap/Secret split of the environment', () => {
-    const base = kustomizeBuild(path.join(k8sRoot, 'base'));
+    const base = kustomize('base');
     for (const [name, port] of Object.entries(SERVICES)) {
       const [container] = podSpec(named(base, 'Deployment', name) as KubeObject).containers;
       expect({ name, k8s: container.ports?.[0].containerPort, compose: Number(compose.services[name].environment?.PORT) }).toEqual({

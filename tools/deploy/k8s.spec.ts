@@ -1,54 +1,69 @@
-// The k8s/ manifests (kustomize base and overlays) against the Kubernetes schemas and the deployment
-// contract (deploy-contract.ts), without kustomize.
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// The k8s/ manifests, rendered by the real `kubectl kustomize` (base and each overlay), against the
+// Kubernetes API schemas and the deployment contract (deploy-contract.ts).
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { describeInfra } from '@dc/testing';
 import { BACKENDS, DRIVERS, HEALTH, K8S_SECRET_ENV, looksSecret, REQUIRED_ENV, root, SERVICES } from './deploy-contract';
-import { byKind, k8sRoot, named, podSpec, validateObject, yamlFiles } from './k8s-manifests';
-import { type KubeObject, kustomizationDirs, kustomizeBuild, readYamlDocuments, referencedPaths } from './kustomize';
+import {
+  byKind,
+  type KubeObject,
+  k8sRoot,
+  KUSTOMIZATIONS,
+  kubectlAvailable,
+  kustomize,
+  named,
+  podSpec,
+  quantity,
+  readYamlDocuments,
+  SCHEMAS,
+  validateObject,
+  yamlFiles,
+} from './k8s-manifests';
 
-describe('k8s/', () => {
-  const files = yamlFiles(k8sRoot);
-  const dirs = kustomizationDirs(k8sRoot);
-  const base = kustomizeBuild(path.join(k8sRoot, 'base'));
-  const overlays = readdirSync(path.join(k8sRoot, 'overlays')).map((name) => ({ name, objects: kustomizeBuild(path.join(k8sRoot, 'overlays', name)) }));
-  const patchFiles = new Set(dirs.flatMap((dir) => referencedPaths(dir).patches));
+const workloads = (objects: KubeObject[]) => objects.filter((object) => object.kind === 'Deployment' || object.kind === 'Job');
 
-  it('has a base and at least one overlay', () => {
-    expect(dirs.map((dir) => path.relative(k8sRoot, dir))).toEqual(expect.arrayContaining(['base', expect.stringMatching(/^overlays\/(dev|production)$/)]));
+describe('k8s/ files', () => {
+  it('parses every YAML file', () => {
+    const files = yamlFiles(k8sRoot);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect({ file, documents: readYamlDocuments(file).length > 0 }).toEqual({ file, documents: true });
   });
 
-  it('parses every YAML file, and every manifest is a valid Kubernetes object', () => {
-    expect(files.length).toBeGreaterThan(0);
-    for (const file of files) {
-      const documents = readYamlDocuments(file);
-      expect({ file, documents: documents.length > 0 }).toEqual({ file, documents: true });
-      if (path.basename(file) === 'kustomization.yaml' || patchFiles.has(file)) continue;
-      for (const object of documents as KubeObject[]) {
-        expect({ file, object: `${object.apiVersion} ${object.kind} ${object.metadata?.name}` }).toEqual({
-          file,
-          object: expect.stringMatching(/^\S+ \S+ \S+$/),
-        });
-        expect(() => validateObject(object)).not.toThrow();
-      }
+  it('lists in each kustomization.yaml every YAML file beside it (kustomize would silently leave one out)', () => {
+    for (const dir of KUSTOMIZATIONS) {
+      const [kustomization] = readYamlDocuments(path.join(k8sRoot, dir, 'kustomization.yaml')) as { resources?: string[]; patches?: { path: string }[] }[];
+      const listed = [...(kustomization.resources ?? []), ...(kustomization.patches ?? []).map((patch) => patch.path)];
+      const unlisted = readdirSync(path.join(k8sRoot, dir)).filter((file) => /\.ya?ml$/.test(file) && file !== 'kustomization.yaml' && !listed.includes(file));
+      expect({ dir, unlisted }).toEqual({ dir, unlisted: [] });
     }
   });
 
-  it('lists in each kustomization.yaml exactly the files that exist beside it', () => {
-    for (const dir of dirs) {
-      const { resources, patches } = referencedPaths(dir);
-      for (const listed of [...resources, ...patches]) {
-        const exists = existsSync(listed) && (!statSync(listed).isDirectory() || existsSync(path.join(listed, 'kustomization.yaml')));
-        expect({ dir: path.relative(root, dir), listed: path.relative(root, listed), exists }).toEqual({
-          dir: path.relative(root, dir),
-          listed: path.relative(root, listed),
-          exists: true,
-        });
+  it(`validates against the Kubernetes ${SCHEMAS.kubernetes} schemas of the installed ${SCHEMAS.package} ${SCHEMAS.version}, which reject a broken object`, () => {
+    const installed = JSON.parse(readFileSync(path.join(root, 'node_modules', SCHEMAS.package, 'package.json'), 'utf8')) as { version: string };
+    expect(installed.version).toBe(SCHEMAS.version);
+    const broken = { apiVersion: 'v1', kind: 'Service', metadata: { name: 'x' }, spec: { ports: [{ port: 'eighty' }] } };
+    expect(() => validateObject(broken)).toThrow(/port/);
+    expect(() => validateObject({ apiVersion: 'v1', kind: 'Pod', metadata: { name: 'x' } })).toThrow(/No validation model/);
+  });
+});
+
+describeInfra('k8s/ rendered by kubectl kustomize', kubectlAvailable(), () => {
+  const rendered: Record<string, KubeObject[]> = {};
+  let base: KubeObject[];
+  beforeAll(() => {
+    for (const dir of KUSTOMIZATIONS) rendered[dir] = kustomize(dir);
+    base = rendered.base;
+  });
+  const overlays = () => KUSTOMIZATIONS.filter((dir) => dir.startsWith('overlays/')).map((dir) => ({ name: dir, objects: rendered[dir] }));
+
+  it(`renders base, dev and production into objects valid against the Kubernetes ${SCHEMAS.kubernetes} API schemas`, () => {
+    for (const dir of KUSTOMIZATIONS) {
+      expect({ dir, objects: rendered[dir].length }).toEqual({ dir, objects: expect.any(Number) });
+      expect(rendered[dir].length).toBeGreaterThan(0);
+      for (const object of rendered[dir]) {
+        const id = `${dir}: ${object.kind}/${object.metadata?.name}`;
+        expect({ id, error: errorOf(() => validateObject(object)) }).toEqual({ id, error: undefined });
       }
-      const beside = readdirSync(dir)
-        .filter((file) => /\.ya?ml$/.test(file) && file !== 'kustomization.yaml')
-        .map((file) => path.join(dir, file));
-      const unlisted = beside.filter((file) => !resources.includes(file) && !patches.includes(file));
-      expect({ dir: path.relative(root, dir), unlisted }).toEqual({ dir: path.relative(root, dir), unlisted: [] });
     }
   });
 
@@ -59,25 +74,19 @@ describe('k8s/', () => {
         .sort(),
     ).toEqual(Object.keys(SERVICES).sort());
     for (const [name, port] of Object.entries(SERVICES)) {
-      const [container] = podSpec(named(base, 'Deployment', name) as KubeObject).containers;
+      const deployment = named(base, 'Deployment', name) as KubeObject;
+      const [container] = podSpec(deployment).containers;
       expect({ name, ports: container.ports }).toEqual({ name, ports: [{ name: 'http', containerPort: port }] });
       expect({ name, ready: container.readinessProbe?.httpGet, live: container.livenessProbe?.httpGet }).toEqual({
         name,
         ready: { path: HEALTH.ready, port: 'http' },
         live: { path: HEALTH.live, port: 'http' },
       });
-      expect({
-        name,
-        PORT: container.env?.find((item) => item.name === 'PORT')?.value,
-        SERVICE: container.env?.find((item) => item.name === 'SERVICE')?.value,
-      }).toEqual({ name, PORT: String(port), SERVICE: name });
-      const service = named(base, 'Service', name) as KubeObject;
-      const spec = service?.spec as { selector: Record<string, string>; ports: { port: number; targetPort: string }[] };
-      const template = (named(base, 'Deployment', name)?.spec as { template: { metadata: { labels: Record<string, string> } } }).template;
-      expect({ name, selects: Object.entries(spec.selector).every(([key, value]) => template.metadata.labels[key] === value) }).toEqual({
-        name,
-        selects: true,
-      });
+      const env = Object.fromEntries((container.env ?? []).map((item) => [item.name, item.value]));
+      expect({ name, PORT: env.PORT, SERVICE: env.SERVICE }).toEqual({ name, PORT: String(port), SERVICE: name });
+      const spec = named(base, 'Service', name)?.spec as { selector: Record<string, string>; ports: { port: number; targetPort: string }[] };
+      const labels = (deployment.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
+      expect({ name, selects: Object.entries(spec.selector).every(([key, value]) => labels[key] === value) }).toEqual({ name, selects: true });
       expect({ name, ports: spec.ports.map(({ port: servicePort, targetPort }) => ({ port: servicePort, targetPort })) }).toEqual({
         name,
         ports: [{ port, targetPort: 'http' }],
@@ -85,30 +94,34 @@ describe('k8s/', () => {
     }
   });
 
-  it('sets resource requests and limits and a non-root, read-only security context', () => {
-    for (const deployment of byKind(base, 'Deployment')) {
-      const name = deployment.metadata.name;
-      const pod = podSpec(deployment);
+  it('gives every pod resource requests within limits and a non-root, read-only security context with every capability dropped', () => {
+    for (const workload of workloads(base)) {
+      const name = `${workload.kind}/${workload.metadata.name}`;
+      const pod = podSpec(workload);
       expect({ name, pod: pod.securityContext }).toEqual({ name, pod: expect.objectContaining({ runAsNonRoot: true, runAsUser: expect.any(Number) }) });
-      expect(pod.securityContext?.runAsUser).not.toBe(0);
+      expect({ name, root: pod.securityContext?.runAsUser === 0 }).toEqual({ name, root: false });
       for (const container of pod.containers) {
-        expect({
+        const { requests = {}, limits = {} } = container.resources ?? {};
+        expect({ name, requests: Object.keys(requests).sort(), limits: Object.keys(limits).sort() }).toEqual({
           name,
-          requests: Object.keys(container.resources?.requests ?? {}).sort(),
-          limits: Object.keys(container.resources?.limits ?? {}).sort(),
-        }).toEqual({ name, requests: ['cpu', 'memory'], limits: ['cpu', 'memory'] });
+          requests: ['cpu', 'memory'],
+          limits: ['cpu', 'memory'],
+        });
+        for (const resource of ['cpu', 'memory'])
+          expect({ name, resource, withinLimit: quantity(requests[resource]) <= quantity(limits[resource]) }).toEqual({ name, resource, withinLimit: true });
         expect({ name, security: container.securityContext }).toEqual({
           name,
           security: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
         });
-        expect({ name, image: container.image }).toEqual({ name, image: 'data-catalogue' });
       }
     }
+    for (const deployment of byKind(base, 'Deployment'))
+      for (const container of podSpec(deployment).containers)
+        expect({ name: deployment.metadata.name, image: container.image }).toEqual({ name: deployment.metadata.name, image: 'data-catalogue' });
   });
 
   it('configures every service for the distributed drivers from the ConfigMap and Secret references', () => {
-    const configMap = named(base, 'ConfigMap', 'data-catalogue-config') as KubeObject;
-    const config = configMap.data as Record<string, string>;
+    const config = named(base, 'ConfigMap', 'data-catalogue-config')?.data as Record<string, string>;
     expect(config).toMatchObject(DRIVERS);
     for (const deployment of byKind(base, 'Deployment')) {
       const name = deployment.metadata.name;
@@ -123,24 +136,19 @@ describe('k8s/', () => {
   });
 
   it('takes every secret from a Secret reference and holds no secret value anywhere', () => {
-    expect(files.flatMap((file) => readYamlDocuments(file) as KubeObject[]).filter((object) => object?.kind === 'Secret')).toEqual([]);
-    for (const { name, objects } of [{ name: 'base', objects: base }, ...overlays]) {
-      for (const configMap of byKind(objects, 'ConfigMap')) {
-        const keys = Object.keys((configMap.data as Record<string, string>) ?? {});
-        expect({ name, secretLooking: keys.filter((key) => looksSecret(key) || K8S_SECRET_ENV.includes(key)) }).toEqual({ name, secretLooking: [] });
-        for (const [key, value] of Object.entries((configMap.data as Record<string, string>) ?? {}))
-          expect({ key, credentialsInUrl: /:\/\/[^/]*@/.test(value) }).toEqual({ key, credentialsInUrl: false });
+    for (const dir of KUSTOMIZATIONS) {
+      expect({ dir, secrets: byKind(rendered[dir], 'Secret').map((object) => object.metadata.name) }).toEqual({ dir, secrets: [] });
+      for (const configMap of byKind(rendered[dir], 'ConfigMap')) {
+        const data = (configMap.data as Record<string, string>) ?? {};
+        expect({ dir, secretLooking: Object.keys(data).filter((key) => looksSecret(key) || K8S_SECRET_ENV.includes(key)) }).toEqual({ dir, secretLooking: [] });
+        for (const [key, value] of Object.entries(data)) expect({ key, credentialsInUrl: /:\/\/[^/]*@/.test(value) }).toEqual({ key, credentialsInUrl: false });
       }
-      for (const deployment of byKind(objects, 'Deployment')) {
-        for (const item of podSpec(deployment).containers.flatMap((container) => container.env ?? [])) {
+      for (const workload of workloads(rendered[dir])) {
+        for (const item of podSpec(workload).containers.flatMap((container) => container.env ?? [])) {
           if (!looksSecret(item.name) && !K8S_SECRET_ENV.includes(item.name)) continue;
           const ref = item.valueFrom?.secretKeyRef;
-          expect({ deployment: deployment.metadata.name, env: item.name, inline: item.value, secretKeyRef: Boolean(ref?.name && ref?.key) }).toEqual({
-            deployment: deployment.metadata.name,
-            env: item.name,
-            inline: undefined,
-            secretKeyRef: true,
-          });
+          const id = `${dir}: ${workload.metadata.name} ${item.name}`;
+          expect({ id, inline: item.value, secretKeyRef: Boolean(ref?.name && ref?.key) }).toEqual({ id, inline: undefined, secretKeyRef: true });
         }
       }
     }
@@ -153,24 +161,19 @@ describe('k8s/', () => {
     for (const name of BACKENDS) expect({ name, url: env[`SERVICE_URLS_${name.toUpperCase()}`] }).toEqual({ name, url: `http://${name}:${SERVICES[name]}` });
     const ingresses = byKind(base, 'Ingress');
     expect(ingresses).toHaveLength(1);
-    const rules = (ingresses[0].spec as { rules: { http: { paths: { path: string; backend: { service: { name: string; port: { name: string } } } }[] } }[] })
-      .rules;
+    const rules = (ingresses[0].spec as { rules: { http: { paths: { backend: { service: { name: string; port: { name: string } } } }[] } }[] }).rules;
     expect(rules.flatMap((rule) => rule.http.paths.map((item) => item.backend.service))).toEqual([{ name: 'gateway', port: { name: 'http' } }]);
   });
 
-  it('builds every overlay into valid objects with a pinned image, a namespace and its own host', () => {
-    expect(overlays.length).toBeGreaterThan(0);
-    for (const { name, objects } of overlays) {
-      objects.forEach((object) => expect(() => validateObject(object)).not.toThrow());
+  it('renders every overlay with pinned images, one namespace and its own host', () => {
+    for (const { name, objects } of overlays()) {
       const ids = objects.map((object) => `${object.kind}/${object.metadata.namespace ?? ''}/${object.metadata.name}`);
       expect({ name, duplicates: ids.filter((id, index) => ids.indexOf(id) !== index) }).toEqual({ name, duplicates: [] });
       const [namespace] = byKind(objects, 'Namespace');
-      expect({
-        name,
-        namespaced: objects.filter((object) => object.kind !== 'Namespace').every((object) => object.metadata.namespace === namespace?.metadata.name),
-      }).toEqual({ name, namespaced: true });
-      for (const deployment of byKind(objects, 'Deployment')) {
-        for (const container of podSpec(deployment).containers)
+      const outside = objects.filter((object) => object.kind !== 'Namespace' && object.metadata.namespace !== namespace?.metadata.name);
+      expect({ name, outside: outside.map((object) => `${object.kind}/${object.metadata.name}`) }).toEqual({ name, outside: [] });
+      for (const workload of workloads(objects)) {
+        for (const container of podSpec(workload).containers)
           expect({ name, image: container.image }).toEqual({ name, image: expect.stringMatching(/^[\w.-]+(:\d+)?\/[\w./-]+:(?!latest$)[\w.-]+$/) });
       }
       const host = (named(objects, 'Ingress', 'gateway')?.spec as { rules: { host: string }[] }).rules[0].host;
@@ -179,12 +182,18 @@ describe('k8s/', () => {
   });
 
   it('runs more than one replica of the HTTP-facing services in production', () => {
-    const production = overlays.find((overlay) => overlay.name === 'production');
-    expect(production).toBeDefined();
     for (const name of ['gateway', 'identity', 'catalogue', 'search', 'requests']) {
-      const replicas = (named(production!.objects, 'Deployment', name)?.spec as { replicas?: number } | undefined)?.replicas;
-      expect({ name, replicas }).toEqual({ name, replicas: expect.any(Number) });
-      expect(replicas).toBeGreaterThan(1);
+      const replicas = (named(rendered['overlays/production'], 'Deployment', name)?.spec as { replicas?: number } | undefined)?.replicas;
+      expect({ name, replicas: (replicas ?? 0) > 1 }).toEqual({ name, replicas: true });
     }
   });
 });
+
+function errorOf(run: () => void): string | undefined {
+  try {
+    run();
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
+}

@@ -13,10 +13,8 @@ import { DerivedStorageRepository } from './worker/derived-storage.repository';
 import { DuckdbMergeEngine } from './worker/duckdb-merge-engine';
 import { JobRunsRepository } from './worker/job-runs.repository';
 import { MergeEngine } from './worker/merge-engine';
+import { MERGE_ENGINE_SETTINGS } from './worker/merge-engine-settings';
 import { MergeWorker } from './worker/merge.worker';
-
-/** DuckDB's share of a merge worker: under 1 GB with room for Node; past it the join spills to disk. */
-const MERGE_ENGINE_SETTINGS = { memoryLimit: '512MB', threads: 2 };
 
 /**
  * The jobs service: the job registry the Jobs page reads (kept from job.* events) under

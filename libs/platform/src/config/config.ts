@@ -174,6 +174,11 @@ const rawSchema = z.object({
 
 export type RawConfig = z.infer<typeof rawSchema>;
 
+const serviceUrlVariable = (name: ServiceName) => `SERVICE_URLS_${name.toUpperCase()}`;
+
+/** Every variable loadConfig reads, so deployment manifests can be checked against it (tools/deploy). */
+export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(rawSchema.shape), ...SERVICE_NAMES.map(serviceUrlVariable)];
+
 export interface AppConfig extends Omit<RawConfig, 'MAIL_DRIVER' | 'KAFKA_BROKERS' | 'SEARCH_DRIVER'> {
   MAIL_DRIVER: 'file' | 'smtp';
   SEARCH_DRIVER: NonNullable<RawConfig['SEARCH_DRIVER']>;
@@ -224,7 +229,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
   const serviceUrls = {} as Record<ServiceName, string>;
   for (const name of SERVICE_NAMES) {
-    const variable = `SERVICE_URLS_${name.toUpperCase()}`;
+    const variable = serviceUrlVariable(name);
     const value = env[variable];
     if (value !== undefined && !z.string().url().safeParse(value).success) problems.push(`${variable}: must be a URL (got "${value}")`);
     serviceUrls[name] = value ?? `http://127.0.0.1:${SERVICE_PORTS[name]}`;

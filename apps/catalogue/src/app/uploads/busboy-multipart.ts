@@ -94,6 +94,9 @@ function detach(source: Readable): PassThrough {
   return body;
 }
 
+/** What a form may hold beside its files (the k8s Ingress allows a body of the files' budget plus these). */
+export const FORM_LIMITS = { fieldNameSize: 200, fieldSize: 1024 * 1024, fields: 200, files: 100, parts: 300, headerPairs: 100 };
+
 export function tooLarge(maxBytes: number): DetailError {
   return new DetailError(`The upload is too large: files may total at most ${maxBytes} bytes.`, 413);
 }
@@ -117,7 +120,7 @@ export function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, o
       parser = busboy({
         headers: req.headers,
         defParamCharset: 'utf8',
-        limits: { fieldNameSize: 200, fieldSize: 1024 * 1024, fields: 200, files: 100, parts: 300, headerPairs: 100 },
+        limits: FORM_LIMITS,
       });
     } catch {
       reject(new DetailError('Expected a multipart/form-data body with a boundary.', 400));
