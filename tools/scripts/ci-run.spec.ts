@@ -53,7 +53,7 @@ describe('.ci/run', () => {
   it('installs the Debian packages the tests need when they are missing', () => {
     const { status, calls } = runCi({ 'dpkg-query': 'exit 1' });
     expect(status).toBe(0);
-    expect(calls).toContain('apt-get install -y -qq postgresql mariadb-server kcat chromium podman runc debootstrap podman-compose');
+    expect(calls).toContain('apt-get install -y -qq postgresql mariadb-server kcat chromium podman runc debootstrap podman-compose kubectl');
     expect(calls.slice(-2)).toEqual(['npm ci --no-audit --no-fund', 'npm test']);
   });
 

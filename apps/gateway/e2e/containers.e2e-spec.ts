@@ -10,6 +10,7 @@ import {
   isKcatInstalled,
   PODMAN,
   podman,
+  PODMAN_RUN,
   PRODUCT_IMAGE,
   productNodeFlags,
   REPO_ROOT,
@@ -30,7 +31,7 @@ const ready = (): true | string => {
 };
 
 /** A command in a fresh container of the image, with its root file system read-only. */
-const inImage = (command: string) => podman(['run', '--rm', '--read-only', '--network=none', PRODUCT_IMAGE, 'sh', '-c', command]).trim();
+const inImage = (command: string) => podman([...PODMAN_RUN, '--rm', '--read-only', '--network=none', PRODUCT_IMAGE, 'sh', '-c', command]).trim();
 
 /**
  * deploy/Dockerfile built with podman from this checkout (a clean clone in CI) on a local Debian base

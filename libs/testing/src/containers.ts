@@ -7,9 +7,23 @@ import { REPO_ROOT, RunningProcess, watchOutput } from './process';
 
 /**
  * Podman as it runs on these machines (no Docker engine): as root, with runc and cgroupfs (crun fails
- * on rlimits and hybrid cgroups here) and the vfs storage driver (no overlay in the sandbox).
+ * on rlimits and hybrid cgroups here), on the kernel's overlay file system where it has one (a
+ * container starts in a second; vfs, the fallback, copies the whole image for every container).
+ * The tests keep their own store, so they never mix with images made with other settings.
  */
-export const PODMAN = ['--runtime=runc', '--cgroup-manager=cgroupfs', '--storage-driver=vfs'];
+const STORAGE_DRIVER = readFileSync('/proc/filesystems', 'utf8').includes('\toverlay\n') ? 'overlay' : 'vfs';
+export const PODMAN = [
+  '--runtime=runc',
+  '--cgroup-manager=cgroupfs',
+  `--storage-driver=${STORAGE_DRIVER}`,
+  `--root=/var/lib/containers/data-catalogue-${STORAGE_DRIVER}`,
+  `--runroot=/run/containers/data-catalogue-${STORAGE_DRIVER}`,
+];
+/**
+ * `podman run`'s flags here: no systemd runs to schedule the image's HEALTHCHECK on a timer (podman
+ * logs errors for it), so the tests run the check themselves with `podman healthcheck run`.
+ */
+export const PODMAN_RUN = ['run', '--health-interval=disable'];
 /** Podman's default ulimits fail here; containers.conf must turn them off (written when missing). */
 const CONTAINERS_CONF = '/etc/containers/containers.conf';
 /** The product's image, as the container tests build it from deploy/Dockerfile. */
@@ -86,6 +100,8 @@ export function ensureBaseImage(): string {
     // What an image needs no more: package caches, documentation, translations.
     for (const folder of ['var/cache/apt', 'var/lib/apt/lists', 'usr/share/doc', 'usr/share/man', 'usr/share/locale', 'usr/share/info'])
       rmSync(path.join(rootfs, folder), { recursive: true, force: true });
+    // mkdtemp made the folder 0700, and it becomes the image's /: the node user must traverse it.
+    chmodSync(rootfs, 0o755);
     const changes = [
       'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin',
       'ENV NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt',
@@ -133,7 +149,7 @@ export function startContainer(name: string, image: string, env: Record<string, 
   const container = `dc-test-${name}-${process.pid}-${Date.now().toString(36)}`;
   const args = [
     ...PODMAN,
-    'run',
+    ...PODMAN_RUN,
     '--rm',
     '--name',
     container,
