@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import {
@@ -8,8 +7,8 @@ import {
   containerToolsReady,
   describeInfra,
   isKcatInstalled,
-  PODMAN,
   podman,
+  podmanAsync,
   PODMAN_RUN,
   PRODUCT_IMAGE,
   productNodeFlags,
@@ -47,15 +46,15 @@ describeInfra("the product as containers of deploy/Dockerfile's image (podman)",
 
   describe('the image', () => {
     it('runs as the node user (uid 1000), not root, as k8s runAsUser pins it', () => {
-      const [config] = JSON.parse(podman(['image', 'inspect', PRODUCT_IMAGE]));
-      expect(config.Config.User).toBe('node');
+      const [image] = JSON.parse(podman(['image', 'inspect', PRODUCT_IMAGE]));
+      expect(image.Config.User).toBe('node');
       expect(inImage('id -u')).toBe('1000');
       // Its own code is not its to change.
       expect(inImage('touch /app/dist/x 2>&1 || echo refused')).toContain('refused');
     });
 
     it("starts a service by SERVICE with npm start's Node flags, and checks its health with deploy/healthcheck.mjs", () => {
-      const [{ Config }] = JSON.parse(podman(['image', 'inspect', PRODUCT_IMAGE]));
+      const [{ Config, Healthcheck }] = JSON.parse(podman(['image', 'inspect', PRODUCT_IMAGE]));
       expect(Config.Cmd).toEqual(['sh', '-c', 'exec node dist/apps/${SERVICE}/src/main.js']);
       expect(Config.Env).toContain('SERVICE=gateway');
       const nodeOptions = (Config.Env as string[])
@@ -63,7 +62,7 @@ describeInfra("the product as containers of deploy/Dockerfile's image (podman)",
         ?.slice('NODE_OPTIONS='.length)
         .split(' ');
       expect(nodeOptions).toEqual(expect.arrayContaining(productNodeFlags()));
-      expect(Config.Healthcheck?.Test).toEqual(['CMD', 'node', 'deploy/healthcheck.mjs']);
+      expect(Healthcheck?.Test).toEqual(['CMD', 'node', 'deploy/healthcheck.mjs']);
     });
 
     it('holds no package the lockfile marks as a dev dependency, and no test code', () => {
@@ -81,8 +80,8 @@ describeInfra("the product as containers of deploy/Dockerfile's image (podman)",
     });
 
     it(`stays within ${IMAGE_BUDGET_MB} MB, and reports what it holds`, () => {
-      const [config] = JSON.parse(podman(['image', 'inspect', PRODUCT_IMAGE]));
-      const megabytes = Math.round(config.Size / 1e6);
+      const [image] = JSON.parse(podman(['image', 'inspect', PRODUCT_IMAGE]));
+      const megabytes = Math.round(image.Size / 1e6);
       const layers = podman(['history', '--format', '{{.Size}}\t{{.CreatedBy}}', PRODUCT_IMAGE]);
       const modules = inImage('cd /app/node_modules && du -sk * .[!.]* 2>/dev/null | sort -rn | head -15');
       const report = `image ${PRODUCT_IMAGE}: ${megabytes} MB\n\nlayers (newest first):\n${layers}\nlargest in /app/node_modules (KB):\n${modules}\n`;
@@ -95,8 +94,10 @@ describeInfra("the product as containers of deploy/Dockerfile's image (podman)",
   const launch = asContainers(PRODUCT_IMAGE);
   describe('distributed mode, seven containers (host network, read-only root file system)', () =>
     distributedModeTests(launch, (product) => {
-      it('passes the HEALTHCHECK of the image in each of the seven containers', () => {
-        const results = product().processes.map((running) => [running.name, spawnSync('podman', [...PODMAN, 'healthcheck', 'run', running.container!]).status]);
+      it('passes the HEALTHCHECK of the image in each of the seven containers', async () => {
+        const results = await Promise.all(
+          product().processes.map(async (running) => [running.name, (await podmanAsync(['healthcheck', 'run', running.container!])).code]),
+        );
         expect(results).toEqual(product().processes.map((running) => [running.name, 0]));
       });
 
@@ -105,7 +106,7 @@ describeInfra("the product as containers of deploy/Dockerfile's image (podman)",
       it(`stops each container on SIGTERM within ${GRACE_SECONDS} s, with exit code 0`, async () => {
         const stopped: Array<[string, number | null]> = [];
         for (const running of product().processes) {
-          spawnSync('podman', [...PODMAN, 'stop', '--time', String(GRACE_SECONDS), running.container!]);
+          await podmanAsync(['stop', '--time', String(GRACE_SECONDS), running.container!]);
           stopped.push([running.name, await running.exited]);
         }
         expect(stopped).toEqual(product().processes.map((running) => [running.name, 0]));

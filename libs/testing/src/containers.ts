@@ -39,6 +39,18 @@ export function podman(args: string[], options: { input?: string; timeoutMs?: nu
   });
 }
 
+/**
+ * podman without blocking this process: s3rver runs in the test's own process, and a service asked
+ * for its health, or told to shut down, talks to it meanwhile. Resolves with the exit code.
+ */
+export function podmanAsync(args: string[]): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    execFile('podman', [...PODMAN, ...args], { maxBuffer: 64 * 1024 * 1024 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, output: `${stdout}${stderr}` }),
+    );
+  });
+}
+
 /** True when podman, runc and debootstrap are installed (apt-get install podman runc debootstrap); otherwise why not. */
 export function containerToolsReady(): true | string {
   const missing = ['podman', 'runc', 'debootstrap'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
