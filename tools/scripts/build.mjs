@@ -19,8 +19,7 @@ async function* sources(dir) {
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) {
       if (entry.name !== 'testing') yield* sources(full);
-    }
-    else if (/\.ts$/.test(entry.name) && !/\.((e2e-)?spec|fixture)\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield full;
+    } else if (/\.ts$/.test(entry.name) && !/\.((e2e-)?spec|fixture)\.ts$/.test(entry.name) && !entry.name.endsWith('.d.ts')) yield full;
   }
 }
 
