@@ -13,6 +13,7 @@ import {
   PRODUCT_IMAGE,
   REPO_ROOT,
 } from '@dc/testing';
+import { composeTests } from './compose-tests';
 import { distributedJobsTests } from './distributed-jobs-suite';
 import { distributedModeTests } from './distributed-suite';
 
@@ -55,7 +56,9 @@ describeInfra("the product as containers of deploy/Dockerfile's image (podman)",
     it('holds no package the lockfile marks as a dev dependency, and no test code', () => {
       const lock = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
       const devOnly = new Set(Object.keys(lock.packages).filter((key) => lock.packages[key].dev));
-      const installed = inImage("cd /app && find node_modules -name package.json -not -path '*/node_modules/*/node_modules/*/node_modules/*' | sed 's|/package.json$||'")
+      const installed = inImage(
+        "cd /app && find node_modules -name package.json -not -path '*/node_modules/*/node_modules/*/node_modules/*' | sed 's|/package.json$||'",
+      )
         .split('\n')
         .filter(Boolean);
       expect(installed.length).toBeGreaterThan(100);
@@ -94,7 +97,7 @@ describeInfra("the product as containers of deploy/Dockerfile's image (podman)",
         }
         expect(stopped).toEqual(product().processes.map((running) => [running.name, 0]));
       }, 180_000);
-    }),
-  );
+    }));
   describe('merge jobs, two job worker containers', () => distributedJobsTests(launch));
+  composeTests();
 });
