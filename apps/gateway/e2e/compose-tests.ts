@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import {
   createTestDatabase,
+  describeInfra,
   freePort,
   kafkaBusEnv,
   KafkaMock,
@@ -19,7 +20,7 @@ import {
   waitForHttp,
   writableFolder,
 } from '@dc/testing';
-import { ComposeProject, composeProject, ComposeService, parseComposeFile, PRODUCT_SERVICES, ProductService } from './compose';
+import { ComposeProject, composeProject, ComposeService, parseComposeFile, podmanComposeReady, PRODUCT_SERVICES, ProductService } from './compose';
 import { register } from './flows';
 
 /** The ports docker-compose.yml gives the services (the services' own defaults). */
@@ -83,6 +84,10 @@ const inspect = (container: string) => JSON.parse(execFileSync('podman', [...POD
  * over the stand-ins for the infrastructure no registry here serves.
  */
 export function composeTests(image = PRODUCT_IMAGE): void {
+  describeInfra('docker-compose.yml with podman-compose', podmanComposeReady(), () => composeSuites(image));
+}
+
+function composeSuites(image: string): void {
   const parsed = () => parseComposeFile(path.join(REPO_ROOT, 'docker-compose.yml'));
 
   describe('docker-compose.yml, parsed by podman-compose', () => {

@@ -1,4 +1,4 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile, execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { PODMAN, SERVICES } from '@dc/testing';
@@ -25,6 +25,10 @@ export interface ComposeService {
 }
 
 const podmanCompose = () => execFileSync('sh', ['-c', 'command -v podman-compose'], { encoding: 'utf8' }).trim();
+
+/** True when podman-compose is installed; otherwise how to install it. */
+export const podmanComposeReady = (): true | string =>
+  spawnSync('sh', ['-c', 'command -v podman-compose']).status === 0 || 'podman-compose is not installed (apt-get install podman-compose)';
 
 /**
  * podman-compose 1.0.3 (Debian bookworm) has no `config` command, so its own parser (the one `up`
