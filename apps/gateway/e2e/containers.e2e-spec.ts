@@ -14,6 +14,7 @@ import {
   productNodeFlags,
   REPO_ROOT,
 } from '@dc/testing';
+import { composeTests } from './compose-tests';
 import { distributedJobsTests } from './distributed-jobs-suite';
 import { distributedModeTests } from './distributed-suite';
 
@@ -113,4 +114,5 @@ describeInfra("the product as containers of deploy/Dockerfile's image (podman)",
       }, 180_000);
     }));
   describe('merge jobs, two job worker containers', () => distributedJobsTests(launch));
+  composeTests();
 });
