@@ -20,19 +20,12 @@ import {
   waitForHttp,
   writableFolder,
 } from '@dc/testing';
+import { SERVICE_PORTS } from '@dc/platform';
 import { ComposeProject, composeProject, ComposeService, parseComposeFile, podmanComposeReady, PRODUCT_SERVICES, ProductService } from './compose';
 import { register } from './flows';
 
 /** The ports docker-compose.yml gives the services (the services' own defaults). */
-const FILE_PORTS: Record<ProductService, number> = {
-  gateway: 8080,
-  identity: 3001,
-  catalogue: 3002,
-  search: 3003,
-  requests: 3004,
-  relations: 3005,
-  jobs: 3006,
-};
+const FILE_PORTS: Record<ProductService, number> = { gateway: 8080, ...SERVICE_PORTS };
 /** What docker-compose.yml makes every backend service wait for: infrastructure that cannot start here. */
 const INFRASTRUCTURE = ['elasticsearch', 'kafka-topics', 'mailpit', 'minio-bucket', 'postgres'];
 
