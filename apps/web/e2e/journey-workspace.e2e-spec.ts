@@ -246,6 +246,10 @@ describeInfra(
         await card(page, records[1]).getByRole('button', { name: 'Request', exact: true }).click();
         const toast = page.getByRole('status').filter({ hasText: 'Please login to request records.' });
         await toast.waitFor();
+        // A keyboard user reaching the link pauses the toasts (they would go after 6 s, the pictures and
+        // the accessibility pass below can take longer on a busy machine).
+        await toast.getByRole('link', { name: 'Log in' }).focus();
+        await toast.and(page.locator('[data-paused]')).waitFor();
         expect(overlaps(await box(toast), await box(login))).toBe(false);
         const dock = page.getByTestId('work-area-dock');
         if (await dock.count()) expect(overlaps(await box(toast), await box(dock))).toBe(false);

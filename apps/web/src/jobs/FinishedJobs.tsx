@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Alert, CloseButton, Link, Stack } from '@chakra-ui/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
@@ -24,7 +24,10 @@ export function finishedText(job: Job, resultName: string | undefined): string {
 export function FinishedJobs() {
   const queryClient = useQueryClient();
   const watched = useQuery({ queryKey: jobKeys.watched, queryFn: () => [] as WatchedJob[], staleTime: Infinity, gcTime: Infinity }).data ?? [];
-  const [ended, setEnded] = useState<Job[]>([]);
+  // In the query cache rather than this component's state: a resized window moves the work area
+  // between the side and the bottom bar, which mounts this anew, and the announcement must stay.
+  const ended = useQuery({ queryKey: jobKeys.ended, queryFn: () => [] as Job[], staleTime: Infinity, gcTime: Infinity }).data ?? [];
+  const setEnded = (update: (old: Job[]) => Job[]) => queryClient.setQueryData<Job[]>(jobKeys.ended, (old = []) => update(old));
   const jobs = useQuery({
     queryKey: jobKeys.list(false),
     queryFn: ({ signal }) => jobsApi.list(false, signal),
@@ -34,7 +37,7 @@ export function FinishedJobs() {
   useEffect(() => {
     const done = (jobs.data ?? []).filter((job) => !job.is_active && watched.some((w) => w.job_id === job.job_id));
     if (done.length === 0) return;
-    setEnded((old) => [...done.filter((job) => !old.some((o) => o.job_id === job.job_id)), ...old]);
+    queryClient.setQueryData<Job[]>(jobKeys.ended, (old = []) => [...done.filter((job) => !old.some((o) => o.job_id === job.job_id)), ...old]);
     queryClient.setQueryData<WatchedJob[]>(jobKeys.watched, (old = []) => old.filter((w) => !done.some((job) => job.job_id === w.job_id)));
   }, [jobs.data, watched, queryClient]);
   return (

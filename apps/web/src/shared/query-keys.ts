@@ -64,6 +64,8 @@ export const jobKeys = {
   started: ['job-started'] as const,
   /** Jobs this page started whose end is still to be announced (not a server query, and not under `all`: no refetch clears it). */
   watched: ['job-watched'] as const,
+  /** Ended jobs announced until dismissed (kept here, not in a component: the announcement survives the work area moving between the side and the bottom bar). */
+  ended: ['job-ended'] as const,
 };
 
 export type RelationKind = 'semantics' | 'structures' | 'statistics' | 'joining' | 'linkability';
