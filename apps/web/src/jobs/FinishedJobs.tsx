@@ -3,6 +3,7 @@ import { Alert, CloseButton, Link, Stack } from '@chakra-ui/react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
 import { jobKeys } from '../shared/query-keys';
+import { useSharedState } from '../shared/use-shared-state';
 import { ACTIVE_JOBS_POLL_MS } from './job-rules';
 import { jobsApi, type Job } from './jobs-api';
 import type { WatchedJob } from './use-merge';
@@ -24,10 +25,8 @@ export function finishedText(job: Job, resultName: string | undefined): string {
 export function FinishedJobs() {
   const queryClient = useQueryClient();
   const watched = useQuery({ queryKey: jobKeys.watched, queryFn: () => [] as WatchedJob[], staleTime: Infinity, gcTime: Infinity }).data ?? [];
-  // In the query cache rather than this component's state: a resized window moves the work area
-  // between the side and the bottom bar, which mounts this anew, and the announcement must stay.
-  const ended = useQuery({ queryKey: jobKeys.ended, queryFn: () => [] as Job[], staleTime: Infinity, gcTime: Infinity }).data ?? [];
-  const setEnded = (update: (old: Job[]) => Job[]) => queryClient.setQueryData<Job[]>(jobKeys.ended, (old = []) => update(old));
+  // Shared state, not this component's: the announcement stays when the work area moves.
+  const [ended, setEnded] = useSharedState<Job[]>(jobKeys.ended, []);
   const jobs = useQuery({
     queryKey: jobKeys.list(false),
     queryFn: ({ signal }) => jobsApi.list(false, signal),

@@ -1,6 +1,8 @@
 import { useRef, useState } from 'react';
 import { useStartLink } from '../jobs/use-merge';
 import { useWorkArea } from './work-area';
+import { relationKeys } from '../shared/query-keys';
+import { useSharedState } from '../shared/use-shared-state';
 import { Button, Field, NativeSelect, Stack, Text } from '@chakra-ui/react';
 import { ModalFrame, ModalSections } from '../components/ModalDialog';
 import type { ColumnPair } from '../jobs/jobs-api';
@@ -136,7 +138,9 @@ function Pairing({
  */
 export function useLinkDatasets() {
   const area = useWorkArea();
-  const [request, setRequest] = useState<LinkColumnsRequest | null>(null);
+  // Shared state: the dialog stays open when a resized window moves the work area that opened it.
+  const [request, setRequestState] = useSharedState<LinkColumnsRequest | null>(relationKeys.linkColumnsRequest, null);
+  const setRequest = (next: LinkColumnsRequest | null) => setRequestState(() => next);
   const side = (id: string) => {
     const record = area.records.find((r) => r.id === id);
     return { id, name: record?.name ?? id, columns: record?.enc_headers ?? [] };
