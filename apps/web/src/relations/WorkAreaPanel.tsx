@@ -1,10 +1,11 @@
-import { useState } from 'react';
 import { Box, Button, CloseButton, Heading, HStack, Stack, Text } from '@chakra-ui/react';
 import { toaster } from '../shell/toaster';
 import { truncate } from '../lib/format';
 import { canLink, LINK_NEEDS_TWO } from '../jobs/job-rules';
 import { RunningJobs } from '../jobs/RunningJobs';
 import { LOGIN_TO_LINK } from '../shared/card-rules';
+import { relationKeys } from '../shared/query-keys';
+import { useSharedState } from '../shared/use-shared-state';
 import { CompareDialog } from './CompareDialog';
 import { useLinkDatasets } from './LinkColumnsDialog';
 import { useRecordDropTarget, useWorkArea, type WorkAreaRecord } from './work-area';
@@ -20,7 +21,9 @@ export const COMPARE_NEEDS_TWO = 'The comparison of records needs exactly 2 reco
 export function WorkAreaPanel({ signedIn, onScan, scanning }: { signedIn: boolean; onScan(records: WorkAreaRecord[]): void; scanning: boolean }) {
   const area = useWorkArea();
   const { over, dropProps } = useRecordDropTarget();
-  const [comparing, setComparing] = useState<[WorkAreaRecord, WorkAreaRecord] | null>(null);
+  // Shared state: the dialog stays open when the work area moves between the side and the bottom bar.
+  const [comparing, setComparingState] = useSharedState<[WorkAreaRecord, WorkAreaRecord] | null>(relationKeys.comparing, null);
+  const setComparing = (next: [WorkAreaRecord, WorkAreaRecord] | null) => setComparingState(() => next);
   // Records naming their hashed columns differently get the column pairing instead of an error.
   const { link, dialog: linkColumns } = useLinkDatasets();
   const linkable = canLink(area.records);

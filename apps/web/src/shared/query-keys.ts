@@ -74,6 +74,8 @@ export const relationKeys = {
   all: ['relations'] as const,
   /** The records whose columns the link dialog pairs, while it is open (not a server query). */
   linkColumnsRequest: ['link-columns-request'] as const,
+  /** The two records the compare dialog shows, while it is open (not a server query). */
+  comparing: ['compare-dialog-records'] as const,
   joinableWith: (recordId: string) => [...relationKeys.all, 'joinable-with', recordId] as const,
   topRelated: (recordId: string) => [...relationKeys.all, 'top-related', recordId] as const,
   definition: (word: string | null) => [...relationKeys.all, 'definition', word] as const,
