@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Client } from 'pg';
 import { csvRows, DATASETS, eventually, freePort, innerJoinOf, type RunningProcess, type ServiceLauncher, sortedRows } from '@dc/testing';
 import { type DistributedProduct, startDistributedProduct } from './distributed-product';
-import { activateAndLogin, register } from './flows';
+import { activateAndLogin, callApi, register } from './flows';
 
 const KEYS = ['Country Code', 'Year'];
 
@@ -25,14 +25,7 @@ export function distributedJobsTests(launch: ServiceLauncher): void {
   let population: string;
   const expected = innerJoinOf(path.join(DATASETS, 'csv/gdp.csv'), path.join(DATASETS, 'csv/population.csv'), KEYS);
 
-  const api = async (method: string, url: string, body?: object) => {
-    const response = await fetch(`${product.gatewayUrl}${url}`, {
-      method,
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: body && JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json().catch(() => null) };
-  };
+  const api = (method: string, url: string, body?: object) => callApi(product.gatewayUrl, auth, method, url, body);
   const startWorker = async (name: string, port?: number) => {
     port ??= await freePort();
     const worker = await product.startService(name, 'jobs', port);

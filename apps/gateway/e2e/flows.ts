@@ -58,3 +58,13 @@ export async function createPublicRecord(base: string, token: string, name: stri
   if (updated.status !== 200) throw new Error(`visibility not saved: ${updated.status} ${await updated.text()}`);
   return record;
 }
+
+/** A JSON call through the gateway as `auth` (an authorization header, or none); the body is null when it is not JSON. */
+export async function callApi(base: string, auth: Record<string, string>, method: string, url: string, body?: object) {
+  const response = await fetch(`${base}${url}`, {
+    method,
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: body && JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json().catch(() => null) };
+}

@@ -1,6 +1,6 @@
 import { eventually } from '@dc/testing';
 import type { DistributedProduct } from './distributed-product';
-import { activateAndLogin, register } from './flows';
+import { activateAndLogin, callApi, register } from './flows';
 
 const PASSWORD = 'river-gauges-at-dawn';
 
@@ -18,14 +18,7 @@ export async function requestAndDownload(product: DistributedProduct): Promise<v
   };
   const owner = await signUp('owen');
   const requester = await signUp('rita');
-  const call = async (auth: Record<string, string>, method: string, url: string, body?: object) => {
-    const response = await fetch(`${gatewayUrl}${url}`, {
-      method,
-      headers: { ...auth, 'content-type': 'application/json' },
-      body: body && JSON.stringify(body),
-    });
-    return { status: response.status, body: await response.json().catch(() => null) };
-  };
+  const call = (auth: Record<string, string>, method: string, url: string, body?: object) => callApi(gatewayUrl, auth, method, url, body);
 
   const csv = ['river,flow_m3s', ...Array.from({ length: 200 }, (_, i) => `river-${i},${(i * 13) % 97}`)].join('\n');
   const form = new FormData();
