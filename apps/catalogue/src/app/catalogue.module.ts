@@ -37,6 +37,12 @@ import { EndpointGuard } from './network/endpoint-guard';
 import { IndexedRecords } from './record-creation/indexed-records';
 import { GrantsConsumer } from './grants/grants.consumer';
 import { GrantsRepository, ProjectedRecordRequests } from './grants/grants.repository';
+import { CatalogueFetch } from './harvest/catalogue-fetch';
+import { HarvestRunner } from './harvest/harvest-runner';
+import { HarvestsController } from './harvest/harvests.controller';
+import { HarvestsRepository } from './harvest/harvests.repository';
+import { HarvestsService } from './harvest/harvests.service';
+import { CatalogueHarvests1764800000000 } from './migrations/1764800000000-harvests';
 import { GroupsController } from './groups/groups.controller';
 import { GroupsRepository } from './groups/groups.repository';
 import { GroupsService } from './groups/groups.service';
@@ -74,6 +80,7 @@ import { VisibilityService } from './visibility/visibility.service';
         CatalogueCrashRecovery1764400000000,
         CatalogueRecordLineage1764510000000,
         CatalogueDirectoryEventOrder1764600000000,
+        CatalogueHarvests1764800000000,
       ],
     }),
   ],
@@ -87,6 +94,7 @@ import { VisibilityService } from './visibility/visibility.service';
     ConnectionsController,
     CloudController,
     LineageController,
+    HarvestsController,
   ],
   providers: [
     UnitOfWork,
@@ -123,6 +131,11 @@ import { VisibilityService } from './visibility/visibility.service';
     { provide: SqlDatabases, useClass: DriverSqlDatabases },
     CloudAccountsRepository,
     CloudService,
+    // DCAT imports (harvest/).
+    CatalogueFetch,
+    HarvestsRepository,
+    HarvestsService,
+    HarvestRunner,
     { provide: CloudObjectStores, useClass: AwsCloudObjectStores },
     // Who holds a request: the projection of the requests service's request.* events.
     { provide: RecordRequests, useClass: ProjectedRecordRequests },
