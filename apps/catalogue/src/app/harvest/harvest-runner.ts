@@ -69,8 +69,8 @@ export class HarvestRunner implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.takeOver();
-    this.timer = setInterval(() => void this.takeOver(), TAKE_OVER_INTERVAL_MS);
+    await this.takeOverAbandoned();
+    this.timer = setInterval(() => void this.takeOverAbandoned(), TAKE_OVER_INTERVAL_MS);
     this.timer.unref();
   }
 
@@ -95,7 +95,8 @@ export class HarvestRunner implements OnApplicationBootstrap, OnModuleDestroy {
     while (this.running.size) await Promise.allSettled([...this.running.values()]);
   }
 
-  private async takeOver(): Promise<void> {
+  /** Takes up the imports of instances that died (their lock is gone); at start-up and periodically. */
+  async takeOverAbandoned(): Promise<void> {
     try {
       for (const jobId of await this.harvests.claimAbandoned(this.instance.id)) {
         this.logger.warn({ jobId }, 'taking up a DCAT import that a stopped instance left running');
