@@ -74,6 +74,8 @@ const TABLE: Record<string, Call[]> = {
     { method: 'GET', path: (f) => `/api/records/${f.record}/download/`, expect: s(404, 403, 403, 404, 403, 404, 404) },
   ],
   'catalogue /api/files': [{ method: 'GET', path: () => '/api/files/download?token=forged', expect: s(403, 403, 403, 403, 403, 403, 403) }],
+  // DCAT import: any signed-in caller may import into their own organisation (as creating a record); an empty body is refused.
+  'catalogue /api/harvests': [{ method: 'POST', path: () => '/api/harvests/', body: {}, expect: s(401, 400, 400, 400, 400, 400, 400) }],
   'catalogue /api/accessoptions': [{ method: 'GET', path: () => '/api/accessoptions/', expect: s(200, 200, 200, 200, 200, 200, 200) }],
   'catalogue /api/visibilities': [
     { method: 'GET', path: (f) => `/api/visibilities/?associated_record=${f.record}`, expect: s(401, 200, 200, 200, 200, 200, 200) },
