@@ -23,7 +23,12 @@ import { MergeWorker } from './worker/merge.worker';
  * a grant, and the merge job workers (one consumer group, any number of processes).
  */
 @Module({
-  imports: [ServiceRuntimeModule.forService({ name: 'jobs', migrations: [JobsRegistry1764400000000, DerivedStorage1764500000000, LinkGrants1764520000000, HarvestJobs1764800000000] })],
+  imports: [
+    ServiceRuntimeModule.forService({
+      name: 'jobs',
+      migrations: [JobsRegistry1764400000000, DerivedStorage1764500000000, LinkGrants1764520000000, HarvestJobs1764800000000],
+    }),
+  ],
   controllers: [JobsController],
   providers: [
     JobsRepository,

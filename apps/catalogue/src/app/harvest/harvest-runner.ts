@@ -127,7 +127,8 @@ export class HarvestRunner implements OnApplicationBootstrap, OnModuleDestroy {
         });
       } catch (error) {
         const reason = reasonOf(error);
-        if (!(error instanceof DatasetRefused || error instanceof HttpException)) this.logger.error({ err: error, jobId, dataset: dataset.iri }, 'importing a dataset failed');
+        if (!(error instanceof DatasetRefused || error instanceof HttpException))
+          this.logger.error({ err: error, jobId, dataset: dataset.iri }, 'importing a dataset failed');
         const failures = [...outcome.failures, { dataset: dataset.iri.startsWith('_:') ? dataset.title : dataset.iri, reason }].slice(0, MAX_FAILURES_LISTED);
         outcome = await this.work.transaction(() => progressed({ ...outcome, failed: outcome.failed + 1, failures }));
       }

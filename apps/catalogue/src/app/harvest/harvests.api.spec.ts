@@ -54,18 +54,18 @@ describeInfra('DCAT import API (real PostgreSQL, a real HTTP server on loopback)
   });
 
   const upload = (who: typeof importer, name: string, text: string, type = 'application/octet-stream') =>
-    catalogue
-      .http()
-      .post('/api/harvests/')
-      .set(catalogue.auth(who))
-      .attach('file', Buffer.from(text), { filename: name, contentType: type });
+    catalogue.http().post('/api/harvests/').set(catalogue.auth(who)).attach('file', Buffer.from(text), { filename: name, contentType: type });
 
   /** The job's job.completed, once the import ended (the outbox is what the jobs service hears). */
   const completion = (jobId: string) =>
     eventually(async () => {
       const done = (await catalogue.events(jobId)).find((e) => e.type === 'job.completed');
       if (!done) throw new Error('the import is still running');
-      return done as EventEnvelope<{ status: string; info: string; harvest: { total: number; created: number; updated: number; failed: number; failures: unknown[] } }>;
+      return done as EventEnvelope<{
+        status: string;
+        info: string;
+        harvest: { total: number; created: number; updated: number; failed: number; failures: unknown[] };
+      }>;
     });
 
   /** The organisation's imported records, read back through the API as its members see them. */
@@ -74,7 +74,17 @@ describeInfra('DCAT import API (real PostgreSQL, a real HTTP server on loopback)
     const views = [];
     for (const { record_id } of rows) {
       const response = await catalogue.http().get(`/api/records/${record_id}`).set(catalogue.auth(who)).expect(200);
-      views.push(response.body as { name: string; description: string; record_fields: Array<{ label: string; value: string }>; user: string; origin: string; provenance: string; organisation: { id: string } });
+      views.push(
+        response.body as {
+          name: string;
+          description: string;
+          record_fields: Array<{ label: string; value: string }>;
+          user: string;
+          origin: string;
+          provenance: string;
+          organisation: { id: string };
+        },
+      );
     }
     return views;
   };
@@ -94,7 +104,9 @@ describeInfra('DCAT import API (real PostgreSQL, a real HTTP server on loopback)
     expect(records.every((r) => r.user === 'importer' && r.origin === 'metadata' && r.organisation.id === org)).toBe(true);
     expect(records[0].provenance).toBe('Imported from the DCAT catalogue regional-catalogue.ttl');
     const expected = (await readDcat(TURTLE, 'turtle', { maxDatasets: 10 })).map(kept);
-    expect(byTitle(records.map((r) => kept(datasetOfFields({ name: r.name, description: r.description, recordFields: r.record_fields }))))).toEqual(byTitle(expected));
+    expect(byTitle(records.map((r) => kept(datasetOfFields({ name: r.name, description: r.description, recordFields: r.record_fields }))))).toEqual(
+      byTitle(expected),
+    );
   });
 
   it('imports JSON-LD, and a re-import updates the records instead of duplicating them', async () => {
@@ -116,7 +128,12 @@ describeInfra('DCAT import API (real PostgreSQL, a real HTTP server on loopback)
 
   it('imports from a URL through the address guard, and another organisation gets records of its own', async () => {
     served['/catalog.ttl'] = { type: 'text/turtle; charset=utf-8', body: TURTLE };
-    const started = await catalogue.http().post('/api/harvests/').set(catalogue.auth(outsider)).send({ url: `${base}/catalog.ttl` }).expect(202);
+    const started = await catalogue
+      .http()
+      .post('/api/harvests/')
+      .set(catalogue.auth(outsider))
+      .send({ url: `${base}/catalog.ttl` })
+      .expect(202);
     expect(started.body.source).toBe(`${base}/catalog.ttl`);
     expect((await completion(started.body.job_id)).payload.harvest).toMatchObject({ created: 3, failed: 0 });
     expect(await recordCount(otherOrg)).toBe(3);
@@ -154,7 +171,11 @@ describeInfra('DCAT import API (real PostgreSQL, a real HTTP server on loopback)
   });
 
   it('refuses anonymous callers', async () => {
-    await catalogue.http().post('/api/harvests/').send({ url: `${base}/catalog.ttl` }).expect(401);
+    await catalogue
+      .http()
+      .post('/api/harvests/')
+      .send({ url: `${base}/catalog.ttl` })
+      .expect(401);
   });
 
   it('takes up an import that a stopped instance left running, where it stopped', async () => {

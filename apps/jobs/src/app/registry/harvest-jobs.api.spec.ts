@@ -55,7 +55,13 @@ describeInfra('jobs registry: HARVEST jobs from job.started (real PostgreSQL)', 
       content: { source: 'https://data.example.org/catalog.ttl', harvest: null },
     });
 
-    const harvest = { total: 3, created: 1, updated: 1, failed: 1, failures: [{ dataset: 'https://data.example.org/d/3', reason: 'name: This field may not be blank.' }] };
+    const harvest = {
+      total: 3,
+      created: 1,
+      updated: 1,
+      failed: 1,
+      failures: [{ dataset: 'https://data.example.org/d/3', reason: 'name: This field may not be blank.' }],
+    };
     await service.publish(
       createEvent(JobCompleted, jobId, {
         jobId,
