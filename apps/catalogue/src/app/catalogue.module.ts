@@ -6,6 +6,8 @@ import { CloudAccountsRepository } from './cloud/cloud-accounts.repository';
 import { CloudObjectStores } from './cloud/cloud-object-stores';
 import { CloudController } from './cloud/cloud.controller';
 import { CloudService } from './cloud/cloud.service';
+import { DcatController } from './dcat/dcat.controller';
+import { DcatService } from './dcat/dcat.service';
 import { ConnectionsController } from './connections/connections.controller';
 import { ConnectionsRepository } from './connections/connections.repository';
 import { ConnectionsService } from './connections/connections.service';
@@ -87,6 +89,7 @@ import { VisibilityService } from './visibility/visibility.service';
     ConnectionsController,
     CloudController,
     LineageController,
+    DcatController,
   ],
   providers: [
     UnitOfWork,
@@ -123,6 +126,7 @@ import { VisibilityService } from './visibility/visibility.service';
     { provide: SqlDatabases, useClass: DriverSqlDatabases },
     CloudAccountsRepository,
     CloudService,
+    DcatService,
     { provide: CloudObjectStores, useClass: AwsCloudObjectStores },
     // Who holds a request: the projection of the requests service's request.* events.
     { provide: RecordRequests, useClass: ProjectedRecordRequests },
