@@ -84,6 +84,12 @@ const TABLE: Record<string, Call[]> = {
   'catalogue /api/groups': [{ method: 'GET', path: () => '/api/groups/', expect: s(401, 200, 200, 200, 200, 200, 200) }],
   'catalogue /api/connections': [{ method: 'GET', path: () => '/api/connections/list-connections/', expect: s(401, 200, 200, 200, 200, 200, 200) }],
   'catalogue /api/connect-aws': [{ method: 'GET', path: () => '/api/connect-aws/get-accounts/', expect: s(401, 200, 200, 200, 200, 200, 200) }],
+  // The DCAT-AP publication is anonymous and the same for everyone: only records everyone may see (the fixture's is not one).
+  'catalogue /api/dcat': [
+    { method: 'GET', path: () => '/api/dcat/catalog', expect: s(200, 200, 200, 200, 200, 200, 200) },
+    { method: 'GET', path: (f) => `/api/dcat/datasets/${f.record}`, expect: s(404, 404, 404, 404, 404, 404, 404) },
+    { method: 'GET', path: (f) => `/api/dcat/datasets/${f.record}/schema-org`, expect: s(404, 404, 404, 404, 404, 404, 404) },
+  ],
   'requests /api/requests': [
     { method: 'GET', path: () => '/api/requests/sent_requests/', expect: s(401, 200, 200, 200, 200, 200, 200) },
     { method: 'GET', path: () => '/api/requests/received_requests/', expect: s(401, 200, 200, 200, 200, 200, 200) },

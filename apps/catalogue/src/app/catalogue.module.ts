@@ -6,6 +6,8 @@ import { CloudAccountsRepository } from './cloud/cloud-accounts.repository';
 import { CloudObjectStores } from './cloud/cloud-object-stores';
 import { CloudController } from './cloud/cloud.controller';
 import { CloudService } from './cloud/cloud.service';
+import { DcatController } from './dcat/dcat.controller';
+import { DcatService } from './dcat/dcat.service';
 import { ConnectionsController } from './connections/connections.controller';
 import { ConnectionsRepository } from './connections/connections.repository';
 import { ConnectionsService } from './connections/connections.service';
@@ -95,6 +97,7 @@ import { VisibilityService } from './visibility/visibility.service';
     CloudController,
     LineageController,
     HarvestsController,
+    DcatController,
   ],
   providers: [
     UnitOfWork,
@@ -136,6 +139,7 @@ import { VisibilityService } from './visibility/visibility.service';
     HarvestsRepository,
     HarvestsService,
     HarvestRunner,
+    DcatService,
     { provide: CloudObjectStores, useClass: AwsCloudObjectStores },
     // Who holds a request: the projection of the requests service's request.* events.
     { provide: RecordRequests, useClass: ProjectedRecordRequests },
