@@ -5,12 +5,13 @@ import type { HarvestedDataset, HarvestedDistribution } from './dcat-reader';
 /**
  * How an imported DCAT dataset is kept as a metadata-only record: its title is the record's name,
  * its description the record's description, and the rest are custom fields, in order: the source
- * dataset's IRI ("DCAT dataset"), one "Keyword" field per keyword, and one "Distribution" field per
- * distribution whose value lists its title, media type, format, access and download URLs and byte
- * size, one "Label: value" line each. datasetOfFields reads them back (round trips and tests).
+ * dataset's IRI ("DCAT dataset"), its keywords ("Keywords", one a line: a catalogue may give a
+ * hundred, more than a record has custom fields), and one "Distribution" field per distribution
+ * whose value lists its title, media type, format, access and download URLs and byte size, one
+ * "Label: value" line each. datasetOfFields reads them back (round trips and tests).
  */
 export const SOURCE_LABEL = 'DCAT dataset';
-export const KEYWORD_LABEL = 'Keyword';
+export const KEYWORDS_LABEL = 'Keywords';
 export const DISTRIBUTION_LABEL = 'Distribution';
 
 const DISTRIBUTION_LINES: Array<[keyof HarvestedDistribution, string]> = [
@@ -24,9 +25,9 @@ const DISTRIBUTION_LINES: Array<[keyof HarvestedDistribution, string]> = [
 
 /** Why a dataset cannot be kept as a record, or null. */
 export function unkeepable(dataset: HarvestedDataset): string | null {
-  const fields = 1 + dataset.keywords.length + dataset.distributions.length;
-  if (fields > MAX_CUSTOM_FIELDS)
-    return `It has ${dataset.keywords.length} keywords and ${dataset.distributions.length} distributions; a record keeps at most ${MAX_CUSTOM_FIELDS - 1} of them together.`;
+  if (dataset.distributions.length > MAX_CUSTOM_FIELDS - 2)
+    return `It has ${dataset.distributions.length} distributions; a record keeps at most ${MAX_CUSTOM_FIELDS - 2}.`;
+  if (dataset.keywords.join('\n').length > MAX_TEXT_LENGTH) return `Its keywords take more than the ${MAX_TEXT_LENGTH} characters a custom field may hold.`;
   if (dataset.iri.length > MAX_TEXT_LENGTH) return 'Its IRI is longer than a custom field may be.';
   return null;
 }
@@ -48,7 +49,7 @@ export function recordFieldsOf(dataset: HarvestedDataset): { name: string; descr
     source: http(dataset.landingPage) || http(dataset.iri),
     recordFields: [
       { label: SOURCE_LABEL, value: dataset.iri },
-      ...dataset.keywords.map((keyword) => ({ label: KEYWORD_LABEL, value: cut(keyword, MAX_TEXT_LENGTH) })),
+      ...(dataset.keywords.length ? [{ label: KEYWORDS_LABEL, value: dataset.keywords.join('\n') }] : []),
       ...dataset.distributions.map((distribution) => ({ label: DISTRIBUTION_LABEL, value: cut(distributionText(distribution), MAX_TEXT_LENGTH) })),
     ],
   };
@@ -80,7 +81,10 @@ export function datasetOfFields(record: { name: string; description: string; rec
     iri: fields.find((f) => f.label === SOURCE_LABEL)?.value ?? '',
     title: record.name,
     description: record.description,
-    keywords: fields.filter((f) => f.label === KEYWORD_LABEL).map((f) => f.value),
+    keywords: fields
+      .filter((f) => f.label === KEYWORDS_LABEL)
+      .flatMap((f) => f.value.split('\n'))
+      .filter(Boolean),
     distributions,
     landingPage: '',
   };

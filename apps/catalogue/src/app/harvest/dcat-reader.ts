@@ -123,7 +123,7 @@ class Graph {
     const literals = this.objects(subject, `${DCAT}keyword`).filter((t) => t.termType === 'Literal') as Array<Term & { language: string }>;
     const plain = literals.filter((t) => t.language === '' || t.language.toLowerCase() === 'en' || t.language.toLowerCase().startsWith('en-'));
     // RDF keeps no order: sorted, so that every import of the same catalogue reads alike.
-    return [...new Set((plain.length ? plain : literals).map((t) => t.value.trim()).filter(Boolean))].sort((a, b) => a.localeCompare(b));
+    return [...new Set((plain.length ? plain : literals).map((t) => t.value.replace(/\s+/g, ' ').trim()).filter(Boolean))].sort((a, b) => a.localeCompare(b));
   }
 
   subjectsOfType(type: string): Term[] {
