@@ -1,8 +1,8 @@
 import path from 'node:path';
 import { statSync } from 'node:fs';
 import { describeInfra, eventually } from '@dc/testing';
-import { DATASETS } from '../../testing/catalogue-test-app';
-import { friend, orgA, orgB, orgC, outsider, owner, useRecordsApi, type Caller } from '../../testing/records-api.fixture';
+import { type Caller, DATASETS } from '../../testing/catalogue-test-app';
+import { friend, orgA, orgB, orgC, outsider, owner, useRecordsApi } from '../../testing/records-api.fixture';
 import { datasetOfFields } from './dataset-record';
 import { formatOf, readDcat, type HarvestedDataset } from './dcat-reader';
 
