@@ -70,7 +70,10 @@ describeInfra('DCAT import API (real PostgreSQL, a real HTTP server on loopback)
 
   /** The organisation's imported records, read back through the API as its members see them. */
   const importedRecords = async (organisationId: string, who: typeof importer) => {
-    const rows = await catalogue.sql<{ record_id: string }>('SELECT record_id FROM catalogue.harvested_datasets WHERE organisation_id = $1', [organisationId]);
+    const rows = await catalogue.sql<{ record_id: string }>(
+      'SELECT h.record_id FROM catalogue.harvested_datasets h JOIN catalogue.records r ON r.id = h.record_id WHERE h.organisation_id = $1',
+      [organisationId],
+    );
     const views = [];
     for (const { record_id } of rows) {
       const response = await catalogue.http().get(`/api/records/${record_id}`).set(catalogue.auth(who)).expect(200);
@@ -122,6 +125,27 @@ describeInfra('DCAT import API (real PostgreSQL, a real HTTP server on loopback)
     const turtleAgain = await upload(importer, 'regional-catalogue.ttl', TURTLE).expect(202);
     expect((await completion(turtleAgain.body.job_id)).payload.harvest).toMatchObject({ created: 0, updated: 3 });
     expect(await recordCount(org)).toBe(before);
+    // Relative IRIs of an uploaded file resolve against its name: uploading it again names the same dataset.
+    // A record deleted since is made anew.
+    const relative = `@prefix dcat: <http://www.w3.org/ns/dcat#> . @prefix dct: <http://purl.org/dc/terms/> . <#gauges> a dcat:Dataset ; dct:title "Gauges" .`;
+    const gauges = async () =>
+      (
+        await catalogue.sql<{ record_id: string }>('SELECT record_id FROM catalogue.harvested_datasets WHERE source_iri = $1', [
+          'urn:dc:upload:relative.ttl/#gauges',
+        ])
+      )[0].record_id;
+    for (const expected of [{ created: 1, updated: 0 }, { created: 0, updated: 1 }, 'delete', { created: 1, updated: 0 }, 'delete'] as const) {
+      if (expected === 'delete') {
+        await catalogue
+          .http()
+          .delete(`/api/records/${await gauges()}/`)
+          .set(catalogue.auth(importer))
+          .expect(204);
+        continue;
+      }
+      const sent = await upload(importer, 'relative.ttl', relative).expect(202);
+      expect((await completion(sent.body.job_id)).payload.harvest).toMatchObject(expected);
+    }
     const names = (await importedRecords(org, importer)).map((r) => r.name).sort();
     expect(names).toEqual(['Air quality 2024', 'Bike counts', "Qualité de l'eau", 'Ship arrivals', 'Tides and currents']);
   });

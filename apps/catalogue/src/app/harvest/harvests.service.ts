@@ -13,7 +13,7 @@ import { HarvestsRepository } from './harvests.repository';
 /** What POST /api/harvests/ was sent: the catalogue's address, or the catalogue itself. */
 export type HarvestInput = { url: string } | { upload: UploadedCatalogue };
 
-/** An upload has no address of its own: its relative IRIs resolve against this. */
+/** An upload has no address of its own: its relative IRIs resolve against this and its file name. */
 const UPLOAD_BASE = 'urn:dc:upload:';
 
 /**
@@ -42,7 +42,13 @@ export class HarvestsService {
     const document =
       'url' in input
         ? { ...(await this.fetch(input.url)), fileName: '' }
-        : { text: input.upload.text, contentType: input.upload.contentType, fileName: input.upload.fileName, url: `${UPLOAD_BASE}${randomUUID()}/` };
+        : {
+            text: input.upload.text,
+            contentType: input.upload.contentType,
+            fileName: input.upload.fileName,
+            // Stable per file name: relative IRIs of a file uploaded again name the same datasets (idempotency).
+            url: `${UPLOAD_BASE}${encodeURIComponent(input.upload.fileName)}/`,
+          };
     const source = 'url' in input ? input.url.trim() : input.upload.fileName;
     let datasets;
     try {
