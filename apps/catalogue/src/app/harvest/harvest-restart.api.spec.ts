@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createTestDatabase, describeInfra, eventually, type TestDatabase } from '@dc/testing';
 import { caller, CatalogueTestApp } from '../../testing/catalogue-test-app';
 
-const DATASETS = 120;
+const DATASETS = 300;
 const org = randomUUID();
 const importer = caller('importer', org, [1, 2, 3]);
 
