@@ -49,6 +49,8 @@ export function receiveCatalogue(req: IncomingMessage, maxBytes: number): Promis
     parser.on('error', () => fail(new DetailError('The upload was interrupted.', 400)));
     parser.on('close', () => {
       if (failure) return;
+      // A form may give the address instead of the file.
+      if (!file && fields.url?.trim()) return resolve({ text: '', fileName: '', contentType: '', fields });
       if (!file) return reject(new FieldValidationError({ file: ['Send the catalogue as the "file" part, or its address as "url".'] }));
       resolve({ ...file, fields });
     });

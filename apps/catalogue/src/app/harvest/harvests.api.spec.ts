@@ -161,6 +161,12 @@ describeInfra('DCAT import API (real PostgreSQL, a real HTTP server on loopback)
     expect(started.body.source).toBe(`${base}/catalog.ttl`);
     expect((await completion(started.body.job_id)).payload.harvest).toMatchObject({ created: 3, failed: 0 });
     expect(await recordCount(otherOrg)).toBe(3);
+    // A form with the address instead of the file: the same import, so the same records, updated.
+    const form = await catalogue.http().post('/api/harvests/').set(catalogue.auth(outsider)).field('url', `${base}/catalog.ttl`).expect(202);
+    expect((await completion(form.body.job_id)).payload.harvest).toMatchObject({ created: 0, updated: 3 });
+    expect(await recordCount(otherOrg)).toBe(3);
+    const empty = await catalogue.http().post('/api/harvests/').set(catalogue.auth(outsider)).field('note', 'nothing').expect(400);
+    expect(empty.body).toEqual({ file: ['Send the catalogue as the "file" part, or its address as "url".'] });
     // The importer's organisation kept its own records.
     expect(await recordCount(org)).toBe(5);
   });

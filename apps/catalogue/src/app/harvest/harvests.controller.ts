@@ -44,7 +44,7 @@ export class HarvestsController {
       if (Number.isFinite(announced) && announced > maxBytes + FORM_OVERHEAD_BYTES)
         throw new FieldValidationError({ file: [`The catalogue is larger than ${maxBytes} bytes, the most an import reads (HARVEST_MAX_BYTES).`] });
       const upload = await receiveCatalogue(req, maxBytes);
-      return upload.text.trim() === '' && upload.fields.url ? { url: upload.fields.url } : { upload };
+      return upload.fileName === '' && upload.fields.url ? { url: upload.fields.url } : { upload };
     }
     const body: unknown = req.body;
     if (body && typeof body === 'object' && !Array.isArray(body) && !Buffer.isBuffer(body)) {
