@@ -74,6 +74,8 @@ const TABLE: Record<string, Call[]> = {
     { method: 'GET', path: (f) => `/api/records/${f.record}/download/`, expect: s(404, 403, 403, 404, 403, 404, 404) },
   ],
   'catalogue /api/files': [{ method: 'GET', path: () => '/api/files/download?token=forged', expect: s(403, 403, 403, 403, 403, 403, 403) }],
+  // DCAT import: any signed-in caller may import into their own organisation (as creating a record); an empty body is refused.
+  'catalogue /api/harvests': [{ method: 'POST', path: () => '/api/harvests/', body: {}, expect: s(401, 400, 400, 400, 400, 400, 400) }],
   'catalogue /api/accessoptions': [{ method: 'GET', path: () => '/api/accessoptions/', expect: s(200, 200, 200, 200, 200, 200, 200) }],
   'catalogue /api/visibilities': [
     { method: 'GET', path: (f) => `/api/visibilities/?associated_record=${f.record}`, expect: s(401, 200, 200, 200, 200, 200, 200) },
@@ -82,6 +84,12 @@ const TABLE: Record<string, Call[]> = {
   'catalogue /api/groups': [{ method: 'GET', path: () => '/api/groups/', expect: s(401, 200, 200, 200, 200, 200, 200) }],
   'catalogue /api/connections': [{ method: 'GET', path: () => '/api/connections/list-connections/', expect: s(401, 200, 200, 200, 200, 200, 200) }],
   'catalogue /api/connect-aws': [{ method: 'GET', path: () => '/api/connect-aws/get-accounts/', expect: s(401, 200, 200, 200, 200, 200, 200) }],
+  // The DCAT-AP publication is anonymous and the same for everyone: only records everyone may see (the fixture's is not one).
+  'catalogue /api/dcat': [
+    { method: 'GET', path: () => '/api/dcat/catalog', expect: s(200, 200, 200, 200, 200, 200, 200) },
+    { method: 'GET', path: (f) => `/api/dcat/datasets/${f.record}`, expect: s(404, 404, 404, 404, 404, 404, 404) },
+    { method: 'GET', path: (f) => `/api/dcat/datasets/${f.record}/schema-org`, expect: s(404, 404, 404, 404, 404, 404, 404) },
+  ],
   'requests /api/requests': [
     { method: 'GET', path: () => '/api/requests/sent_requests/', expect: s(401, 200, 200, 200, 200, 200, 200) },
     { method: 'GET', path: () => '/api/requests/received_requests/', expect: s(401, 200, 200, 200, 200, 200, 200) },

@@ -10,7 +10,7 @@ import { Client } from 'pg';
 import supertest from 'supertest';
 import { createEvent, type EventEnvelope, OrganisationUpdated, permissionsOfGroups, UserRegistered, UserUpdated, validateEnvelope } from '@dc/contracts';
 import { EventBus } from '@dc/messaging';
-import { type AppConfig, type AuthUser, type ClientType, createApp, createLogger, loadConfig, type TokenClaims } from '@dc/platform';
+import { type AppConfig, type AppOptions, type AuthUser, type ClientType, createApp, createLogger, loadConfig, type TokenClaims } from '@dc/platform';
 import type { HttpMethod } from './openapi-answers';
 
 /** The secrets every test app gets unless its `env` says otherwise. */
@@ -82,6 +82,8 @@ export interface ServiceTestAppOptions {
   name?: string;
   /** Collects every log line (trace level) here instead, for suites that assert on logs. */
   logs?: string[];
+  /** Mounts more on the HTTP server before the routes are set (e.g. the gateway's web app), as createApp's configure. */
+  configure?: AppOptions['configure'];
 }
 
 /** What ServiceTestApp.start builds; subclasses pass it on to the constructor. */
@@ -125,7 +127,14 @@ export class ServiceHarness {
         LOG_LEVEL: 'silent',
         ...options.env,
       });
-      const app = await createApp({ service: options.service, config, logger: testLogger(name, options.logs), modules: options.modules, shutdownHooks: false });
+      const app = await createApp({
+        service: options.service,
+        config,
+        logger: testLogger(name, options.logs),
+        modules: options.modules,
+        shutdownHooks: false,
+        configure: options.configure,
+      });
       await app.init();
       return { app, config, dataDir, databaseUrl: options.databaseUrl };
     } catch (error) {

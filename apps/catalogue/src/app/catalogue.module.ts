@@ -6,6 +6,8 @@ import { CloudAccountsRepository } from './cloud/cloud-accounts.repository';
 import { CloudObjectStores } from './cloud/cloud-object-stores';
 import { CloudController } from './cloud/cloud.controller';
 import { CloudService } from './cloud/cloud.service';
+import { DcatController } from './dcat/dcat.controller';
+import { DcatService } from './dcat/dcat.service';
 import { ConnectionsController } from './connections/connections.controller';
 import { ConnectionsRepository } from './connections/connections.repository';
 import { ConnectionsService } from './connections/connections.service';
@@ -37,6 +39,12 @@ import { EndpointGuard } from './network/endpoint-guard';
 import { IndexedRecords } from './record-creation/indexed-records';
 import { GrantsConsumer } from './grants/grants.consumer';
 import { GrantsRepository, ProjectedRecordRequests } from './grants/grants.repository';
+import { CatalogueFetch } from './harvest/catalogue-fetch';
+import { HarvestRunner } from './harvest/harvest-runner';
+import { HarvestsController } from './harvest/harvests.controller';
+import { HarvestsRepository } from './harvest/harvests.repository';
+import { HarvestsService } from './harvest/harvests.service';
+import { CatalogueHarvests1764800000000 } from './migrations/1764800000000-harvests';
 import { GroupsController } from './groups/groups.controller';
 import { GroupsRepository } from './groups/groups.repository';
 import { GroupsService } from './groups/groups.service';
@@ -74,6 +82,7 @@ import { VisibilityService } from './visibility/visibility.service';
         CatalogueCrashRecovery1764400000000,
         CatalogueRecordLineage1764510000000,
         CatalogueDirectoryEventOrder1764600000000,
+        CatalogueHarvests1764800000000,
       ],
     }),
   ],
@@ -87,6 +96,8 @@ import { VisibilityService } from './visibility/visibility.service';
     ConnectionsController,
     CloudController,
     LineageController,
+    HarvestsController,
+    DcatController,
   ],
   providers: [
     UnitOfWork,
@@ -123,6 +134,12 @@ import { VisibilityService } from './visibility/visibility.service';
     { provide: SqlDatabases, useClass: DriverSqlDatabases },
     CloudAccountsRepository,
     CloudService,
+    // DCAT imports (harvest/).
+    CatalogueFetch,
+    HarvestsRepository,
+    HarvestsService,
+    HarvestRunner,
+    DcatService,
     { provide: CloudObjectStores, useClass: AwsCloudObjectStores },
     // Who holds a request: the projection of the requests service's request.* events.
     { provide: RecordRequests, useClass: ProjectedRecordRequests },

@@ -33,6 +33,8 @@ export const ROUTES: Route[] = [
   { service: 'catalogue', prefix: '/api/groups' },
   { service: 'catalogue', prefix: '/api/connections' },
   { service: 'catalogue', prefix: '/api/connect-aws' },
+  { service: 'catalogue', prefix: '/api/harvests' },
+  { service: 'catalogue', prefix: '/api/dcat' },
   { service: 'requests', prefix: '/api/requests' },
   { service: 'requests', prefix: '/api/request-messages' },
   { service: 'relations', prefix: '/api/relations' },

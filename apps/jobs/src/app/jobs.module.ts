@@ -5,6 +5,7 @@ import { RequestGrantsConsumer } from './grants/request-grants.consumer';
 import { RequestGrantsRepository } from './grants/request-grants.repository';
 import { DerivedStorage1764500000000 } from './migrations/1764500000000-derived-storage';
 import { LinkGrants1764520000000 } from './migrations/1764520000000-link-grants';
+import { HarvestJobs1764800000000 } from './migrations/1764800000000-harvest-jobs';
 import { JobsConsumer } from './registry/jobs.consumer';
 import { JobsController } from './registry/jobs.controller';
 import { JobsRepository } from './registry/jobs.repository';
@@ -22,7 +23,12 @@ import { MergeWorker } from './worker/merge.worker';
  * a grant, and the merge job workers (one consumer group, any number of processes).
  */
 @Module({
-  imports: [ServiceRuntimeModule.forService({ name: 'jobs', migrations: [JobsRegistry1764400000000, DerivedStorage1764500000000, LinkGrants1764520000000] })],
+  imports: [
+    ServiceRuntimeModule.forService({
+      name: 'jobs',
+      migrations: [JobsRegistry1764400000000, DerivedStorage1764500000000, LinkGrants1764520000000, HarvestJobs1764800000000],
+    }),
+  ],
   controllers: [JobsController],
   providers: [
     JobsRepository,

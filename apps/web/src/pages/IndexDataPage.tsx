@@ -1,5 +1,6 @@
 import { Heading, Stack, Tabs } from '@chakra-ui/react';
 import { useSearchParams } from 'react-router-dom';
+import { HarvestTab } from '../harvest/HarvestTab';
 import { IndexFilesTab } from '../records/IndexFilesTab';
 import { DatabaseTab } from '../sources/DatabaseTab';
 import { PrivateIndexingTab } from '../sources/PrivateIndexingTab';
@@ -10,9 +11,10 @@ const TABS = [
   { value: 'database', label: 'Index Database Table' },
   { value: 's3', label: 'Index AWS S3 Objects' },
   { value: 'private', label: 'Private Indexing' },
+  { value: 'dcat', label: 'Import a DCAT catalogue' },
 ] as const;
 
-/** Add data (spec section 2): four tabs; the tab is kept in `?tab=`. */
+/** Add data (spec section 2): four tabs, and the import of a DCAT catalogue; the tab is kept in `?tab=`. */
 export function IndexDataPage() {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
@@ -41,6 +43,9 @@ export function IndexDataPage() {
         </Tabs.Content>
         <Tabs.Content value="private">
           <PrivateIndexingTab />
+        </Tabs.Content>
+        <Tabs.Content value="dcat">
+          <HarvestTab />
         </Tabs.Content>
       </Tabs.Root>
     </Stack>

@@ -4,6 +4,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink } from 'react-router-dom';
 import { useAuth } from '../auth/AuthProvider';
 import { LoadingState } from '../components/LoadingState';
+import { harvestOf } from '../harvest/harvest-api';
+import { HarvestSummary } from '../harvest/HarvestSummary';
 import { JobProgress } from '../jobs/JobProgress';
 import { hasFailed, JOB_DELETE_FAILED, JOB_DELETED, JOBS_PAGE_POLL_MS, NO_JOBS_FOUND, NO_JOBS_HISTORY, pollWhileActive } from '../jobs/job-rules';
 import { jobsApi, type Job } from '../jobs/jobs-api';
@@ -13,7 +15,7 @@ import { formatDate } from '../lib/format';
 import { toaster } from '../shell/toaster';
 import { jobKeys, recordKeys } from '../shared/query-keys';
 
-/** Backend Jobs (spec section 2, Jobs): the caller's LINK and MERGE jobs, polled every 10 s while one is active. */
+/** Backend Jobs (spec section 2, Jobs): the caller's LINK, MERGE and HARVEST (DCAT import) jobs, polled every 10 s while one is active. */
 export function JobsPage() {
   const { isSignedIn } = useAuth();
   return (
@@ -70,7 +72,7 @@ function JobsList() {
       <Stack gap="1" data-testid="jobs-empty">
         <Text fontWeight="medium">{NO_JOBS_HISTORY}</Text>
         <Text color="fg.muted" fontSize="sm">
-          {NO_JOBS_FOUND} Merges and links started from the Workspace's work area show here.
+          {NO_JOBS_FOUND} Merges and links started from the Workspace's work area, and DCAT catalogue imports, show here.
         </Text>
       </Stack>
     );
@@ -119,11 +121,12 @@ function JobCard({
 }) {
   const failed = hasFailed(job);
   const resultRecord = job.type === 'MERGE' && !job.is_active ? job.content?.result_record_id : null;
+  const harvest = harvestOf(job);
   return (
     <Card.Root as="li" listStyleType="none" variant="outline" size="sm" aria-label={`${job.type} job ${job.job_id}`} data-testid={`job-${job.job_id}`}>
       <Card.Header pb="1">
         <HStack justify="space-between" gap="2">
-          <Badge colorPalette={job.type === 'LINK' ? 'purple' : 'teal'} size="md">
+          <Badge colorPalette={job.type === 'LINK' ? 'purple' : harvest ? 'blue' : 'teal'} size="md">
             {job.type}
           </Badge>
           <Text fontFamily="mono" fontSize="xs" truncate title={job.job_id}>
@@ -144,6 +147,7 @@ function JobCard({
             {job.info}
           </Text>
         )}
+        {harvest && <HarvestSummary source={harvest.source} outcome={harvest.outcome} />}
         <Stack gap="0.5">
           <Line label="Active" value={job.is_active ? 'Yes' : 'No'} />
           <Line label="Created" value={formatDate(job.created)} />

@@ -126,6 +126,39 @@ export const linkMatchSchema = z.object({
   rows_match_prob: z.number().min(0).max(1),
 });
 
+/** A DCAT import's counts, with why each failed dataset failed (bounded). */
+export const harvestOutcomeSchema = z.object({
+  total: z.number().int().nonnegative(),
+  created: z.number().int().nonnegative(),
+  updated: z.number().int().nonnegative(),
+  failed: z.number().int().nonnegative(),
+  failures: z
+    .array(z.object({ dataset: z.string(), reason: z.string() }))
+    .max(100)
+    .describe('The first 100 failed datasets (their IRI or title) and why.'),
+});
+export type HarvestOutcome = z.output<typeof harvestOutcomeSchema>;
+
+/**
+ * Jobs a service runs itself, with no job worker to hand them to (today: HARVEST, the import of a
+ * DCAT catalogue, run by the catalogue). The jobs service registers them as it does job.requested;
+ * their progress and end come as job.progressed and job.completed.
+ */
+export const JobStarted = defineEvent(
+  'job.started',
+  1,
+  'A service started a background job it runs itself (HARVEST: a DCAT catalogue import); the jobs service registers it',
+  z.object({
+    jobId: id,
+    type: z.enum(['HARVEST']),
+    owner: jobOwnerSchema,
+    info: z.string().describe('What the Jobs page shows about the job.'),
+    source: z.string().describe('HARVEST: the URL or uploaded file name of the catalogue imported.'),
+    total: z.number().int().positive().describe('Steps of the job (HARVEST: datasets to import).'),
+  }),
+);
+export type JobStartedPayload = z.output<typeof JobStarted.payload>;
+
 export const JobCompleted = defineEvent(
   'job.completed',
   1,
@@ -137,6 +170,7 @@ export const JobCompleted = defineEvent(
     resultRecordId: id.nullable().default(null).describe('MERGE: the new record holding the merged file.'),
     matches: z.array(linkMatchSchema).max(10_000).default([]).describe('LINK: matched row pairs, best first.'),
     totRows: z.object({ left: z.number().int().nonnegative(), right: z.number().int().nonnegative() }).nullable().default(null),
+    harvest: harvestOutcomeSchema.nullable().default(null).describe('HARVEST: what the import made of the datasets.'),
   }),
 );
 

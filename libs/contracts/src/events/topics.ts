@@ -26,7 +26,7 @@ export const TOPIC_USES: Record<Topic, string> = {
   [Topic.User]: 'provision accounts elsewhere',
   [Topic.Organisation]: 'provision organisations elsewhere',
   [Topic.Relation]: 'the best related records of each record',
-  [Topic.Job]: 'follow merge and link jobs: started, their progress, and their end (done with its result, or failed)',
+  [Topic.Job]: 'follow merge, link and DCAT import jobs: started, their progress, and their end (done with its result, or failed)',
   [Topic.Merge]: "know when a merge stored its merged CSV, which the catalogue indexes as a new private record of the job's owner",
   [Topic.Mail]: "send the product's mail through your own system (contains addresses and message text: treat as personal data)",
   [Topic.Index]: 'internal: a search index rebuild is under way',

@@ -118,6 +118,14 @@ const rawSchema = z.object({
    * which then stays free for API calls; 1 describes it in the service's thread.
    */
   EXTRACTION_THREADS: z.coerce.number().int().min(1).max(16).default(2),
+  /** DCAT imports (docs/dcat-harvesting.md): the most bytes of a catalogue read (URL or upload), datasets imported at once, and seconds to fetch a URL. */
+  HARVEST_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .positive()
+    .default(10 * 1024 * 1024),
+  HARVEST_MAX_DATASETS: z.coerce.number().int().positive().default(1000),
+  HARVEST_FETCH_TIMEOUT_SECONDS: z.coerce.number().int().positive().default(30),
   /**
    * User-supplied endpoints (database hosts of connections, S3 endpoints of cloud accounts) may not
    * be loopback, private or link-local addresses, except those listed here by the operator.

@@ -268,6 +268,18 @@ export class RecordStore {
     return { count: Number(count), records: rows.map(toRecord) };
   }
 
+  /**
+   * The records canViewRecord (libs/contracts) shows an anonymous visitor (EV, not ownerOnly), oldest
+   * first, so the pages of the published DCAT catalogue stay put as records are added. Callers still
+   * pass each through the rule; this only narrows the read.
+   */
+  async everyoneVisibleRecords(page: { offset: number; limit: number }): Promise<{ count: number; records: CatalogueRecord[] }> {
+    const where = "WHERE r.visibility = 'EV' AND NOT r.owner_only";
+    const [{ count }]: Array<{ count: string }> = await this.manager.query(`SELECT count(*) FROM catalogue.records r ${where}`);
+    const rows: RecordRow[] = await this.manager.query(`${RECORD_SELECT} ${where} ORDER BY r.date_created, r.id LIMIT $1 OFFSET $2`, [page.limit, page.offset]);
+    return { count: Number(count), records: rows.map(toRecord) };
+  }
+
   async files(recordId: string): Promise<CatalogueFile[]> {
     const rows: FileRow[] = await this.manager.query(`SELECT ${FILE_COLUMNS} FROM catalogue.files WHERE record_id = $1 ORDER BY created_at, id`, [recordId]);
     return rows.map(toFile);

@@ -1,4 +1,4 @@
-import { linkMatchSchema } from '@dc/contracts';
+import { harvestOutcomeSchema, linkMatchSchema } from '@dc/contracts';
 import { isoDateTime, pagedSchema } from '@dc/platform';
 import { z } from 'zod';
 
@@ -18,7 +18,7 @@ export const jobsListSchema = z.object({ active_flag: flag, page: z.unknown().op
 /** A job as the Jobs page reads it (spec section 3, Job); `matches` only in job-content. */
 export const jobViewSchema = z.object({
   job_id: z.string(),
-  type: z.enum(['MERGE', 'LINK']),
+  type: z.enum(['MERGE', 'LINK', 'HARVEST']),
   progress: z.object({ current: z.number().int(), total: z.number().int() }),
   info: z.string(),
   is_active: z.boolean(),
@@ -43,6 +43,11 @@ export const jobViewSchema = z.object({
         'LINK: why its row pairs are no longer shown (the access grant a record was read under has ended; matches then empty, total_matches 0), else null',
       ),
     tot_rows: z.object({ left: z.number().int(), right: z.number().int() }).nullable(),
+    source: z.string().optional().describe('HARVEST only: the URL or file name of the DCAT catalogue imported'),
+    harvest: harvestOutcomeSchema
+      .nullable()
+      .optional()
+      .describe('HARVEST only: datasets created, updated and failed (with reasons) once the import ended, else null'),
   }),
 });
 

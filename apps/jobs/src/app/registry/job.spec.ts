@@ -23,6 +23,7 @@ const job = (type: Job['type'], left: JobSide, right: JobSide): Job => ({
   resultRecordId: type === 'MERGE' ? 'merged' : null,
   matches: [{ fieldsA: ['ssn'], fieldsB: ['ssn'], rowA: 0, rowB: 1, rows_match_prob: 1 }],
   totRows: { left: 1, right: 2 },
+  harvest: null,
   createdAt: NOW,
   completedAt: NOW,
 });

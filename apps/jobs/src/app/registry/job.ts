@@ -1,4 +1,4 @@
-import { grantIsActive, type linkMatchSchema, type SourceTerms } from '@dc/contracts';
+import { grantIsActive, type HarvestOutcome, type linkMatchSchema, type SourceTerms } from '@dc/contracts';
 import type { z } from 'zod';
 import type { jobViewSchema } from './dto';
 
@@ -18,7 +18,7 @@ export interface JobSide {
 /** A job as the registry keeps it (spec: Job). */
 export interface Job {
   jobId: string;
-  type: 'MERGE' | 'LINK';
+  type: 'MERGE' | 'LINK' | 'HARVEST';
   ownerId: string;
   info: string;
   left: JobSide;
@@ -28,6 +28,8 @@ export interface Job {
   resultRecordId: string | null;
   matches: Array<z.output<typeof linkMatchSchema>>;
   totRows: { left: number; right: number } | null;
+  /** HARVEST: what the import made of the datasets (from job.completed). */
+  harvest: HarvestOutcome | null;
   createdAt: Date;
   completedAt: Date | null;
 }
@@ -73,6 +75,7 @@ export function jobView(job: Job, withMatches: boolean, now: Date = new Date()):
       ...(withMatches ? { matches } : {}),
       withheld,
       tot_rows: job.totRows,
+      ...(job.type === 'HARVEST' ? { source: job.left.name, harvest: job.harvest } : {}),
     },
   };
 }

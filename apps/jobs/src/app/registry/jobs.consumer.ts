@@ -1,5 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
-import { JobCompleted, JobProgressed, JobRequested, RecordDeleted } from '@dc/contracts';
+import { JobCompleted, JobProgressed, JobRequested, JobStarted, RecordDeleted } from '@dc/contracts';
 import { ServiceEvents } from '@dc/platform';
 import { RequestGrantsRepository } from '../grants/request-grants.repository';
 import { DerivedStorageRepository } from '../worker/derived-storage.repository';
@@ -24,6 +24,7 @@ export class JobsConsumer implements OnModuleInit {
       await this.jobs.register(manager, job, event.occurredAt);
       await this.grants.vouchFor(manager, job, event.occurredAt);
     });
+    this.events.on([JobStarted.type], (event, manager) => this.jobs.registerStarted(manager, JobStarted.payload.parse(event.payload), event.occurredAt));
     this.events.on([JobProgressed.type], (event, manager) => this.jobs.progress(manager, JobProgressed.payload.parse(event.payload)));
     this.events.on([JobCompleted.type], (event, manager) => this.jobs.complete(manager, JobCompleted.payload.parse(event.payload), event.occurredAt));
     this.events.on([RecordDeleted.type], async (event, manager) => {

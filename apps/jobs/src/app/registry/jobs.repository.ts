@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { JobCompleted, JobProgressed, JobRequestedPayload, SourceTerms } from '@dc/contracts';
+import type { JobCompleted, JobProgressed, JobRequestedPayload, JobStartedPayload, SourceTerms } from '@dc/contracts';
 import { ServiceDatabase } from '@dc/platform';
 import type { z } from 'zod';
 import type { Job, JobSide } from './job';
@@ -21,6 +21,7 @@ interface JobRow {
   // Written from job.completed payloads, validated against linkMatchSchema when consumed.
   matches: Job['matches'];
   tot_rows: Job['totRows'];
+  harvest: Job['harvest'];
   created_at: Date;
   completed_at: Date | null;
   left_removed: boolean;
@@ -72,6 +73,7 @@ const toJob = (row: JobRow): Job => ({
   resultRecordId: row.result_record_id,
   matches: row.matches,
   totRows: row.tot_rows,
+  harvest: row.harvest,
   createdAt: row.created_at,
   completedAt: row.completed_at,
 });
@@ -115,6 +117,16 @@ export class JobsRepository {
     );
   }
 
+  /** A job a service runs itself (job.started): no records on either side; the left side names the source imported. */
+  async registerStarted(manager: EntityManager, job: JobStartedPayload, occurredAt: string): Promise<void> {
+    await manager.query(
+      `INSERT INTO jobs.jobs (job_id, type, owner_id, info, record_left_id, record_left_name, record_right_id, record_right_name, created_at,
+         progress_total)
+       VALUES ($1, $2, $3, $4, '', $5, '', '', $6, $7) ON CONFLICT (job_id) DO NOTHING`,
+      [job.jobId, job.type, job.owner.userId, job.info, job.source, occurredAt, job.total],
+    );
+  }
+
   async progress(manager: EntityManager, progress: z.output<typeof JobProgressed.payload>): Promise<void> {
     await manager.query(
       `UPDATE jobs.jobs SET progress_current = $2, progress_total = $3
@@ -126,9 +138,18 @@ export class JobsRepository {
   async complete(manager: EntityManager, done: z.output<typeof JobCompleted.payload>, occurredAt: string): Promise<void> {
     await manager.query(
       `UPDATE jobs.jobs SET status = $2, info = $3, result_record_id = $4, matches = $5::jsonb, tot_rows = $6::jsonb, completed_at = $7,
-         progress_current = progress_total
+         progress_current = progress_total, harvest = $8::jsonb
        WHERE job_id = $1 AND status = 'active'`,
-      [done.jobId, done.status, done.info, done.resultRecordId, JSON.stringify(done.matches), done.totRows && JSON.stringify(done.totRows), occurredAt],
+      [
+        done.jobId,
+        done.status,
+        done.info,
+        done.resultRecordId,
+        JSON.stringify(done.matches),
+        done.totRows && JSON.stringify(done.totRows),
+        occurredAt,
+        done.harvest && JSON.stringify(done.harvest),
+      ],
     );
   }
 

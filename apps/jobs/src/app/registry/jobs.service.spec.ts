@@ -61,6 +61,7 @@ describe('JobsService on an in-memory registry: only the owner lists, reads and 
       resultRecordId: null,
       matches: [{ fieldsA: ['station'], fieldsB: ['station_id'], rowA: 1, rowB: 2, rows_match_prob: 0.9 }],
       totRows: { left: 10, right: 12 },
+      harvest: null,
       createdAt: new Date(Date.now() - minutesAgo * 60_000),
       completedAt: new Date(),
       deleted: false,
