@@ -91,6 +91,7 @@ describeInfra('gateway: schema.org Dataset in the HTML of a public record page (
     expect(html).toContain('<meta name="description" content="Annual means &quot;quoted&quot; &amp; &lt;b&gt;bold&lt;/b&gt;." />');
     expect(html).toContain('<base href="../" />');
     expect(html).toContain('<div id="root"></div>');
+    expect(html).toMatch(new RegExp(`<link rel="alternate" type="text/turtle" href="https?://[^"]+/api/dcat/datasets/${ids.open}" />`));
 
     const dataset = await expandedDataset(html);
     expect(dataset['@type']).toEqual([`${SCHEMA}Dataset`]);

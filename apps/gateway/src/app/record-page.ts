@@ -64,7 +64,11 @@ export function recordPageHtml(indexHtml: string, depth: number, dataset: Schema
   html = /<meta\s+name="description"[^>]*>/i.test(html) ? html.replace(/<meta\s+name="description"[^>]*>/i, () => meta) : html;
   const head = [
     typeof dataset.url === 'string' ? `<link rel="canonical" href="${escapeHtml(dataset.url)}" />` : '',
+    // The record's DCAT-AP description (its dataset IRI answers Turtle or JSON-LD), for harvesters that follow links.
+    typeof dataset['@id'] === 'string' ? `<link rel="alternate" type="text/turtle" href="${escapeHtml(dataset['@id'])}" />` : '',
     `<script type="application/ld+json">${scriptSafeJson(dataset)}</script>`,
-  ].join('\n    ');
+  ]
+    .filter(Boolean)
+    .join('\n    ');
   return html.replace(/<\/head>/i, () => `    ${head}\n  </head>`);
 }

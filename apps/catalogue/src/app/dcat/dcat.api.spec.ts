@@ -83,6 +83,26 @@ describeInfra('catalogue: DCAT-AP publication of the records everyone may see (r
     expect(signedIn.text).not.toContain(ids.custom);
   });
 
+  it('a record leaves the publication when it stops being public: made private, owner-only (lineage) or deleted', async () => {
+    const made = await api.upload(owner, [], { name: 'Briefly public', description: 'Soon gone.', visibility: 'EV' });
+    const id = made.body.id as string;
+    const listed = async () => subjectsOfType(await turtle('/api/dcat/catalog?page_size=500'), V.dcat.Dataset).includes(datasetIri(id));
+    expect(await listed()).toBe(true);
+    expect((await api.http().get(`/api/dcat/datasets/${id}`)).status).toBe(200);
+    // Owner-only (a derivative of data shared with its maker alone) whatever its visibility says.
+    await api.catalogue.sql('UPDATE catalogue.records SET owner_only = true WHERE id = $1', [id]);
+    expect(await listed()).toBe(false);
+    expect((await api.http().get(`/api/dcat/datasets/${id}`)).status).toBe(404);
+    await api.catalogue.sql('UPDATE catalogue.records SET owner_only = false WHERE id = $1', [id]);
+    expect((await api.http().put(`/api/records/${id}/`).set(api.as(owner)).send({ visibility: 'PR' })).status).toBe(200);
+    expect(await listed()).toBe(false);
+    expect((await api.http().get(`/api/dcat/datasets/${id}/schema-org`)).status).toBe(404);
+    expect((await api.http().put(`/api/records/${id}/`).set(api.as(owner)).send({ visibility: 'EV' })).status).toBe(200);
+    expect(await listed()).toBe(true);
+    expect((await api.http().delete(`/api/records/${id}/`).set(api.as(owner))).status).toBe(204);
+    expect(await listed()).toBe(false);
+  });
+
   it('a paging walk from hydra:first along hydra:next visits every published record once', async () => {
     const seen: string[] = [];
     let url: string | undefined = '/api/dcat/catalog?page_size=1';

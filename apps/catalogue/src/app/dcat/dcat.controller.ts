@@ -17,8 +17,9 @@ const catalogQuery = formatQuery.extend({
   page: z.number().int().min(1).optional().describe('1-based page number (hydra:first / next / last name them)'),
   page_size: z.number().int().min(1).max(DCAT_MAX_PAGE_SIZE).optional().describe(`datasets per page, ${DCAT_PAGE_SIZE} unless given`),
 });
-const jsonLdDocument = z
-  .record(z.string(), z.unknown())
+/** Turtle is text, JSON-LD an object: both media types are listed (ApiProduces) with this schema. */
+const rdfDocument = z
+  .union([z.string().describe('Turtle (text/turtle)'), z.record(z.string(), z.unknown()).describe('JSON-LD (application/ld+json)')])
   .describe('RDF: Turtle (text/turtle, the default) or JSON-LD (application/ld+json) as the Accept header or `format` asks; see docs/dcat.md');
 
 const NOT_ACCEPTABLE = 'This resource is published as text/turtle or application/ld+json: ask for one of them in the Accept header.';
@@ -56,7 +57,7 @@ export class DcatController {
   @ApiContract({
     summary: 'The DCAT-AP 3.0.1 catalogue of the records everyone may see, one page (Hydra paging); Turtle or JSON-LD',
     query: catalogQuery,
-    responses: { 200: jsonLdDocument },
+    responses: { 200: rdfDocument },
   })
   @ApiProduces(TURTLE, JSON_LD)
   @Public()
@@ -68,7 +69,7 @@ export class DcatController {
   @ApiContract({
     summary: "One record's DCAT-AP dataset with its distributions (404 unless everyone may see it); Turtle or JSON-LD",
     query: formatQuery,
-    responses: { 200: jsonLdDocument },
+    responses: { 200: rdfDocument },
   })
   @ApiProduces(TURTLE, JSON_LD)
   @Public()
