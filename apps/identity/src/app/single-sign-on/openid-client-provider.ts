@@ -112,7 +112,11 @@ function classify(error: unknown, step: 'discovery' | 'exchange'): IdentityProvi
   if (error instanceof IdentityProviderError) return error;
   const chain = causes(error);
   if (chain.some((e) => e instanceof AddressRefusedError)) return new IdentityProviderError('address-refused', String((error as Error).message));
-  const message = error instanceof Error ? error.message : String(error);
+  // Every message of the chain, for the log (e.g. "JWT timestamp claim value failed validation: unexpected JWT "exp" ...").
+  const message = chain
+    .filter((e): e is Error => e instanceof Error)
+    .map((e) => e.message)
+    .join(': ');
   if (error instanceof oidc.AuthorizationResponseError) return new IdentityProviderError('denied', error.error_description ?? error.error);
   if (error instanceof oidc.WWWAuthenticateChallengeError) return new IdentityProviderError('client-refused', message);
   if (error instanceof oidc.ResponseBodyError) {
