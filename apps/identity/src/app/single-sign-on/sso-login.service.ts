@@ -150,7 +150,7 @@ export class SsoLoginService {
         return created;
       }
       const again = await this.sso.linkedAccount(identity.issuer, identity.subject);
-      if (again) return again.organisationId === provider.organisationId && again.active ? again : SSO_ERRORS.otherOrganisation;
+      if (again) return again.organisationId !== provider.organisationId ? SSO_ERRORS.otherOrganisation : again.active ? again : SSO_ERRORS.inactive;
       if ((await this.sso.usernameOrEmailTaken(undefined, identity.email)).email) return SSO_ERRORS.emailTaken;
     }
     return SSO_ERRORS.emailTaken;
