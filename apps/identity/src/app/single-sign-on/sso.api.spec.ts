@@ -286,6 +286,11 @@ describeInfra('identity API: single sign-on with a real OpenID provider (oidc-pr
     expect(lovelace.organisation).toBe(roles.founder.organisationId);
     expect(lovelace.id).not.toBe(jacquard.id);
 
+    // An Access Admin deactivates the account: the provider's sign-in no longer gets in.
+    const deactivated = await identity.http().patch(`/api/account/${lovelace.id}/`).set(auth(roles.founder.token)).send({ active: false });
+    expect(deactivated.status).toBe(200);
+    expect((await signIn(engines, providerIds.engines, 'ada')).exchange.body).toEqual({ detail: SSO_ERRORS.inactive });
+
     const unknown = await identity.http().get('/api/sso/providers/00000000-0000-4000-8000-000000000000/start/');
     expect((await complete(unknown.status, unknown.headers.location)).exchange.body).toEqual({ detail: SSO_ERRORS.unknownProvider });
   });
