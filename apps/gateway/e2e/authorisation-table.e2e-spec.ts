@@ -67,6 +67,26 @@ const TABLE: Record<string, Call[]> = {
   ],
   'identity /api/userprofile-autofill-list': [{ method: 'GET', path: () => '/api/userprofile-autofill-list', expect: s(401, 200, 200, 200, 200, 200, 200) }],
   'identity /api/organisation-autofill-list': [{ method: 'GET', path: () => '/api/organisation-autofill-list', expect: s(401, 200, 200, 200, 200, 200, 200) }],
+  // Single sign-on: the login screen's list and the exchange are anonymous; the settings are the Data Admin's (the other founder sees its own).
+  'identity /api/sso': [
+    { method: 'GET', path: () => '/api/sso/providers/', expect: s(200, 200, 200, 200, 200, 200, 200) },
+    { method: 'POST', path: () => '/api/sso/exchange/', body: { result: 'unknown' }, expect: s(400, 400, 400, 400, 400, 400, 400) },
+    { method: 'GET', path: () => '/api/sso/settings/', expect: s(401, 403, 403, 200, 403, 200, 200) },
+    {
+      method: 'PUT',
+      path: () => '/api/sso/settings/',
+      // A loopback issuer the product may not reach: the Data Admin's answer is the issuer's field error.
+      body: {
+        name: 'Keycloak',
+        issuer: 'http://127.0.0.1:1/realms/x',
+        client_id: 'c',
+        client_secret: 's',
+        allowed_domains: ['example.org'],
+        client_type: 'BASIC',
+      },
+      expect: s(401, 403, 403, 400, 403, 400, 400),
+    },
+  ],
   'catalogue /api/records': [
     { method: 'GET', path: (f) => `/api/records/${f.record}/`, expect: s(404, 200, 200, 200, 200, 200, 404) },
     { method: 'PUT', path: (f) => `/api/records/${f.record}/`, body: { description: 'Edited' }, expect: s(401, 403, 403, 200, 403, 200, 404) },

@@ -17,3 +17,4 @@ export * from './bytes-body';
 export * from './embedded-product';
 export * from './containers';
 export * from './shacl';
+export * from './oidc-provider';

@@ -25,6 +25,7 @@ export const ROUTES: Route[] = [
   { service: 'identity', prefix: '/api/organisation' },
   { service: 'identity', prefix: '/api/userprofile-autofill-list' },
   { service: 'identity', prefix: '/api/organisation-autofill-list' },
+  { service: 'identity', prefix: '/api/sso' },
   { service: 'catalogue', prefix: '/api/records' },
   { service: 'catalogue', prefix: '/api/files' },
   { service: 'catalogue', prefix: '/api/accessoptions' },

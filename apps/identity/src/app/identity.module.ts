@@ -46,13 +46,27 @@ import { Argon2PasswordHasher, PasswordHasher } from './security/password-hasher
 import { PasswordPolicy } from './security/password-policy';
 import { MailRequestedConsumer } from './mail/mail-requested.consumer';
 import { AccountsRepublisher } from './reindex/accounts-republisher';
+import { SingleSignOn1764424000000 } from './migrations/1764424000000-single-sign-on';
+import { IdentityProviderClient } from './single-sign-on/identity-provider-client';
+import { OpenIdClientProvider } from './single-sign-on/openid-client-provider';
+import { OutgoingAddressGuard } from './single-sign-on/outgoing-address-guard';
+import { SsoLoginController, SsoSettingsController } from './single-sign-on/sso.controller';
+import { SsoLoginService } from './single-sign-on/sso-login.service';
+import { SsoRepository } from './single-sign-on/sso.repository';
+import { SsoSettingsService } from './single-sign-on/sso-settings.service';
 
 @Module({
   imports: [
     ServiceRuntimeModule.forService({
       name: 'identity',
       entities: [OrganisationEntity, UserEntity],
-      migrations: [IdentityInitial1763780000000, IdentityAccounts1763790000000, ApiKeySecretVerifier1764200000000, ThrottlePairsRevokedTokens1764300000000],
+      migrations: [
+        IdentityInitial1763780000000,
+        IdentityAccounts1763790000000,
+        ApiKeySecretVerifier1764200000000,
+        ThrottlePairsRevokedTokens1764300000000,
+        SingleSignOn1764424000000,
+      ],
     }),
   ],
   // ProfileController first: its GET api/account/user-account must win over AccountsController's GET api/account/:id.
@@ -68,6 +82,8 @@ import { AccountsRepublisher } from './reindex/accounts-republisher';
     AutofillController,
     ApiKeysController,
     TokenStatusController,
+    SsoSettingsController,
+    SsoLoginController,
   ],
   providers: [
     MailRequestedConsumer,
@@ -100,6 +116,11 @@ import { AccountsRepublisher } from './reindex/accounts-republisher';
     AutofillRepository,
     ApiKeysService,
     ApiKeysRepository,
+    OutgoingAddressGuard,
+    { provide: IdentityProviderClient, useClass: OpenIdClientProvider },
+    SsoRepository,
+    SsoSettingsService,
+    SsoLoginService,
   ],
 })
 export class IdentityModule {}

@@ -8,6 +8,7 @@ import { ServerErrorAlert } from '../forms/ServerErrorAlert';
 import { TextField } from '../forms/TextField';
 import { requiredMessage, useForm } from '../forms/use-form';
 import { identityApi } from '../identity/identity-api';
+import { SingleSignOnButtons } from '../identity/SingleSignOnButtons';
 
 /** Why the user was sent here, and where from, passed as router state by other screens. */
 export interface LoginNotice {
@@ -81,6 +82,7 @@ export function LoginPage() {
             <Checkbox.Label>Remember me</Checkbox.Label>
           </Checkbox.Root>
           <AuthActions submitLabel="Login" submitting={form.submitting} cancelTo="/" />
+          <SingleSignOnButtons />
           <Stack gap="1">
             <AuthLink prompt="No account yet?" to="/register">
               Sign Up

@@ -7,6 +7,7 @@ import { RecordEditPage } from '../pages/RecordEditPage';
 import { IndexDataPage } from '../pages/IndexDataPage';
 import { RequestsPage } from '../pages/RequestsPage';
 import { LoginPage } from '../pages/LoginPage';
+import { SingleSignOnPage } from '../pages/SingleSignOnPage';
 import { RegisterPage } from '../pages/RegisterPage';
 import { PasswordResetPage } from '../pages/PasswordResetPage';
 import { ProfilePage } from '../pages/ProfilePage';
@@ -58,6 +59,15 @@ export const routes: RouteObject[] = [
         element: (
           <GuestOnly>
             <LoginPage />
+          </GuestOnly>
+        ),
+        handle: handle({ crumb: 'Login', bare: true }),
+      },
+      {
+        path: 'login/sso',
+        element: (
+          <GuestOnly>
+            <SingleSignOnPage />
           </GuestOnly>
         ),
         handle: handle({ crumb: 'Login', bare: true }),

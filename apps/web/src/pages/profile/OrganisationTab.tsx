@@ -11,6 +11,7 @@ import { PERMISSIONS } from '../../identity/constants';
 import { identityApi } from '../../identity/identity-api';
 import { toaster } from '../../shell/toaster';
 import { accountKeys, identityKeys } from '../../shared/query-keys';
+import { SingleSignOnSection } from './SingleSignOnSection';
 
 const FIELDS = ['name', 'email', 'description'] as const;
 
@@ -89,6 +90,7 @@ export function OrganisationTab({ user }: { user: UserAccount }) {
       {query.isPending && <LoadingState label="Loading the organisation…" />}
       {query.isError && <ServerErrorAlert error={toApiError(query.error)} title="The organisation could not be loaded." />}
       {query.data && <OrganisationForm key={query.data.id} organisation={query.data} canEdit={hasPermission(PERMISSIONS.changeOrganisation)} />}
+      <SingleSignOnSection user={user} />
     </Section>
   );
 }
