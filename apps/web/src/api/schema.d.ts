@@ -393,6 +393,74 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/dcat/catalog": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The DCAT-AP 3.0.1 catalogue of the records everyone may see, one page (Hydra paging); Turtle or JSON-LD */
+        get: operations["Dcat_catalog"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dcat/datasets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One record's DCAT-AP dataset with its distributions (404 unless everyone may see it); Turtle or JSON-LD */
+        get: operations["Dcat_dataset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dcat/datasets/{id}/distributions/{fileId}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A distribution's dcat:downloadURL: 302 to a signed link valid 5 minutes while anonymous visitors may download it (Open access) */
+        get: operations["Dcat_download"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/dcat/datasets/{id}/schema-org": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A public record's schema.org Dataset (JSON-LD), as its page carries it for search engines (404 unless everyone may see it) */
+        get: operations["Dcat_schemaOrg"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/files/{id}": {
         parameters: {
             query?: never;
@@ -459,6 +527,23 @@ export interface paths {
         post?: never;
         /** Delete a project (its records stay) */
         delete: operations["Groups_remove"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/harvests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Import a DCAT catalogue's datasets as metadata-only records of your organisation (a background HARVEST job) */
+        post: operations["Harvests_start"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -1097,6 +1182,93 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/callback": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The provider's redirect back (the redirect URI to register): redirects to the web app's completion page with a one-time result */
+        get: operations["SsoLogin_callback"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Exchange the one-time result of a sign-in for the product's JWT (or the sign-in's error) */
+        post: operations["SsoLogin_exchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The providers the login screen offers ("Sign in with <name>") */
+        get: operations["SsoLogin_providers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/providers/{id}/start": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Start a sign-in with the provider: redirects to the provider's authorization endpoint (code flow, PKCE, state, nonce) */
+        get: operations["SsoLogin_start"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/sso/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The organisation's single sign-on provider (Data Admin); the client secret is never returned */
+        get: operations["SsoSettings_get"];
+        /** Set the organisation's single sign-on provider (Data Admin); its discovery document is read first */
+        put: operations["SsoSettings_save"];
+        post?: never;
+        /** Remove the organisation's single sign-on provider (Data Admin); linked accounts stay */
+        delete: operations["SsoSettings_remove"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4459,6 +4631,378 @@ export interface operations {
             };
         };
     };
+    Dcat_catalog: {
+        parameters: {
+            query?: {
+                /** @description overrides the Accept header: ttl or turtle for Turtle, jsonld for JSON-LD */
+                format?: "ttl" | "turtle" | "jsonld";
+                /** @description 1-based page number (hydra:first / next / last name them) */
+                page?: number;
+                /** @description datasets per page, 100 unless given */
+                page_size?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/turtle": string | {
+                        [key: string]: unknown;
+                    };
+                    "application/ld+json": string | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Dcat_dataset: {
+        parameters: {
+            query?: {
+                /** @description overrides the Accept header: ttl or turtle for Turtle, jsonld for JSON-LD */
+                format?: "ttl" | "turtle" | "jsonld";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/turtle": string | {
+                        [key: string]: unknown;
+                    };
+                    "application/ld+json": string | {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Dcat_download: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                fileId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Dcat_schemaOrg: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/ld+json": {
+                        "@context": {
+                            /** @enum {string} */
+                            "@vocab": "https://schema.org/";
+                        };
+                        /** @enum {string} */
+                        "@type": "Dataset";
+                        "@id": string;
+                        name: string;
+                        description: string;
+                        url: string;
+                        identifier: string;
+                        keywords: string[];
+                        dateCreated: string;
+                        dateModified: string;
+                        isAccessibleForFree: boolean;
+                        conditionsOfAccess: string;
+                        creator: {
+                            /** @enum {string} */
+                            "@type": "Organization";
+                            name: string;
+                        };
+                        publisher: {
+                            /** @enum {string} */
+                            "@type": "Organization";
+                            name: string;
+                        };
+                        distribution: {
+                            /** @enum {string} */
+                            "@type": "DataDownload";
+                            name: string;
+                            encodingFormat: string;
+                            contentSize: string;
+                            contentUrl?: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     Files_rename: {
         parameters: {
             query?: never;
@@ -5065,6 +5609,113 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content?: never;
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Harvests_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /** @description JSON or a form field: the address of a DCAT catalogue (Turtle or JSON-LD), fetched by the server */
+                    url?: string;
+                    /**
+                     * Format: binary
+                     * @description multipart only: the catalogue itself (Turtle or JSON-LD)
+                     */
+                    file?: string;
+                };
+                "application/json": {
+                    /** @description JSON or a form field: the address of a DCAT catalogue (Turtle or JSON-LD), fetched by the server */
+                    url?: string;
+                    /**
+                     * Format: binary
+                     * @description multipart only: the catalogue itself (Turtle or JSON-LD)
+                     */
+                    file?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The HARVEST job on the Jobs page (/api/tasks/) */
+                        job_id: string;
+                        /** @description The URL or file name imported */
+                        source: string;
+                        /** @description Datasets found, to be imported */
+                        datasets: number;
+                        detail: string;
+                    };
+                };
             };
             /** @description Invalid input: field errors or non_field_errors. */
             400: {
@@ -10557,6 +11208,613 @@ export interface operations {
             };
         };
     };
+    SsoLogin_callback: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                error?: string;
+                error_description?: string;
+                iss?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SsoLogin_exchange: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    result: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        token: string;
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SsoLogin_providers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        name: string;
+                    }[];
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SsoLogin_start: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            302: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SsoSettings_get: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What to register at the provider as the redirect (callback) URI */
+                        redirect_uri: string;
+                        provider: {
+                            id: string;
+                            name: string;
+                            issuer: string;
+                            client_id: string;
+                            client_secret_set: boolean;
+                            allowed_domains: string[];
+                            /** @enum {string} */
+                            client_type: "STANDARD" | "BASIC";
+                            updated_at: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SsoSettings_save: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Shown on the login screen as "Sign in with <name>" */
+                    name: string;
+                    /** @description The provider's issuer URL (its discovery document is <issuer>/.well-known/openid-configuration) */
+                    issuer: string;
+                    /** @description The client id the provider gave the product */
+                    client_id: string;
+                    /** @description The client secret; sealed when stored, never returned. Leave out to keep the stored one. */
+                    client_secret?: string;
+                    /** @description Email domains whose people may sign in (and get an account) */
+                    allowed_domains: string[];
+                    /**
+                     * @description The plan of accounts made at first sign-in
+                     * @enum {string}
+                     */
+                    client_type: "STANDARD" | "BASIC";
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description What to register at the provider as the redirect (callback) URI */
+                        redirect_uri: string;
+                        provider: {
+                            id: string;
+                            name: string;
+                            issuer: string;
+                            client_id: string;
+                            client_secret_set: boolean;
+                            allowed_domains: string[];
+                            /** @enum {string} */
+                            client_type: "STANDARD" | "BASIC";
+                            updated_at: string;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    SsoSettings_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     Jobs_content: {
         parameters: {
             query?: never;
@@ -10581,7 +11839,7 @@ export interface operations {
                     "application/json": {
                         job_id: string;
                         /** @enum {string} */
-                        type: "MERGE" | "LINK";
+                        type: "MERGE" | "LINK" | "HARVEST";
                         progress: {
                             current: number;
                             total: number;
@@ -10620,6 +11878,20 @@ export interface operations {
                             tot_rows: {
                                 left: number;
                                 right: number;
+                            } | null;
+                            /** @description HARVEST only: the URL or file name of the DCAT catalogue imported */
+                            source?: string;
+                            /** @description HARVEST only: datasets created, updated and failed (with reasons) once the import ended, else null */
+                            harvest?: {
+                                total: number;
+                                created: number;
+                                updated: number;
+                                failed: number;
+                                /** @description The first 100 failed datasets (their IRI or title) and why. */
+                                failures: {
+                                    dataset: string;
+                                    reason: string;
+                                }[];
                             } | null;
                         };
                     };
@@ -10801,7 +12073,7 @@ export interface operations {
                         results: {
                             job_id: string;
                             /** @enum {string} */
-                            type: "MERGE" | "LINK";
+                            type: "MERGE" | "LINK" | "HARVEST";
                             progress: {
                                 current: number;
                                 total: number;
@@ -10840,6 +12112,20 @@ export interface operations {
                                 tot_rows: {
                                     left: number;
                                     right: number;
+                                } | null;
+                                /** @description HARVEST only: the URL or file name of the DCAT catalogue imported */
+                                source?: string;
+                                /** @description HARVEST only: datasets created, updated and failed (with reasons) once the import ended, else null */
+                                harvest?: {
+                                    total: number;
+                                    created: number;
+                                    updated: number;
+                                    failed: number;
+                                    /** @description The first 100 failed datasets (their IRI or title) and why. */
+                                    failures: {
+                                        dataset: string;
+                                        reason: string;
+                                    }[];
                                 } | null;
                             };
                         }[];
