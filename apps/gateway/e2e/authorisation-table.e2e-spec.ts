@@ -105,6 +105,16 @@ const TABLE: Record<string, Call[]> = {
       expect: s(401, 404, 404, 404, 404, 404, 404),
     },
   ],
+  // Data Admins manage their own organisation's webhooks (another organisation's founder sees their own, empty list).
+  'jobs /api/webhooks': [
+    { method: 'GET', path: () => '/api/webhooks/', expect: s(401, 403, 403, 200, 403, 200, 200) },
+    { method: 'POST', path: () => '/api/webhooks/', body: {}, expect: s(401, 400, 400, 400, 400, 400, 400) },
+    {
+      method: 'GET',
+      path: () => '/api/webhooks/00000000-0000-4000-8000-000000000000/deliveries/',
+      expect: s(401, 403, 403, 404, 403, 404, 404),
+    },
+  ],
 };
 
 const rowKey = (route: { service: string; prefix: string; methods?: string[] }) =>
