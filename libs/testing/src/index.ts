@@ -16,3 +16,4 @@ export * from './record-snapshot';
 export * from './bytes-body';
 export * from './embedded-product';
 export * from './containers';
+export * from './webhook-receiver';

@@ -95,7 +95,7 @@ export class WebhooksRepository {
   }
 
   async updateEndpoint(id: string, changes: Pick<WebhookEndpoint, 'url' | 'description' | 'eventTypes' | 'active'>): Promise<WebhookEndpoint> {
-    const rows: EndpointRow[] = await this.manager.query(
+    const [rows]: [EndpointRow[], number] = await this.manager.query(
       `UPDATE jobs.webhook_endpoints SET url = $2, description = $3, event_types = $4, active = $5, updated_at = now()
        WHERE id = $1 RETURNING ${ENDPOINT_COLUMNS}`,
       [id, changes.url, changes.description, changes.eventTypes, changes.active],
@@ -131,7 +131,7 @@ export class WebhooksRepository {
 
   /** A dead letter goes back to the queue, with a fresh count of attempts. */
   async resend(id: string): Promise<WebhookDelivery> {
-    const rows: DeliveryRow[] = await this.manager.query(
+    const [rows]: [DeliveryRow[], number] = await this.manager.query(
       `UPDATE jobs.webhook_deliveries SET status = 'pending', attempts = 0, next_attempt_at = now(), locked_until = NULL
        WHERE id = $1 RETURNING ${DELIVERY_COLUMNS}`,
       [id],
@@ -187,14 +187,15 @@ export class WebhooksRepository {
    * attempt. A claim that runs out (its process was killed mid-attempt) makes the delivery due again.
    */
   async claimDue(limit: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-    const rows: Array<{ id: string; event_id: string; body: string; attempts: number; url: string; endpoint_id: string; secret_sealed: string }> =
+    // TypeORM answers an UPDATE with [rows, count].
+    const [rows]: [Array<{ id: string; event_id: string; body: string; attempts: number; url: string; endpoint_id: string; secret_sealed: string }>, number] =
       await this.manager.query(
         `WITH due AS (
            SELECT d.id FROM jobs.webhook_deliveries d JOIN jobs.webhook_endpoints e ON e.id = d.endpoint_id
            WHERE d.status = 'pending' AND d.next_attempt_at <= now() AND (d.locked_until IS NULL OR d.locked_until < now()) AND e.active
            ORDER BY d.next_attempt_at LIMIT $1 FOR UPDATE OF d SKIP LOCKED
          )
-         UPDATE jobs.webhook_deliveries d SET locked_until = now() + make_interval(secs => $2::double precision / 1000), attempts = d.attempts + 1,
+         UPDATE jobs.webhook_deliveries d SET locked_until = now() + $2 * interval '1 millisecond', attempts = d.attempts + 1,
            last_attempt_at = now()
          FROM due, jobs.webhook_endpoints e
          WHERE d.id = due.id AND e.id = d.endpoint_id
@@ -222,10 +223,16 @@ export class WebhooksRepository {
 
   /** A failed attempt: due again after `retryInMs`, or dead-lettered when retryInMs is null. */
   async failed(id: string, statusCode: number | null, error: string, retryInMs: number | null): Promise<void> {
+    if (retryInMs === null) {
+      await this.manager.query(
+        `UPDATE jobs.webhook_deliveries SET status = 'dead', last_status_code = $2, last_error = $3, locked_until = NULL WHERE id = $1`,
+        [id, statusCode, error],
+      );
+      return;
+    }
     await this.manager.query(
       `UPDATE jobs.webhook_deliveries SET last_status_code = $2, last_error = $3, locked_until = NULL,
-         status = CASE WHEN $4::double precision IS NULL THEN 'dead' ELSE 'pending' END,
-         next_attempt_at = CASE WHEN $4::double precision IS NULL THEN next_attempt_at ELSE now() + make_interval(secs => $4::double precision / 1000) END
+         next_attempt_at = now() + $4 * interval '1 millisecond'
        WHERE id = $1`,
       [id, statusCode, error, retryInMs],
     );
