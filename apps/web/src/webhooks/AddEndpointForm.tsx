@@ -1,4 +1,4 @@
-import { Button, Fieldset, Stack, Text } from '@chakra-ui/react';
+import { Button, Fieldset, Heading, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { CheckboxField } from '../components/CheckboxField';
@@ -23,6 +23,7 @@ export function AddEndpointForm({ onCreated }: { onCreated(endpointId: string, s
     const created = await create.mutateAsync({ url: values.url.trim(), description: values.description.trim(), event_types: types });
     await queryClient.invalidateQueries({ queryKey: webhookKeys.all });
     form.reset();
+    setTypes(['record.created']);
     onCreated(created.id, created.secret);
     toaster.create({ title: 'The webhook endpoint was added.', type: 'success' });
   });
@@ -35,6 +36,9 @@ export function AddEndpointForm({ onCreated }: { onCreated(endpointId: string, s
   return (
     <form ref={form.formRef} noValidate onSubmit={submit} aria-label="Add a webhook endpoint">
       <Stack gap="4" maxW="xl">
+        <Heading as="h3" size="sm">
+          Add an endpoint
+        </Heading>
         <ServerErrorAlert error={form.serverError} shownFields={['url', 'description', 'event_types']} />
         <TextField
           label="Endpoint URL"
