@@ -31,11 +31,11 @@ export class WebhookReceiver {
   behaviour: ReceiverBehaviour = () => 200;
 
   static async start(): Promise<WebhookReceiver> {
-    let receiver: WebhookReceiver | undefined;
-    const server = createServer((request, response) => void receiver!.handle(request, response));
+    const holder: { receiver?: WebhookReceiver } = {};
+    const server = createServer((request, response) => void holder.receiver!.handle(request, response));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    receiver = new WebhookReceiver(server, (server.address() as AddressInfo).port);
-    return receiver;
+    holder.receiver = new WebhookReceiver(server, (server.address() as AddressInfo).port);
+    return holder.receiver;
   }
 
   url(path: string): string {
