@@ -35,11 +35,12 @@ export class HttpWebhookSender extends WebhookSender {
     }
   }
 
-  send(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<SendOutcome> {
+  send(url: string, headers: Record<string, string>, body: string, timeoutMs: number, stop?: AbortSignal): Promise<SendOutcome> {
     return new Promise((resolve) => {
       const target = new URL(url);
       const client = target.protocol === 'https:' ? https : http;
-      const signal = AbortSignal.timeout(timeoutMs);
+      const timeout = AbortSignal.timeout(timeoutMs);
+      const signal = stop ? AbortSignal.any([timeout, stop]) : timeout;
       let settled = false;
       const settle = (outcome: SendOutcome) => {
         if (!settled) resolve(outcome);
@@ -65,7 +66,8 @@ export class HttpWebhookSender extends WebhookSender {
         },
       );
       request.on('error', (error: NodeJS.ErrnoException) => {
-        if (signal.aborted) return settle({ error: `No answer within ${timeoutMs / 1000} s.` });
+        if (stop?.aborted) return settle({ error: 'Stopped before an answer.' });
+        if (timeout.aborted) return settle({ error: `No answer within ${timeoutMs / 1000} s.` });
         if (error instanceof OutgoingAddressRefusedError) return settle({ error: refusedText(error.why) });
         settle({ error: `The endpoint could not be reached (${error.code ?? error.message}).` });
       });

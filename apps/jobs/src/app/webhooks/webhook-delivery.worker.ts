@@ -9,10 +9,13 @@ import { WebhooksRepository } from './webhooks.repository';
 
 /** How much longer than an attempt's time limit a claim lasts: a claim outliving it means its process died. */
 const CLAIM_MARGIN_MS = 5_000;
+/** Delivered and dead deliveries stay in the log this long. */
+export const LOG_RETENTION_DAYS = 30;
+const PRUNE_EVERY_MS = 60 * 60 * 1000;
 
 /**
- * Sends due deliveries in the background, apart from request handling: claims at most
- * WEBHOOK_CONCURRENCY at a time (a claim that runs out, its process killed mid-attempt, makes the
+ * Sends due deliveries in the background, apart from request handling: at most
+ * WEBHOOK_CONCURRENCY attempts at a time, each on its own (a claim that runs out, its process killed mid-attempt, makes the
  * delivery due again: at least once), signs and POSTs each with its time limit, and writes down the
  * outcome: delivered on a 2xx, else due again after the back-off, or dead after the last attempt.
  */
@@ -20,6 +23,9 @@ const CLAIM_MARGIN_MS = 5_000;
 export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly loop: BackgroundLoop;
   private readonly logger: Logger;
+  /** Attempts under way in this process (at most WEBHOOK_CONCURRENCY). */
+  private readonly running = new Set<Promise<void>>();
+  private prunedAt = 0;
 
   constructor(
     private readonly repository: WebhooksRepository,
@@ -42,6 +48,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
 
   async onModuleDestroy(): Promise<void> {
     await this.loop.stop();
+    // Stopping aborted the attempts under way; their claims run out and another process sends them.
+    await Promise.allSettled([...this.running]);
   }
 
   /** A delivery was queued in a transaction about to commit. */
@@ -54,16 +62,32 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     this.loop.nudge();
   }
 
-  /** Resolves once nothing due is left (tests). */
-  idle(): Promise<void> {
-    return this.loop.idle();
+  private async step(signal: AbortSignal): Promise<boolean> {
+    await this.pruneNowAndThen();
+    const free = this.settings.concurrency - this.running.size;
+    if (free <= 0) return false;
+    const claimed = await this.repository.claimDue(free, this.settings.attemptTimeoutMs + CLAIM_MARGIN_MS);
+    for (const delivery of claimed) {
+      // Each attempt runs on its own: a slow endpoint holds one slot, not the others.
+      const attempt: Promise<void> = this.attempt(delivery, signal)
+        .catch((error: unknown) =>
+          this.logger.error({ err: error, deliveryId: delivery.id }, 'a webhook attempt failed; its claim runs out and it is sent again'),
+        )
+        .finally(() => {
+          this.running.delete(attempt);
+          this.loop.nudge();
+        });
+      this.running.add(attempt);
+    }
+    return claimed.length > 0;
   }
 
-  private async step(signal: AbortSignal): Promise<boolean> {
-    const claimed = await this.repository.claimDue(this.settings.concurrency, this.settings.attemptTimeoutMs + CLAIM_MARGIN_MS);
-    if (claimed.length === 0) return false;
-    await Promise.all(claimed.map((delivery) => this.attempt(delivery, signal)));
-    return true;
+  /** Deletes deliveries finished more than LOG_RETENTION_DAYS ago, at most once an hour. */
+  private async pruneNowAndThen(): Promise<void> {
+    if (Date.now() - this.prunedAt < PRUNE_EVERY_MS) return;
+    this.prunedAt = Date.now();
+    const removed = await this.repository.pruneFinished(LOG_RETENTION_DAYS);
+    if (removed > 0) this.logger.info({ removed }, 'old webhook deliveries removed from the log');
   }
 
   private async attempt(delivery: ClaimedDelivery, signal: AbortSignal): Promise<void> {
@@ -77,7 +101,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnModuleDe
     const headers = webhookHeaders(secret, delivery.eventId, Math.floor(Date.now() / 1000), delivery.body);
     const refusal = await this.sender.refusal(delivery.url);
     if (refusal) return this.fail(delivery, null, refusal, log);
-    const outcome = await this.sender.send(delivery.url, headers, delivery.body, this.settings.attemptTimeoutMs);
+    const outcome = await this.sender.send(delivery.url, headers, delivery.body, this.settings.attemptTimeoutMs, signal);
     // Stopping: leave the claim to run out, the next process sends it again.
     if (signal.aborted) return;
     if ('statusCode' in outcome && outcome.statusCode >= 200 && outcome.statusCode < 300) {

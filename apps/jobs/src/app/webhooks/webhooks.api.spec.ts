@@ -8,6 +8,7 @@ import {
   JobRequested,
   RecordCreated,
   RecordDeleted,
+  RecordUpdated,
   RequestCreated,
   RequestMessagePosted,
 } from '@dc/contracts';
@@ -193,6 +194,22 @@ describeInfra('webhooks: /api/webhooks, the delivery outbox and its sender (real
     expect(receiver.on('/down')).toHaveLength(4);
     await call('delete', `/api/webhooks/${flaky.id}/`, adminA);
     await call('delete', `/api/webhooks/${down.id}/`, adminA);
+  });
+
+  it('keeps sending to other endpoints while one does not answer, and gives that one a time limit', async () => {
+    receiver.behaviour = (path) => (path === '/slow' ? 'hang' : 200);
+    const slow = await register(adminA, '/slow', ['record.updated']);
+    const fast = await register(adminA, '/fast', ['record.updated']);
+    const record = testRecordSnapshot({ id: adminA.id, username: adminA.username, organisationId: organisationA });
+    await service.publish(createEvent(RecordUpdated, record.recordId, record));
+    await eventually(async () => expect(receiver.on('/slow')).toHaveLength(1));
+    await eventually(async () => expect((await log(adminA, fast.id))[0]).toMatchObject({ status: 'delivered' }));
+    expect((await log(adminA, slow.id))[0]).toMatchObject({ status: 'pending', attempts: 1, last_status_code: null });
+    // The attempt ends at its time limit (3 s here) and is tried again.
+    await eventually(async () => expect((await log(adminA, slow.id))[0]).toMatchObject({ status: 'pending', last_error: 'No answer within 3 s.' }), 15_000);
+    receiver.behaviour = () => 200;
+    await call('delete', `/api/webhooks/${slow.id}/`, adminA);
+    await call('delete', `/api/webhooks/${fast.id}/`, adminA);
   });
 
   it("tells both parties of a request of its messages, a job's owner organisation of its end, and sends test events", async () => {

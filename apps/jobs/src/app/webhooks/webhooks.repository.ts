@@ -237,4 +237,13 @@ export class WebhooksRepository {
       [id, statusCode, error, retryInMs],
     );
   }
+
+  /** Removes delivered and dead deliveries older than `days` (the log's retention); answers how many. */
+  async pruneFinished(days: number): Promise<number> {
+    const [, count]: [unknown[], number] = await this.manager.query(
+      `DELETE FROM jobs.webhook_deliveries WHERE status IN ('delivered', 'dead') AND created_at < now() - $1 * interval '1 day'`,
+      [days],
+    );
+    return count;
+  }
 }
