@@ -109,11 +109,20 @@ const TABLE: Record<string, Call[]> = {
   'jobs /api/webhooks': [
     { method: 'GET', path: () => '/api/webhooks/', expect: s(401, 403, 403, 200, 403, 200, 200) },
     { method: 'POST', path: () => '/api/webhooks/', body: {}, expect: s(401, 400, 400, 400, 400, 400, 400) },
-    {
-      method: 'GET',
-      path: () => '/api/webhooks/00000000-0000-4000-8000-000000000000/deliveries/',
+    // An endpoint nobody has: Data Admins are told it is not found, other members that they may not.
+    ...[
+      ['GET', 'deliveries/'],
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['POST', 'rotate-secret/'],
+      ['POST', 'test/'],
+      ['POST', 'deliveries/00000000-0000-4000-8000-000000000000/resend/'],
+    ].map(([method, rest]) => ({
+      method,
+      path: () => `/api/webhooks/00000000-0000-4000-8000-000000000000/${rest}`,
+      body: method === 'PATCH' ? { active: false } : undefined,
       expect: s(401, 403, 403, 404, 403, 404, 404),
-    },
+    })),
   ],
 };
 
