@@ -72,7 +72,7 @@ describeInfra('webhooks in chromium (real product, real receiver): the Organisat
       .waitFor();
 
     await section.getByLabel(/^Endpoint URL/).fill(receiver.url('/hook'));
-    await section.getByLabel(/^Description/).fill('Our portal');
+    await section.getByLabel(/^Endpoint description/).fill('Our portal');
     await section.getByText('Request created', { exact: true }).click();
     await section.getByRole('button', { name: 'Add endpoint', exact: true }).click();
     const endpoint = section.getByRole('article', { name: `Webhook endpoint ${receiver.url('/hook')}` });

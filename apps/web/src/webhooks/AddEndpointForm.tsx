@@ -48,7 +48,7 @@ export function AddEndpointForm({ onCreated }: { onCreated(endpointId: string, s
           helperText="Events are POSTed here, signed with the endpoint's secret."
           {...form.field('url')}
         />
-        <TextField label="Description" helperText="What the endpoint is for (optional)." {...form.field('description')} />
+        <TextField label="Endpoint description" helperText="What the endpoint is for (optional)." {...form.field('description')} />
         <Fieldset.Root invalid={!!(typesError ?? serverTypesError)}>
           <Fieldset.Legend>Events to send</Fieldset.Legend>
           <Stack gap="2" mt="2">
