@@ -133,6 +133,25 @@ const TABLE: Record<string, Call[]> = {
       expect: s(401, 404, 404, 404, 404, 404, 404),
     },
   ],
+  // Data Admins manage their own organisation's webhooks (another organisation's founder sees their own, empty list).
+  'jobs /api/webhooks': [
+    { method: 'GET', path: () => '/api/webhooks/', expect: s(401, 403, 403, 200, 403, 200, 200) },
+    { method: 'POST', path: () => '/api/webhooks/', body: {}, expect: s(401, 400, 400, 400, 400, 400, 400) },
+    // An endpoint nobody has: Data Admins are told it is not found, other members that they may not.
+    ...[
+      ['GET', 'deliveries/'],
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['POST', 'rotate-secret/'],
+      ['POST', 'test/'],
+      ['POST', 'deliveries/00000000-0000-4000-8000-000000000000/resend/'],
+    ].map(([method, rest]) => ({
+      method,
+      path: () => `/api/webhooks/00000000-0000-4000-8000-000000000000/${rest}`,
+      body: method === 'PATCH' ? { active: false } : undefined,
+      expect: s(401, 403, 403, 404, 403, 404, 404),
+    })),
+  ],
 };
 
 const rowKey = (route: { service: string; prefix: string; methods?: string[] }) =>

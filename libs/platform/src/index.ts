@@ -26,3 +26,4 @@ export * from './process/process-error-policy';
 export * from './security/http-security';
 export * from './service/background-loop';
 export * from './service/organisation-projection';
+export * from './security/outgoing-address-guard';

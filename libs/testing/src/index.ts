@@ -18,3 +18,4 @@ export * from './embedded-product';
 export * from './containers';
 export * from './shacl';
 export * from './oidc-provider';
+export * from './webhook-receiver';

@@ -40,6 +40,7 @@ export const ROUTES: Route[] = [
   { service: 'requests', prefix: '/api/request-messages' },
   { service: 'relations', prefix: '/api/relations' },
   { service: 'jobs', prefix: '/api/tasks' },
+  { service: 'jobs', prefix: '/api/webhooks' },
 ];
 
 /** The service for a request, or undefined (the gateway then answers 404 itself). */

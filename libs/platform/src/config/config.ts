@@ -178,6 +178,22 @@ const rawSchema = z.object({
     .positive()
     .max(Number.MAX_SAFE_INTEGER)
     .default(2 * 1024 * 1024 * 1024),
+  /**
+   * Signed webhooks (docs/webhooks.md): each delivery attempt has WEBHOOK_ATTEMPT_TIMEOUT_MS; a failed
+   * one is tried again after WEBHOOK_RETRY_BASE_MS times 3 to the power of the failures before it,
+   * at most WEBHOOK_RETRY_MAX_MS apart; after WEBHOOK_MAX_ATTEMPTS attempts it is dead-lettered. At
+   * most WEBHOOK_CONCURRENCY deliveries are sent at once per jobs process, looked for every WEBHOOK_POLL_MS.
+   */
+  WEBHOOK_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(100).default(10_000),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int().min(0).default(10_000),
+  WEBHOOK_RETRY_MAX_MS: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(6 * 60 * 60 * 1000),
+  WEBHOOK_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(10),
+  WEBHOOK_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(8),
+  WEBHOOK_POLL_MS: z.coerce.number().int().min(50).default(2_000),
 });
 
 export type RawConfig = z.infer<typeof rawSchema>;

@@ -10,6 +10,7 @@ import { EMAIL_PATTERN, requiredMessage, toApiError, useForm } from '../../forms
 import { PERMISSIONS } from '../../identity/constants';
 import { identityApi } from '../../identity/identity-api';
 import { toaster } from '../../shell/toaster';
+import { WebhooksSection } from '../../webhooks/WebhooksSection';
 import { accountKeys, identityKeys } from '../../shared/query-keys';
 import { SingleSignOnSection } from './SingleSignOnSection';
 
@@ -86,11 +87,14 @@ export function OrganisationTab({ user }: { user: UserAccount }) {
     );
   }
   return (
-    <Section title="Organisation" description="How your organisation appears to others when they request your data.">
-      {query.isPending && <LoadingState label="Loading the organisation…" />}
-      {query.isError && <ServerErrorAlert error={toApiError(query.error)} title="The organisation could not be loaded." />}
-      {query.data && <OrganisationForm key={query.data.id} organisation={query.data} canEdit={hasPermission(PERMISSIONS.changeOrganisation)} />}
-      <SingleSignOnSection user={user} />
-    </Section>
+    <Stack gap="6">
+      <Section title="Organisation" description="How your organisation appears to others when they request your data.">
+        {query.isPending && <LoadingState label="Loading the organisation…" />}
+        {query.isError && <ServerErrorAlert error={toApiError(query.error)} title="The organisation could not be loaded." />}
+        {query.data && <OrganisationForm key={query.data.id} organisation={query.data} canEdit={hasPermission(PERMISSIONS.changeOrganisation)} />}
+        <SingleSignOnSection user={user} />
+      </Section>
+      <WebhooksSection user={user} />
+    </Stack>
   );
 }
