@@ -1397,6 +1397,134 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The organisation's webhook endpoints (no secrets)
+         * @description Data Admins of the caller's organisation only (403 otherwise); an endpoint of another organisation answers 404.
+         */
+        get: operations["Webhooks_list"];
+        put?: never;
+        /**
+         * Register a webhook endpoint; the answer holds its signing secret, shown this once
+         * @description Data Admins of the caller's organisation only (403 otherwise); an endpoint of another organisation answers 404. The URL goes through the address guard: a local or private address the operator did not allow (ALLOWED_PRIVATE_ENDPOINTS) answers 400 {"url": [...]}.
+         */
+        post: operations["Webhooks_create"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook endpoint and its delivery log
+         * @description Data Admins of the caller's organisation only (403 otherwise); an endpoint of another organisation answers 404.
+         */
+        delete: operations["Webhooks_remove"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint (URL, description, event types, active)
+         * @description Data Admins of the caller's organisation only (403 otherwise); an endpoint of another organisation answers 404.
+         */
+        patch: operations["Webhooks_update"];
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The endpoint's delivery log, newest first
+         * @description Data Admins of the caller's organisation only (403 otherwise); an endpoint of another organisation answers 404.
+         */
+        get: operations["Webhooks_deliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/deliveries/{delivery}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a dead-lettered delivery again (with a fresh count of attempts)
+         * @description Data Admins of the caller's organisation only (403 otherwise); an endpoint of another organisation answers 404. A delivery that is not dead answers 400.
+         */
+        post: operations["Webhooks_resend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A new signing secret for the endpoint (shown this once; the old one stops at once)
+         * @description Data Admins of the caller's organisation only (403 otherwise); an endpoint of another organisation answers 404.
+         */
+        post: operations["Webhooks_rotate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event (webhook.test) to the endpoint: queued and sent in the background; its delivery shows the outcome
+         * @description Data Admins of the caller's organisation only (403 otherwise); an endpoint of another organisation answers 404.
+         */
+        post: operations["Webhooks_test"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/health/live": {
         parameters: {
             query?: never;
@@ -12882,6 +13010,780 @@ export interface operations {
                         /** @enum {string} */
                         scope: "RE";
                         associated_record: string;
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Webhooks_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        results: {
+                            id: string;
+                            url: string;
+                            description: string;
+                            event_types: string[];
+                            active: boolean;
+                            /** @description ISO 8601 date and time */
+                            created: string;
+                            /** @description ISO 8601 date and time */
+                            updated: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Webhooks_create: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where deliveries are POSTed: http(s), through the address guard (ALLOWED_PRIVATE_ENDPOINTS). */
+                    url: string;
+                    /**
+                     * @description What the endpoint is for.
+                     * @default
+                     */
+                    description?: string;
+                    /** @description The event types the endpoint hears of (docs/asyncapi.yaml describes each). */
+                    event_types: ("record.created" | "record.updated" | "record.deleted" | "request.created" | "request.updated" | "request.message-posted" | "job.completed")[];
+                    /** @default true */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        description: string;
+                        event_types: string[];
+                        active: boolean;
+                        /** @description ISO 8601 date and time */
+                        created: string;
+                        /** @description ISO 8601 date and time */
+                        updated: string;
+                        /** @description whsec_ and base64: the signing secret, shown this once (docs/webhooks.md says how to verify). */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Webhooks_remove: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description No content. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Webhooks_update: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Where deliveries are POSTed: http(s), through the address guard (ALLOWED_PRIVATE_ENDPOINTS). */
+                    url?: string;
+                    /** @description What the endpoint is for. */
+                    description?: string;
+                    /** @description The event types the endpoint hears of (docs/asyncapi.yaml describes each). */
+                    event_types?: ("record.created" | "record.updated" | "record.deleted" | "request.created" | "request.updated" | "request.message-posted" | "job.completed")[];
+                    /** @description false: no deliveries are made or sent until it is true again. */
+                    active?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        url: string;
+                        description: string;
+                        event_types: string[];
+                        active: boolean;
+                        /** @description ISO 8601 date and time */
+                        created: string;
+                        /** @description ISO 8601 date and time */
+                        updated: string;
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Webhooks_deliveries: {
+        parameters: {
+            query?: {
+                /** @description 1-based page number */
+                page?: number;
+                /** @description results per page */
+                page_size?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        count: number;
+                        next: string | null;
+                        previous: string | null;
+                        results: {
+                            id: string;
+                            /** @description The webhook-id header: the same on every attempt, so receivers can drop repeats. */
+                            webhook_id: string;
+                            event_type: string;
+                            /**
+                             * @description pending: waiting or being sent; delivered: answered 2xx; dead: gave up after the last attempt.
+                             * @enum {string}
+                             */
+                            status: "pending" | "delivered" | "dead";
+                            attempts: number;
+                            /** @description pending only: when it is sent (again). */
+                            next_attempt: string | null;
+                            last_status_code: number | null;
+                            last_error: string | null;
+                            /** @description ISO 8601 date and time */
+                            last_attempt: string | null;
+                            /** @description ISO 8601 date and time */
+                            delivered: string | null;
+                            /** @description ISO 8601 date and time */
+                            created: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Webhooks_resend: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                delivery: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The webhook-id header: the same on every attempt, so receivers can drop repeats. */
+                        webhook_id: string;
+                        event_type: string;
+                        /**
+                         * @description pending: waiting or being sent; delivered: answered 2xx; dead: gave up after the last attempt.
+                         * @enum {string}
+                         */
+                        status: "pending" | "delivered" | "dead";
+                        attempts: number;
+                        /** @description pending only: when it is sent (again). */
+                        next_attempt: string | null;
+                        last_status_code: number | null;
+                        last_error: string | null;
+                        /** @description ISO 8601 date and time */
+                        last_attempt: string | null;
+                        /** @description ISO 8601 date and time */
+                        delivered: string | null;
+                        /** @description ISO 8601 date and time */
+                        created: string;
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Webhooks_rotate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The new signing secret, shown this once; the old one stops at once. */
+                        secret: string;
+                    };
+                };
+            };
+            /** @description Invalid input: field errors or non_field_errors. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "policyName": [
+                     *         "This field is required."
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No valid `Authorization: JWT <token>` header. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Authentication credentials were not provided."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not found, or not visible to the caller (the product does not tell the two apart). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "Not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Any other error (403, 409, 413, 429, 5xx), in the same shape. */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "detail": "A server error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    Webhooks_test: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        id: string;
+                        /** @description The webhook-id header: the same on every attempt, so receivers can drop repeats. */
+                        webhook_id: string;
+                        event_type: string;
+                        /**
+                         * @description pending: waiting or being sent; delivered: answered 2xx; dead: gave up after the last attempt.
+                         * @enum {string}
+                         */
+                        status: "pending" | "delivered" | "dead";
+                        attempts: number;
+                        /** @description pending only: when it is sent (again). */
+                        next_attempt: string | null;
+                        last_status_code: number | null;
+                        last_error: string | null;
+                        /** @description ISO 8601 date and time */
+                        last_attempt: string | null;
+                        /** @description ISO 8601 date and time */
+                        delivered: string | null;
+                        /** @description ISO 8601 date and time */
+                        created: string;
                     };
                 };
             };
