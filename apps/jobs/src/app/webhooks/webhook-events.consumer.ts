@@ -1,6 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { type EventEnvelope, JobRequested, RequestCreated, RequestUpdated } from '@dc/contracts';
+import { type EventEnvelope, JobRequested, JobStarted, RequestCreated, RequestUpdated } from '@dc/contracts';
 import { EventBus, subscribeIdempotent } from '@dc/messaging';
 import { ServiceDatabase } from '@dc/platform';
 import { organisationsOf, partiesKeyOf, requestParties, WEBHOOK_CONSUMED_TYPES, webhookBody } from './webhook';
@@ -32,8 +32,8 @@ export class WebhookEventsConsumer implements OnApplicationBootstrap {
   }
 
   async apply(event: EventEnvelope, manager: EntityManager): Promise<void> {
-    if (event.type === JobRequested.type) {
-      const job = JobRequested.payload.parse(event.payload);
+    if (event.type === JobRequested.type || event.type === JobStarted.type) {
+      const job = (event.type === JobStarted.type ? JobStarted : JobRequested).payload.parse(event.payload);
       return this.repository.noteParties(manager, job.jobId, [job.owner.organisationId]);
     }
     if (event.type === RequestCreated.type || event.type === RequestUpdated.type) {

@@ -2,6 +2,7 @@ import {
   type EventEnvelope,
   JobCompleted,
   JobRequested,
+  JobStarted,
   RecordCreated,
   RecordDeleted,
   RecordUpdated,
@@ -25,8 +26,8 @@ export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 /** What "Send test event" sends: not a product event, so never chosen, always allowed. */
 export const WEBHOOK_TEST_TYPE = 'webhook.test';
 
-/** The events the webhooks consumer follows: those it forwards, and job.requested for whose job a job.completed is. */
-export const WEBHOOK_CONSUMED_TYPES = [...WEBHOOK_EVENT_TYPES, JobRequested.type];
+/** The events the webhooks consumer follows: those it forwards, and job.requested / job.started for whose job a job.completed is. */
+export const WEBHOOK_CONSUMED_TYPES = [...WEBHOOK_EVENT_TYPES, JobRequested.type, JobStarted.type];
 
 export type DeliveryStatus = 'pending' | 'delivered' | 'dead';
 
