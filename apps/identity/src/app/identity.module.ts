@@ -49,7 +49,7 @@ import { AccountsRepublisher } from './reindex/accounts-republisher';
 import { SingleSignOn1764424000000 } from './migrations/1764424000000-single-sign-on';
 import { IdentityProviderClient } from './single-sign-on/identity-provider-client';
 import { OpenIdClientProvider } from './single-sign-on/openid-client-provider';
-import { OutgoingAddressGuard } from './single-sign-on/outgoing-address-guard';
+import { ProviderAddressGuard } from './single-sign-on/provider-address-guard';
 import { SsoLoginController, SsoSettingsController } from './single-sign-on/sso.controller';
 import { SsoLoginService } from './single-sign-on/sso-login.service';
 import { SsoRepository } from './single-sign-on/sso.repository';
@@ -116,7 +116,7 @@ import { SsoSettingsService } from './single-sign-on/sso-settings.service';
     AutofillRepository,
     ApiKeysService,
     ApiKeysRepository,
-    OutgoingAddressGuard,
+    ProviderAddressGuard,
     { provide: IdentityProviderClient, useClass: OpenIdClientProvider },
     SsoRepository,
     SsoSettingsService,

@@ -27,23 +27,26 @@ for (const [network, prefix] of [
   NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
 
 /** An address on the public internet (not loopback, private, link-local, multicast or reserved). */
-function isPublic(address: string): boolean {
+export function isPublicAddress(address: string): boolean {
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPublic(mapped[1]);
+  if (mapped) return isPublicAddress(mapped[1]);
   const family = isIP(address);
   return family !== 0 && !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
 }
 
 /** The address may not be reached from here: unknown host, or an address the operator did not allow. */
 export class OutgoingAddressRefusedError extends Error {
-  constructor(readonly why: 'unknown host' | 'not allowed') {
+  constructor(
+    readonly why: 'unknown host' | 'not allowed',
+    readonly host = '',
+  ) {
     super(why);
   }
 }
 
 /**
- * The address guard for outgoing calls a service makes on a user's behalf (webhook deliveries; the
- * catalogue's connections keep their own EndpointGuard of the same rules): only public addresses,
+ * The address guard for every outgoing call a service makes on a user's behalf (the catalogue's
+ * connections, cloud accounts and DCAT imports, identity providers, webhook deliveries): only public addresses,
  * so nobody can make the server reach its own network (server-side request forgery), except the
  * hosts, addresses and ranges the operator lists in ALLOWED_PRIVATE_ENDPOINTS. The checked address
  * is the one connected to (`lookup()` for HTTP agents), so a second DNS answer changes nothing.
@@ -66,7 +69,7 @@ export class OutgoingAddressGuard {
   }
 
   private allowed(host: string, address: string): boolean {
-    if (isPublic(address) || this.allowedHosts.has(host.toLowerCase())) return true;
+    if (isPublicAddress(address) || this.allowedHosts.has(host.toLowerCase())) return true;
     const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1] ?? address;
     const family = isIP(mapped);
     return family !== 0 && this.allowedNetworks.check(mapped, family === 4 ? 'ipv4' : 'ipv6');
@@ -79,10 +82,15 @@ export class OutgoingAddressGuard {
     try {
       addresses = isIP(bare) ? [{ address: bare, family: isIP(bare) }] : await lookup(bare, { all: true });
     } catch {
-      throw new OutgoingAddressRefusedError('unknown host');
+      throw new OutgoingAddressRefusedError('unknown host', bare);
     }
-    if (addresses.length === 0 || !addresses.every((a) => this.allowed(bare, a.address))) throw new OutgoingAddressRefusedError('not allowed');
+    if (addresses.length === 0 || !addresses.every((a) => this.allowed(bare, a.address))) throw new OutgoingAddressRefusedError('not allowed', bare);
     return addresses[0];
+  }
+
+  /** Whether the operator listed any private endpoint (a lab or on-premise service may then speak plain HTTP). */
+  allowsPrivateEndpoints(): boolean {
+    return this.allowedHosts.size > 0 || this.allowedNetworks.rules.length > 0;
   }
 
   /** A dns.lookup for HTTP agents: resolves and checks every host they connect to. */

@@ -4,7 +4,8 @@ import { describeAggregatedTable, linkageKeyId } from '@dc/extraction';
 import { isUuid, pageOf } from '@dc/contracts';
 import { AuthUser, DetailError, notFound, SecretCipher } from '@dc/platform';
 import { toRecordsPage } from '@dc/search-index';
-import { EndpointGuard, EndpointRefusedError } from '../network/endpoint-guard';
+import { OutgoingAddressRefusedError } from '@dc/platform';
+import { EndpointGuard } from '../network/endpoint-guard';
 import { privateColumnsOf } from '../record-model/private-columns';
 import { IndexedRecords } from '../record-creation/indexed-records';
 import { RecordsService } from '../records/records.service';
@@ -152,7 +153,7 @@ export class ConnectionsService {
     try {
       session = await this.open(params);
     } catch (error) {
-      if (error instanceof EndpointRefusedError) throw failed(error.why === 'unknown host' ? 'not_found' : 'not_allowed');
+      if (error instanceof OutgoingAddressRefusedError) throw failed(error.why === 'unknown host' ? 'not_found' : 'not_allowed');
       if (error instanceof SqlConnectionError) throw failed(error.reason);
       throw error;
     }

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { EndpointGuard, EndpointRefusedError } from '../network/endpoint-guard';
+import { OutgoingAddressRefusedError } from '@dc/platform';
+import { EndpointGuard } from '../network/endpoint-guard';
 
 /** Why the catalogue at the URL could not be fetched, in words for the url field. */
 export class CatalogueFetchError extends Error {}
@@ -86,7 +87,7 @@ export class CatalogueFetch {
       // Checked before connecting, for a clear message; the agent's lookup checks the address it connects to.
       await this.guard.resolve(url.hostname);
     } catch (error) {
-      if (error instanceof EndpointRefusedError)
+      if (error instanceof OutgoingAddressRefusedError)
         throw new CatalogueFetchError(
           error.why === 'unknown host'
             ? `The host "${url.hostname}" of the URL is unknown.`

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import { isPublicAddress } from '@dc/platform';
 import { ObjectStorage, ObjectTooLargeError } from '@dc/storage';
 import { cleanFileName, contentTypeOf, type ReceiveOptions, type StoredUpload, tooLarge } from './busboy-multipart';
 
@@ -24,38 +25,6 @@ export const DEFAULT_SOURCE_DOWNLOAD_SETTINGS: SourceDownloadSettings = { allowP
 
 /** Why the source URL could not be fetched, in words for the source field. */
 export class SourceDownloadError extends Error {}
-
-const NOT_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const)
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv4');
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['ff00::', 8],
-] as const)
-  NOT_PUBLIC.addSubnet(network, prefix, 'ipv6');
-
-/** An address on the public internet (not loopback, private, link-local, multicast or reserved). */
-export function isPublicAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return isPublicAddress(mapped[1]);
-  const family = isIP(address);
-  return family !== 0 && !NOT_PUBLIC.check(address, family === 4 ? 'ipv4' : 'ipv6');
-}
 
 /** The file's name from the URL's last path segment, else its host. */
 function fileNameOf(url: URL): string {

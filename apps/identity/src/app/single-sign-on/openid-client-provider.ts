@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import * as oidc from 'openid-client';
-import { AddressRefusedError, OutgoingAddressGuard } from './outgoing-address-guard';
+import { OutgoingAddressRefusedError } from '@dc/platform';
+import { ProviderAddressGuard } from './provider-address-guard';
 import { IdentityProviderClient, IdentityProviderError, type ProviderClientSettings } from './identity-provider-client';
 import type { ProviderIdentity } from './sso';
 
@@ -12,7 +13,7 @@ const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EHOST
 /** openid-client 6 through the outgoing address guard. */
 @Injectable()
 export class OpenIdClientProvider extends IdentityProviderClient {
-  constructor(private readonly guard: OutgoingAddressGuard) {
+  constructor(private readonly guard: ProviderAddressGuard) {
     super();
   }
 
@@ -111,7 +112,7 @@ function causes(error: unknown): unknown[] {
 function classify(error: unknown, step: 'discovery' | 'exchange'): IdentityProviderError {
   if (error instanceof IdentityProviderError) return error;
   const chain = causes(error);
-  if (chain.some((e) => e instanceof AddressRefusedError)) return new IdentityProviderError('address-refused', String((error as Error).message));
+  if (chain.some((e) => e instanceof OutgoingAddressRefusedError)) return new IdentityProviderError('address-refused', String((error as Error).message));
   // Every message of the chain, for the log (e.g. "JWT timestamp claim value failed validation: unexpected JWT "exp" ...").
   const message = chain
     .filter((e): e is Error => e instanceof Error)

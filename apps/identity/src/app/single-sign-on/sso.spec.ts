@@ -1,5 +1,6 @@
 import { emailDomainAllowed, normaliseDomains, usernameBase } from './sso';
-import { AddressRefusedError, OutgoingAddressGuard } from './outgoing-address-guard';
+import { OutgoingAddressRefusedError } from '@dc/platform';
+import { ProviderAddressGuard } from './provider-address-guard';
 
 describe('single sign-on rules', () => {
   it('allows an email only in a listed domain, exactly and ignoring case', () => {
@@ -22,24 +23,24 @@ describe('single sign-on rules', () => {
   });
 });
 
-describe('OutgoingAddressGuard', () => {
+describe('ProviderAddressGuard', () => {
   it('refuses loopback and private addresses unless the operator listed them', async () => {
-    const closed = new OutgoingAddressGuard({ ALLOWED_PRIVATE_ENDPOINTS: '' });
-    await expect(closed.resolve('127.0.0.1')).rejects.toBeInstanceOf(AddressRefusedError);
-    await expect(closed.resolve('10.1.2.3')).rejects.toBeInstanceOf(AddressRefusedError);
-    await expect(closed.resolve('[::ffff:192.168.1.1]')).rejects.toBeInstanceOf(AddressRefusedError);
+    const closed = new ProviderAddressGuard({ ALLOWED_PRIVATE_ENDPOINTS: '' });
+    await expect(closed.resolve('127.0.0.1')).rejects.toBeInstanceOf(OutgoingAddressRefusedError);
+    await expect(closed.resolve('10.1.2.3')).rejects.toBeInstanceOf(OutgoingAddressRefusedError);
+    await expect(closed.resolve('[::ffff:192.168.1.1]')).rejects.toBeInstanceOf(OutgoingAddressRefusedError);
     expect(closed.allowsPrivateEndpoints()).toBe(false);
     await expect(closed.resolve('93.184.215.14')).resolves.toEqual({ address: '93.184.215.14', family: 4 });
 
-    const open = new OutgoingAddressGuard({ ALLOWED_PRIVATE_ENDPOINTS: '127.0.0.1, 10.0.0.0/8' });
+    const open = new ProviderAddressGuard({ ALLOWED_PRIVATE_ENDPOINTS: '127.0.0.1, 10.0.0.0/8' });
     await expect(open.resolve('127.0.0.1')).resolves.toEqual({ address: '127.0.0.1', family: 4 });
     await expect(open.resolve('10.1.2.3')).resolves.toEqual({ address: '10.1.2.3', family: 4 });
-    await expect(open.resolve('192.168.1.1')).rejects.toBeInstanceOf(AddressRefusedError);
+    await expect(open.resolve('192.168.1.1')).rejects.toBeInstanceOf(OutgoingAddressRefusedError);
     expect(open.allowsPrivateEndpoints()).toBe(true);
   });
 
   it('fetches through the checked address and refuses before connecting', async () => {
-    const closed = new OutgoingAddressGuard({ ALLOWED_PRIVATE_ENDPOINTS: '' });
-    await expect(closed.fetch('http://127.0.0.1:9/.well-known/openid-configuration')).rejects.toBeInstanceOf(AddressRefusedError);
+    const closed = new ProviderAddressGuard({ ALLOWED_PRIVATE_ENDPOINTS: '' });
+    await expect(closed.fetch('http://127.0.0.1:9/.well-known/openid-configuration')).rejects.toBeInstanceOf(OutgoingAddressRefusedError);
   });
 });

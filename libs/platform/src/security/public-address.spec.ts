@@ -1,6 +1,6 @@
-import { isPublicAddress } from './source-download';
+import { isPublicAddress } from './outgoing-address-guard';
 
-describe('isPublicAddress (extractFromURL refuses the server’s own networks)', () => {
+describe('isPublicAddress (every outgoing call on a user’s behalf refuses the server’s own networks)', () => {
   it.each([
     '127.0.0.1',
     '10.1.2.3',
