@@ -1,6 +1,7 @@
-import { Alert, Box, Button, Clipboard, Code, Field, IconButton, Input, InputGroup, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Code, Stack, Text } from '@chakra-ui/react';
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CopyableValue } from '../../components/CopyableValue';
 import { LoadingState } from '../../components/LoadingState';
 import { Section } from '../../components/Section';
 import { ServerErrorAlert } from '../../forms/ServerErrorAlert';
@@ -10,28 +11,6 @@ import { identityApi } from '../../identity/identity-api';
 import { formatDate } from '../../lib/format';
 import { toaster } from '../../shell/toaster';
 import { identityKeys } from '../../shared/query-keys';
-
-/** A read-only value with a copy button. */
-function CopyableValue({ label, value }: { label: string; value: string }) {
-  return (
-    <Field.Root readOnly>
-      <Field.Label>{label}</Field.Label>
-      <InputGroup
-        endElement={
-          <Clipboard.Root value={value}>
-            <Clipboard.Trigger asChild>
-              <IconButton variant="ghost" size="xs" me="-2" aria-label={`Copy ${label}`}>
-                <Clipboard.Indicator />
-              </IconButton>
-            </Clipboard.Trigger>
-          </Clipboard.Root>
-        }
-      >
-        <Input value={value} readOnly fontFamily="mono" fontSize="sm" bg="bg.muted" />
-      </InputGroup>
-    </Field.Root>
-  );
-}
 
 function CodeBlock({ children, label }: { children: string; label: string }) {
   return (
