@@ -147,17 +147,28 @@ describe('hardening of the embedded product', () => {
     await closedByServer(stalled);
 
     const body = JSON.stringify({ username: 'steady', password: 'wrong password' });
-    const steady = await openSocket(port);
-    const answered = firstAnswer(steady);
-    steady.write(
-      `POST /api-token-auth/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
-    );
-    // Longer in all than the idle limit, never idle for as long.
-    for (const piece of body.match(/.{1,4}/g)!) {
-      await new Promise((r) => setTimeout(r, BODY_IDLE_TIMEOUT_MS / 5));
-      steady.write(piece);
-    }
-    const answer = await answered;
+    // Longer in all than the idle limit, never idle for as long. A loaded machine can hold this
+    // process back past the limit between two pieces; then the client was idle, the server was right
+    // to end it, and the steady case is tried again (the gap is measured, not assumed).
+    const sendSteadily = async (): Promise<{ answer: string; longestGapMs: number }> => {
+      const steady = await openSocket(port);
+      const answered = firstAnswer(steady);
+      steady.write(
+        `POST /api-token-auth/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
+      );
+      let last = Date.now();
+      let longestGapMs = 0;
+      for (const piece of body.match(/.{1,4}/g)!) {
+        await new Promise((r) => setTimeout(r, BODY_IDLE_TIMEOUT_MS / 5));
+        longestGapMs = Math.max(longestGapMs, Date.now() - last);
+        last = Date.now();
+        steady.write(piece);
+      }
+      return { answer: await answered, longestGapMs };
+    };
+    let attempt = await sendSteadily();
+    for (let retries = 0; retries < 3 && attempt.longestGapMs >= BODY_IDLE_TIMEOUT_MS * 0.8; retries++) attempt = await sendSteadily();
+    const answer = attempt.answer;
     expect(answer).toMatch(/^HTTP\/1\.1 400 /);
   });
 

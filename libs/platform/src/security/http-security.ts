@@ -137,10 +137,16 @@ export function limitSlowClients(server: Server, limits: SlowClientLimits, isTru
   });
   // With a listener here, Node leaves the decision to it instead of closing every idle socket.
   server.on('timeout', (socket: Socket) => {
-    const req = inFlight.get(socket);
-    if (req?.complete) return;
-    logger.info({ address: socket.remoteAddress, waitingFor: req ? 'body' : 'headers' }, 'slow client: connection closed');
-    socket.destroy();
+    if (inFlight.get(socket)?.complete) return;
+    // A starved event loop runs its timers before it reads what arrived meanwhile: judge the client
+    // idle only once those reads are done (setImmediate runs after this turn's I/O).
+    const bytesRead = socket.bytesRead;
+    setImmediate(() => {
+      const req = inFlight.get(socket);
+      if (socket.destroyed || req?.complete || socket.bytesRead !== bytesRead) return;
+      logger.info({ address: socket.remoteAddress, waitingFor: req ? 'body' : 'headers' }, 'slow client: connection closed');
+      socket.destroy();
+    });
   });
   if (!limits.maxConnectionsPerAddress) return;
   const open = new Map<string, number>();
