@@ -157,10 +157,12 @@ export function sharingStory(prefix: string, start: () => Promise<RealProduct>):
     const { page } = b;
     await page.goto(`${product.base}/#/records?query=${encodeURIComponent(RECORD)}`);
     const card = page.getByTestId(`record-card-${recordId}`);
+    // The search service hears of the record through an event; as for the project above, a loaded
+    // machine (CI builds a container image beside this) can take longer than the default wait.
     await eventually(async () => {
       await page.reload();
       await card.waitFor({ timeout: 2_000 });
-    });
+    }, 60_000);
     expect(await button(card, 'Data download').count()).toBe(0);
     await button(card, 'Request').click();
     const dialog = page.getByRole('dialog', { name: /^Request: / });
@@ -187,7 +189,7 @@ export function sharingStory(prefix: string, start: () => Promise<RealProduct>):
     await eventually(async () => {
       await page.reload();
       expect(await button(card, 'Request sent').isDisabled({ timeout: 2_000 })).toBe(true);
-    });
+    }, 60_000);
 
     const mail = await newestMail(product, alice.email, /New data request/);
     expect(mail.text).toContain('bruno of Blue Marine Lab asks for access to "Global CO2 means".');
