@@ -14,6 +14,9 @@ const common = {
 module.exports = {
   // Per-project testTimeout is ignored by jest; infrastructure and browser suites need more than 5 s.
   testTimeout: 60000,
+  // A worker that has grown past this after a test file is replaced, so modules kept by earlier suites
+  // (browsers, parsers, an OpenID provider) cannot add up until one suite runs out of memory.
+  workerIdleMemoryLimit: '1.5GB',
   testSequencer: '<rootDir>/tools/scripts/test-sequencer.cjs',
   projects: [
     {
