@@ -55,7 +55,7 @@ describeInfra('single sign-on in chromium (real product, real oidc-provider)', C
     const page = await open('/profile?tab=organisation', admin);
     const section = page.getByRole('region', { name: 'Single sign-on' });
     await section.getByText('Single sign-on is off: only passwords are used.').waitFor();
-    expect(await section.getByTestId('sso-redirect-uri').textContent()).toBe(`${product.base}/api/sso/callback/`);
+    expect(await section.getByRole('textbox', { name: 'Redirect URI to register at your provider' }).inputValue()).toBe(`${product.base}/api/sso/callback/`);
     await expectAccessible(page, 'single-sign-on-settings-empty');
 
     await section.getByRole('button', { name: 'Turn on single sign-on' }).click();

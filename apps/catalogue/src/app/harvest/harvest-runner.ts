@@ -1,7 +1,7 @@
 import { HttpException, Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import type { Logger } from 'pino';
 import { createEvent, type HarvestOutcome, JobCompleted, JobProgressed } from '@dc/contracts';
-import { type AuthUser, LOGGER } from '@dc/platform';
+import { type AuthUser, BackgroundLoop, LOGGER } from '@dc/platform';
 import { RecordCreation } from '../record-creation/record-creation.service';
 import { updateRecordSchema } from '../records/dto/update-record.dto';
 import { RecordsService } from '../records/records.service';
@@ -52,9 +52,10 @@ export function infoOf(outcome: HarvestOutcome, source: string): string {
 @Injectable()
 export class HarvestRunner implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly running = new Map<string, Promise<void>>();
-  private timer?: NodeJS.Timeout;
   private stopping = false;
   private readonly logger: Logger;
+  /** Looks for imports that stopped instances left, at start-up and periodically. */
+  private readonly takeOver: BackgroundLoop;
 
   constructor(
     private readonly harvests: HarvestsRepository,
@@ -66,17 +67,21 @@ export class HarvestRunner implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(LOGGER) logger: Logger,
   ) {
     this.logger = logger.child({ component: 'harvest-runner' });
+    this.takeOver = new BackgroundLoop(
+      () => this.claimAbandoned(),
+      (error) => this.logger.error({ err: error }, 'looking for interrupted DCAT imports failed; trying again later'),
+      TAKE_OVER_INTERVAL_MS,
+    );
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    await this.takeOverAbandoned();
-    this.timer = setInterval(() => void this.takeOverAbandoned(), TAKE_OVER_INTERVAL_MS);
-    this.timer.unref();
+    this.takeOver.start();
+    await this.takeOver.idle();
   }
 
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
-    clearInterval(this.timer);
+    await this.takeOver.stop();
     await Promise.allSettled(this.running.values());
   }
 
@@ -95,16 +100,19 @@ export class HarvestRunner implements OnApplicationBootstrap, OnModuleDestroy {
     while (this.running.size) await Promise.allSettled([...this.running.values()]);
   }
 
-  /** Takes up the imports of instances that died (their lock is gone); at start-up and periodically. */
+  /** Looks for abandoned imports now, and resolves once those found have started (tests). */
   async takeOverAbandoned(): Promise<void> {
-    try {
-      for (const jobId of await this.harvests.claimAbandoned(this.instance.id)) {
-        this.logger.warn({ jobId }, 'taking up a DCAT import that a stopped instance left running');
-        this.start(jobId);
-      }
-    } catch (error) {
-      this.logger.error({ err: error }, 'looking for interrupted DCAT imports failed; trying again later');
+    this.takeOver.nudge();
+    await this.takeOver.idle();
+  }
+
+  /** Takes up the imports of instances that died (their lock is gone): the take-over loop's step. */
+  private async claimAbandoned(): Promise<boolean> {
+    for (const jobId of await this.harvests.claimAbandoned(this.instance.id)) {
+      this.logger.warn({ jobId }, 'taking up a DCAT import that a stopped instance left running');
+      this.start(jobId);
     }
+    return false;
   }
 
   private async run(jobId: string): Promise<void> {

@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { Alert, Box, Button, Clipboard, Code, Heading, HStack, IconButton, Separator, Stack, Text } from '@chakra-ui/react';
+import { Alert, Box, Button, Heading, HStack, Separator, Stack, Text } from '@chakra-ui/react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ClientType, UserAccount } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { CopyableValue } from '../../components/CopyableValue';
 import { LoadingState } from '../../components/LoadingState';
 import { SelectField } from '../../components/SelectField';
 import { ServerErrorAlert } from '../../forms/ServerErrorAlert';
@@ -75,23 +76,7 @@ function SettingsForm({ settings }: { settings: SsoSettings }) {
   return (
     <form ref={form.formRef} noValidate onSubmit={submit} aria-label="Single sign-on settings">
       <Stack gap="4">
-        <Box>
-          <Text fontSize="sm" fontWeight="medium">
-            Redirect URI to register at your provider
-          </Text>
-          <HStack gap="2">
-            <Code data-testid="sso-redirect-uri" wordBreak="break-all">
-              {settings.redirect_uri}
-            </Code>
-            <Clipboard.Root value={settings.redirect_uri}>
-              <Clipboard.Trigger asChild>
-                <IconButton aria-label="Copy the redirect URI" size="xs" variant="ghost">
-                  <Clipboard.Indicator />
-                </IconButton>
-              </Clipboard.Trigger>
-            </Clipboard.Root>
-          </HStack>
-        </Box>
+        <CopyableValue label="Redirect URI to register at your provider" value={settings.redirect_uri} />
         <ServerErrorAlert error={form.serverError} shownFields={FIELDS} />
         <TextField label="Name shown on the login screen" required helperText='People see "Sign in with <name>".' {...form.field('name')} />
         <TextField label="Issuer URL" required placeholder="https://sso.example.org/realms/example" {...form.field('issuer')} />
