@@ -51,6 +51,22 @@ export function podmanAsync(args: string[]): Promise<{ code: number; output: str
   });
 }
 
+/**
+ * The container's health check as its engine judges it: unhealthy only after `retries` failures in a
+ * row, so one probe that outran its timeout while the machine was busy (seven Node processes starting
+ * on two cores) is not a verdict. Probes run one after another, as the engine spaces them out.
+ * Resolves 'healthy', or 'failed: ' and what the last probe printed.
+ */
+export async function healthCheck(container: string, retries: number): Promise<string> {
+  let last = '';
+  for (let attempt = 0; attempt < retries; attempt++) {
+    const { code, output } = await podmanAsync(['healthcheck', 'run', container]);
+    if (code === 0) return 'healthy';
+    last = output;
+  }
+  return `failed: ${last}`;
+}
+
 /** True when podman, runc and debootstrap are installed (apt-get install podman runc debootstrap); otherwise why not. */
 export function containerToolsReady(): true | string {
   const missing = ['podman', 'runc', 'debootstrap'].filter((tool) => spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0);
