@@ -25,6 +25,7 @@ import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/memory-snapshot-
 import { buildServer, freePort, REPO_ROOT, startNode, waitForHttp } from '@dc/testing';
 import { signIn } from '../bench-account';
 import { followNext } from './follow-next';
+import { page1, SEARCH_SCENARIOS as SCENARIOS, type SearchScenario } from './scenarios';
 import { keptDatabase } from '../process-probe';
 import { syntheticCatalogue, VOCABULARY_SIZE, ZIPF_EXPONENT } from './synthetic-records';
 import { BENCHMARKS_DOC, sectionMarkers, writeBenchmarkSection } from '../bench-support';
@@ -41,34 +42,6 @@ const DB = `dc_bench_search_${records}`;
 const GENERATOR = `zipf-${ZIPF_EXPONENT}-${VOCABULARY_SIZE}-chronological-v1-${driver}`;
 const SEED_BATCH = 5000;
 const CONNECTIONS = [1, 16];
-
-interface Scenario {
-  name: string;
-  /** Path and query string under the gateway. */
-  path: string;
-  anonymous?: boolean;
-  query: Omit<SearchQuery, 'viewer'>;
-  /** A deep page: reached by following this many `next` links from page 1, then asked for with its cursor. */
-  follow?: number;
-}
-
-const page1 = { view: 'all' as const, page: 1, pageSize: 20 };
-const SCENARIOS: Scenario[] = [
-  { name: 'ranked text, two words ("housing prices"), page 1', path: '/api/records/?query=housing%20prices', query: { ...page1, text: 'housing prices' } },
-  { name: 'ranked text, frequent words ("river flow"), page 1', path: '/api/records/?query=river%20flow', query: { ...page1, text: 'river flow' } },
-  { name: 'ranked text, a word in most records ("data"), page 1', path: '/api/records/?query=data', query: { ...page1, text: 'data' } },
-  { name: 'typo ("temperture"), page 1', path: '/api/records/?query=temperture', query: { ...page1, text: 'temperture' } },
-  { name: 'empty query (newest first), page 1', path: '/api/records/', query: page1 },
-  { name: 'empty query, deep page 250', path: '/api/records/', query: { ...page1, page: 250 }, follow: 249 },
-  { name: 'ranked text ("river flow"), deep page 25', path: '/api/records/?query=river%20flow', query: { ...page1, text: 'river flow', page: 25 }, follow: 24 },
-  { name: 'own records (5%), page 1', path: '/api/records/?view=own', query: { ...page1, view: 'own' } },
-  {
-    name: 'anonymous, EV only (5%), "river flow", page 1',
-    path: '/api/recordsannon/?query=river%20flow',
-    anonymous: true,
-    query: { ...page1, text: 'river flow' },
-  },
-];
 
 interface Measure {
   requests: number;
@@ -251,7 +224,7 @@ async function main() {
     // process's heap, whose collections would pause autocannon (it runs here too) and its loading
     // would take a core from the product's first cells.
     const loadBefore = loadAverage();
-    const measured: Array<{ scenario: Scenario; count: string; gateway: Measure[] }> = [];
+    const measured: Array<{ scenario: SearchScenario; count: string; gateway: Measure[] }> = [];
     for (const scenario of SCENARIOS) {
       const auth = scenario.anonymous ? null : token;
       const target = scenario.follow ? await followNext(base, scenario.path, auth, scenario.follow) : `${base}${scenario.path}`;

@@ -7,6 +7,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { SearchQuery } from '@dc/search-index';
+import { quantile } from '../../profiling-api/latency';
 import { syntheticCatalogue } from '../synthetic-records';
 import { BENCH_VIEWER, mayView, type PeerEngine, type PeerPage } from './engine';
 import { MiniSearchEngine } from './minisearch';
@@ -62,10 +63,10 @@ function memory(): { heap: number; rss: number } {
   return { heap: usage.heapUsed, rss: usage.rss };
 }
 
-/** Nearest-rank percentiles (ms), as search.bench.ts's. */
+/** Nearest-rank percentiles (ms). */
 function summarise(latencies: number[], elapsedSeconds: number): Measure {
-  const sorted = Float64Array.from(latencies).sort();
-  const at = (q: number) => Number(sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)].toFixed(2));
+  const sorted = [...latencies].sort((a, b) => a - b);
+  const at = (q: number) => Number(quantile(sorted, q).toFixed(2));
   return { requests: sorted.length, p50: at(0.5), p95: at(0.95), p99: at(0.99), rps: Math.round(sorted.length / elapsedSeconds) };
 }
 

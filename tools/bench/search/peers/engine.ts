@@ -58,6 +58,11 @@ export function newestFirst(a: RecordDocument, b: RecordDocument): number {
   return ca !== cb ? cb - ca : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
+/** Oldest change first, then id descending: the order the in-process store loads in (the row number descending is then newest first). */
+export function oldestFirst(a: RecordDocument, b: RecordDocument): number {
+  return -newestFirst(a, b);
+}
+
 /** A page of a fully ranked list, by offset, capped count as the port's. */
 export function slicePage(ranked: SearchHit[], query: Pick<SearchQuery, 'page' | 'pageSize'>): PeerPage {
   const offset = (query.page - 1) * query.pageSize;

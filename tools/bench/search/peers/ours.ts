@@ -4,7 +4,7 @@ import { documentAccessKeys, viewerAccessKeys, type RecordDocument, type SearchH
 import { cursorKey, rank } from '../../../../libs/search-index/src/in-process-ranking';
 import { RankedMemory, type Filter } from '../../../../libs/search-index/src/ranked-memory';
 import { EMPTY_RESULT, resolveLimits } from '../../../../libs/search-index/src/search-index';
-import { extraOf, type PeerEngine, type PeerPage } from './engine';
+import { extraOf, oldestFirst, type PeerEngine, type PeerPage } from './engine';
 import { readDocuments, writeDocuments } from './documents';
 
 const LIMITS = resolveLimits({});
@@ -23,7 +23,7 @@ export class OursEngine implements PeerEngine {
 
   build(records: RecordDocument[]): void {
     // The store loads oldest change first (then id descending): the order the memory reads best.
-    const ordered = [...records].sort((a, b) => Date.parse(a.changedAt) - Date.parse(b.changedAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const ordered = [...records].sort(oldestFirst);
     for (const doc of ordered) {
       this.memory.add({
         id: doc.id,

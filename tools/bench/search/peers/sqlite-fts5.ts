@@ -2,7 +2,7 @@ import { statSync } from 'node:fs';
 import path from 'node:path';
 import { DatabaseSync, type SQLInputValue, type StatementSync } from 'node:sqlite';
 import { documentAccessKeys, normalizeSearchText, viewerAccessKeys, type RecordDocument, type SearchHit, type SearchQuery } from '@dc/search-index';
-import { COUNT_LIMIT, extraOf, trigramSimilarity, words, type PeerEngine, type PeerPage } from './engine';
+import { COUNT_LIMIT, extraOf, oldestFirst, trigramSimilarity, words, type PeerEngine, type PeerPage } from './engine';
 
 const FEW_MATCHES = 10;
 const MIN_TYPO_LENGTH = 4;
@@ -63,7 +63,7 @@ export class SqliteFts5Engine implements PeerEngine {
 
   build(unordered: RecordDocument[]): void {
     // Numbered oldest change first (then id descending), as ours: the row number descending is then newest first.
-    const records = [...unordered].sort((a, b) => Date.parse(a.changedAt) - Date.parse(b.changedAt) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    const records = [...unordered].sort(oldestFirst);
     const db = (this.db = new DatabaseSync(this.file));
     db.exec('PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; PRAGMA page_size = 8192;');
     db.exec(SCHEMA);
