@@ -103,20 +103,31 @@ describeInfra('workspace end to end in embedded mode', isChromiumInstalled() || 
   const button = (scope: Locator, name: string) => scope.getByRole('button', { name, exact: true });
 
   /** Scrolls to the end of the list until the end message shows; returns the card counts seen. */
+  /**
+   * Scrolls until the end message shows; returns every number of cards the list showed on the way.
+   * The page records them itself as the list changes: sampled from here, a page that arrived while
+   * the sentinel was still in view could be followed by the next one before the test looked.
+   */
   async function scrollToEnd(page: Page): Promise<number[]> {
-    const counts: number[] = [];
+    await page.evaluate(() => {
+      const seen = [document.querySelectorAll('article[data-testid^="record-card-"]').length];
+      (window as unknown as { cardCounts: number[] }).cardCounts = seen;
+      new MutationObserver(() => {
+        const count = document.querySelectorAll('article[data-testid^="record-card-"]').length;
+        if (seen.at(-1) !== count) seen.push(count);
+      }).observe(document.body, { childList: true, subtree: true });
+    });
     while (!(await page.getByText(END_OF_INDEX).isVisible())) {
+      const shown = await cards(page).count();
       // In one step: the sentinel goes away when the last page arrives, which a count-then-scroll could miss.
       await page.evaluate(() => document.querySelector('[data-testid="scroll-sentinel"]')?.scrollIntoView());
       await page.waitForFunction(
         (before) =>
           document.querySelectorAll('article[data-testid^="record-card-"]').length > before || !!document.querySelector('[data-testid="records-end"]'),
-        counts.at(-1) ?? (await cards(page).count()) - 1,
+        shown,
       );
-      const count = await cards(page).count();
-      if (counts.at(-1) !== count) counts.push(count);
     }
-    return counts;
+    return page.evaluate(() => (window as unknown as { cardCounts: number[] }).cardCounts);
   }
 
   it('lets anonymous visitors browse public records with infinite scroll to the end message', async () => {
