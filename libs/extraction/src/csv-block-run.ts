@@ -182,8 +182,9 @@ export class BlockRun {
     return { info, table: this.table, stopped, errors, bytes };
   }
 
+  /** The threads are kept for the next file when they answered all of this one, else ended. */
   async stop(): Promise<void> {
-    await Promise.all(this.threads.map((t) => t.worker.terminate()));
+    await Promise.all(this.threads.map((t) => t.release()));
   }
 
   /** Waits until every block handed out has come back and the described ones are merged. */

@@ -1,6 +1,9 @@
-// One worker thread of csv-threads.ts (its code is csv-worker.ts): what it is started with, the
+// One worker thread of csv-threads.ts (its code is csv-worker.ts): what it is given for a file, the
 // messages it exchanges with the thread that reads the file, and its errors brought back as the same
-// classes.
+// classes. Threads are kept from file to file (issue 26): a fresh one is a cold isolate, and one
+// that has described blocks before describes the next file's about twice as fast at first (the
+// 10 MB file: docs/benchmarks.md, "Upload to statistics"). A kept thread ends after
+// CSV_THREAD_IDLE_MS without work; one whose file was aborted or failed is ended at once.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -10,7 +13,7 @@ import { CorruptFileError, ExtractionLimitError, UnsupportedFileError } from './
 import type { TableSketchState } from './table-observer';
 import type { CsvInfo, ExtractionLimits, ExtractOption, PrivateColumns } from './types';
 
-/** What a thread is started with. */
+/** What a thread is given for a file. */
 export interface CsvThreadData {
   option: Exclude<ExtractOption, 'minimal'>;
   limits: ExtractionLimits;
@@ -23,8 +26,8 @@ export interface CsvThreadData {
   sketchBudget?: number;
 }
 
-/** Main thread to worker. */
-export type ToCsvThread = { type: 'block'; block: CsvBlock } | { type: 'end' };
+/** Main thread to worker: a file's start, its blocks, its end. */
+export type ToCsvThread = { type: 'start'; data: CsvThreadData } | { type: 'block'; block: CsvBlock } | { type: 'end' };
 
 /** Worker to main thread. */
 export type FromCsvThread =
@@ -49,39 +52,90 @@ export function revived({ name, message, stack }: { name: string; message: strin
  */
 const THREAD_LIMITS = { maxYoungGenerationSizeMb: 16 };
 
-let running = 0;
+/** A kept thread without work for this long is ended (its heap and code are given back). */
+export const CSV_THREAD_IDLE_MS = 60_000;
 
-/** Threads started and not yet exited (tests check that none outlives its extraction). */
+let running = 0;
+/** Threads kept between files, free for the next one. */
+const kept: Worker[] = [];
+
+/** Threads describing a file now (tests check that none outlives its extraction). */
 export function csvThreadsRunning(): number {
   return running;
 }
 
-function startThread(data: CsvThreadData): Worker {
+/** Threads kept between files now. */
+export function csvThreadsKept(): number {
+  return kept.length;
+}
+
+/** Ends the threads kept between files (tests; a process that ends does not need it: kept threads do not hold it). */
+export async function endKeptCsvThreads(): Promise<void> {
+  await Promise.all(kept.splice(0).map((worker) => worker.terminate()));
+}
+
+function startThread(): Worker {
   const built = path.join(__dirname, 'csv-worker.js');
-  if (existsSync(built)) return new Worker(built, { workerData: data, resourceLimits: THREAD_LIMITS });
+  if (existsSync(built)) return new Worker(built, { resourceLimits: THREAD_LIMITS });
   // Running from the TypeScript sources (tests, benchmarks): compile on require as tools/scripts/run-ts.cjs does.
   const register = path.resolve(__dirname, '../../../tools/scripts/register-ts.cjs');
   const source = path.join(__dirname, 'csv-worker.ts');
-  return new Worker(`require(${JSON.stringify(register)}); require(${JSON.stringify(source)});`, {
-    eval: true,
-    workerData: data,
-    resourceLimits: THREAD_LIMITS,
-  });
+  return new Worker(`require(${JSON.stringify(register)}); require(${JSON.stringify(source)});`, { eval: true, resourceLimits: THREAD_LIMITS });
 }
 
-/** One worker, the blocks it has not described yet, and what it counted once it is done. */
+/** A kept thread, or a new one. */
+function takeThread(): Worker {
+  const worker = kept.pop();
+  if (worker) {
+    clearTimeout(idleTimers.get(worker));
+    worker.ref();
+    return worker;
+  }
+  const started = startThread();
+  // A kept thread that dies between files is not handed out again.
+  started.once('exit', () => {
+    const at = kept.indexOf(started);
+    if (at >= 0) kept.splice(at, 1);
+  });
+  started.on('error', () => undefined);
+  return started;
+}
+
+const idleTimers = new WeakMap<Worker, NodeJS.Timeout>();
+
+function keepThread(worker: Worker): void {
+  kept.push(worker);
+  worker.unref();
+  const timer = setTimeout(() => {
+    const at = kept.indexOf(worker);
+    if (at < 0) return;
+    kept.splice(at, 1);
+    void worker.terminate();
+  }, CSV_THREAD_IDLE_MS);
+  timer.unref();
+  idleTimers.set(worker, timer);
+}
+
+/** One worker describing one file's blocks, the blocks it has not described yet, and what it counted once it is done. */
 export class CsvThread {
   readonly worker: Worker;
   inFlight = 0;
   done: Extract<FromCsvThread, { type: 'done' }> | null = null;
+  private released = false;
+  private readonly onMessage: (message: FromCsvThread) => void;
+  private readonly onError: (error: Error) => void;
+  private readonly onExit: (code: number) => void;
 
   constructor(data: CsvThreadData, onMessage: (thread: CsvThread, message: FromCsvThread) => void, onFailed: (error: Error) => void) {
-    this.worker = startThread(data);
+    this.worker = takeThread();
     running++;
-    this.worker.once('exit', () => running--);
-    this.worker.on('message', (message: FromCsvThread) => onMessage(this, message));
-    this.worker.on('error', onFailed);
-    this.worker.on('exit', (code) => onFailed(new Error(`A CSV worker thread stopped (exit code ${code}) before it answered`)));
+    this.onMessage = (message) => onMessage(this, message);
+    this.onError = onFailed;
+    this.onExit = (code) => onFailed(new Error(`A CSV worker thread stopped (exit code ${code}) before it answered`));
+    this.worker.on('message', this.onMessage);
+    this.worker.on('error', this.onError);
+    this.worker.on('exit', this.onExit);
+    this.worker.postMessage({ type: 'start', data } satisfies ToCsvThread);
   }
 
   post(message: ToCsvThread): void {
@@ -89,5 +143,17 @@ export class CsvThread {
       this.inFlight++;
       this.worker.postMessage(message, [message.block.buffer]); // handed over, not copied
     } else this.worker.postMessage(message);
+  }
+
+  /** The file is over: kept for the next one when it answered everything ('done'), else ended. */
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    running--;
+    this.worker.off('message', this.onMessage);
+    this.worker.off('error', this.onError);
+    this.worker.off('exit', this.onExit);
+    if (this.done && this.inFlight === 0) keepThread(this.worker);
+    else await this.worker.terminate();
   }
 }

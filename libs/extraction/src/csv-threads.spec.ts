@@ -5,7 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { csvThreadsRunning } from './csv-thread';
+import { csvThreadsKept, csvThreadsRunning, endKeptCsvThreads } from './csv-thread';
 import { csvThreadsFor, DEFAULT_THREADS_MIN_BYTES } from './csv-threads';
 import { extractMetadata, resolveLimits } from './extract';
 import { ColumnPrivacy } from './private-columns';
@@ -59,8 +59,20 @@ function generatedCsv(rows: number): string {
 const CSV_DIR = path.join(DATASETS, 'csv');
 const FILES = readdirSync(CSV_DIR).filter((name) => /\.(csv|tsv)$/i.test(name));
 
+afterAll(() => endKeptCsvThreads());
+
 describe('CSV statistics in worker threads', () => {
   afterEach(() => expect(csvThreadsRunning()).toBe(0));
+
+  it('keeps its threads for the next file, which they describe as fresh ones do', async () => {
+    await endKeptCsvThreads();
+    const bytes = Buffer.from(generatedCsv(20_000));
+    const fresh = await describeWith(bytes, 'first.csv', { workers: 2, extractOption: 'metadata', blockBytes: 16 * 1024 });
+    expect(csvThreadsKept()).toBe(2);
+    const again = await describeWith(bytes, 'first.csv', { workers: 2, extractOption: 'metadata', blockBytes: 16 * 1024 });
+    expect(csvThreadsKept()).toBe(2);
+    expect(again).toEqual(fresh);
+  });
 
   it('finds the shared datasets', () => expect(FILES.length).toBeGreaterThanOrEqual(10));
 
@@ -163,7 +175,8 @@ describe('CSV statistics in worker threads', () => {
     expect(await sketched(2)).toEqual(one);
   });
 
-  it('stops its threads when the extraction is aborted', async () => {
+  it('stops its threads when the extraction is aborted, and does not keep them', async () => {
+    await endKeptCsvThreads();
     const bytes = Buffer.from(generatedCsv(40_000));
     const controller = new AbortController();
     let runningAtAbort = 0;
@@ -186,6 +199,7 @@ describe('CSV statistics in worker threads', () => {
     expect(runningAtAbort).toBe(2);
     // The threads are terminated once the reading stops, shortly after the abort.
     for (let i = 0; i < 100 && csvThreadsRunning() > 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(csvThreadsKept()).toBe(0);
   });
 
   it('reads small files, files of unknown size, and files with other observers or prehashed columns in the calling thread', () => {

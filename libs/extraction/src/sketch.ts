@@ -9,10 +9,11 @@
 import { asciiCell, isCanonicalNumberAscii, MISSING_KIND, otherNumberOfAscii } from './ascii-cells';
 import { type CellValue, classify, isMissingText } from './column';
 import { numericProfile } from './column-profile';
-import { hash53, hash53Ascii, hash53AsciiLower, mix32 } from './distinct';
+import { hash53, hash53Ascii, hash53AsciiLower } from './distinct';
 import type { ColumnPolicy } from './private-columns';
 import { seededRandom } from './seeded-random';
-import type { CellObserver, ColumnSketchState, ReservoirState, TableObserver, TableObserverFactory, TableSketchState } from './table-observer';
+import { PriorityReservoir } from './priority-reservoir';
+import type { CellObserver, ColumnSketchState, TableObserver, TableObserverFactory, TableSketchState } from './table-observer';
 import type { ColumnStats, ColumnType, FileTable } from './types';
 import { FLT } from './value-kinds';
 
@@ -161,19 +162,16 @@ export function quantilesOf(sorted: ArrayLike<number>, levels = SKETCH_QUANTILES
   });
 }
 
-/**
- * The sketch of a numeric column whose reservoir keeps `kept` of the `seen` numbers (`sorted()`: the
- * kept numbers, ascending); null without numbers or statistics.
- */
-function numericSketch(stats: ColumnStats, kept: number, seen: number, sorted: () => Float64Array): NumericSketch | null {
-  if (kept === 0 || stats.MIN === null || stats.MAX === null || stats.MEAN === null || stats.STD === null) return null;
+/** The sketch of a numeric column whose reservoir keeps `sorted` (ascending) of the `seen` numbers; null without numbers or statistics. */
+function numericSketch(stats: ColumnStats, { sorted, seen }: { sorted: Float64Array; seen: number }): NumericSketch | null {
+  if (sorted.length === 0 || stats.MIN === null || stats.MAX === null || stats.MEAN === null || stats.STD === null) return null;
   return {
     min: stats.MIN,
     max: stats.MAX,
     mean: stats.MEAN,
     std: stats.STD,
-    quantiles: quantilesOf(sorted()),
-    sampled: kept,
+    quantiles: quantilesOf(sorted),
+    sampled: sorted.length,
     exact: seen <= SKETCH_RESERVOIR,
   };
 }
@@ -195,10 +193,6 @@ class NumberReservoir {
 
   private sortedCache: Float64Array | null = null;
 
-  sketch(stats: ColumnStats): NumericSketch | null {
-    return numericSketch(stats, this.sorted().length, this.seen, () => this.sorted());
-  }
-
   /** The kept numbers, ascending, and how many numbers the column had. */
   numbers(): { sorted: Float64Array; seen: number } {
     return { sorted: this.sorted(), seen: this.seen };
@@ -206,92 +200,6 @@ class NumberReservoir {
 
   private sorted(): Float64Array {
     return (this.sortedCache ??= this.values.slice(0, Math.min(this.seen, SKETCH_RESERVOIR)).sort());
-  }
-}
-
-/**
- * Block mode (csv-threads.ts): keeps the SKETCH_RESERVOIR numbers of the smallest priorities, a
- * priority being a 53-bit hash of the number's place in the file (its block, its position there).
- * So whichever thread reads which block, the union of the threads' reservoirs keeps the same numbers.
- */
-class PriorityReservoir {
-  /** Max-heap by priority. */
-  private readonly priorities: number[] = [];
-  private readonly values: number[] = [];
-  private seen = 0;
-  private block = 0;
-  private position = 0;
-
-  startBlock(index: number): void {
-    this.block = mix32(index ^ 0x9e3779b9);
-    this.position = 0;
-  }
-
-  add(x: number): void {
-    const low = mix32(this.block ^ mix32(this.position));
-    const high = mix32(low ^ this.position++ ^ 0x5bd1e995);
-    this.seen++;
-    this.offer((high & 0x1fffff) * 4294967296 + low, x);
-  }
-
-  state(): ReservoirState {
-    return { seen: this.seen, values: Float64Array.from(this.values), priorities: Float64Array.from(this.priorities) };
-  }
-
-  mergeFrom(state: ReservoirState): void {
-    this.seen += state.seen;
-    state.values.forEach((x, i) => this.offer(state.priorities[i], x));
-  }
-
-  private sortedCache: Float64Array | null = null;
-
-  sketch(stats: ColumnStats): NumericSketch | null {
-    return numericSketch(stats, this.values.length, this.seen, () => this.sorted());
-  }
-
-  /** The kept numbers, ascending, and how many numbers the column had. */
-  numbers(): { sorted: Float64Array; seen: number } {
-    return { sorted: this.sorted(), seen: this.seen };
-  }
-
-  private sorted(): Float64Array {
-    return (this.sortedCache ??= Float64Array.from(this.values).sort());
-  }
-
-  private offer(priority: number, x: number): void {
-    const { priorities, values } = this;
-    let i: number;
-    if (priorities.length < SKETCH_RESERVOIR) {
-      i = priorities.push(priority) - 1;
-      values.push(x);
-      while (i > 0) {
-        const parent = (i - 1) >> 1;
-        if (priorities[parent] >= priorities[i]) break;
-        this.swap(i, parent);
-        i = parent;
-      }
-      return;
-    }
-    if (priority >= priorities[0]) return;
-    priorities[0] = priority;
-    values[0] = x;
-    i = 0;
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let largest = i;
-      if (l < priorities.length && priorities[l] > priorities[largest]) largest = l;
-      if (r < priorities.length && priorities[r] > priorities[largest]) largest = r;
-      if (largest === i) return;
-      this.swap(i, largest);
-      i = largest;
-    }
-  }
-
-  private swap(a: number, b: number): void {
-    const { priorities, values } = this;
-    [priorities[a], priorities[b]] = [priorities[b], priorities[a]];
-    [values[a], values[b]] = [values[b], values[a]];
   }
 }
 
@@ -315,7 +223,7 @@ class ColumnSketcher implements CellObserver {
     blocks = false,
   ) {
     this.privacy = policy.hash ? 'hashed' : policy.format === 'mask' ? 'masked' : 'plain';
-    this.numbers = blocks ? new PriorityReservoir() : new NumberReservoir();
+    this.numbers = blocks ? new PriorityReservoir(SKETCH_RESERVOIR) : new NumberReservoir();
   }
 
   startBlock(index: number): void {
@@ -378,7 +286,7 @@ class ColumnSketcher implements CellObserver {
 
   build(index: number, stats: ColumnStats): ColumnSketch {
     const type = stats.DICT.type;
-    const numeric = this.privacy === 'plain' && (type === 'integer' || type === 'float') ? this.numbers.sketch(stats) : null;
+    const numeric = this.privacy === 'plain' && (type === 'integer' || type === 'float') ? numericSketch(stats, this.numbers.numbers()) : null;
     return {
       index,
       header: this.header,

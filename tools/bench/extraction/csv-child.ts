@@ -48,8 +48,11 @@ function builtExtraction(): typeof import('@dc/extraction') {
   return require(path.join(arg('root') as string, 'dist/libs/extraction/src/index.js'));
 }
 
-async function childExtract(file: string, workers: number): Promise<Measurement> {
-  const { extractMetadata } = builtExtraction();
+async function childExtract(file: string, mode: ExtractMode): Promise<Measurement> {
+  const { extractMetadata, SketchCollector } = builtExtraction();
+  // As the product calls it: its threads from 32 MiB on (the library's default floor), with the column sketches the relations service reads.
+  const asProduct = mode === 'extract-product';
+  const threads = asProduct ? { workers: 2 } : { workers: mode === 'extract' ? 1 : 2, minBytes: 0 };
   const rssBeforeMb = process.memoryUsage().rss / MB;
   const cpu = process.cpuUsage();
   // What a server sharing the thread would see: the delay of its timers while the file is profiled.
@@ -58,7 +61,7 @@ async function childExtract(file: string, workers: number): Promise<Measurement>
   const started = performance.now();
   const result = await extractMetadata(
     { stream: createReadStream(file, { highWaterMark: 256 * 1024 }), fileName: path.basename(file), size: statSync(file).size },
-    { extractOption: 'metadata', threads: { workers, minBytes: 0 } },
+    { extractOption: 'metadata', threads, ...(asProduct && { sketches: new SketchCollector() }) },
   );
   const ms = performance.now() - started;
   const cpuMs = cpuMsSince(cpu);
@@ -89,11 +92,12 @@ async function childExtract(file: string, workers: number): Promise<Measurement>
   };
 }
 
-export type Mode = 'extract' | 'extract-threads' | 'duckdb' | 'summarize' | 'summarize-1';
-export const EXTRACT_WORKERS: Partial<Record<Mode, number>> = { extract: 1, 'extract-threads': 2 };
+export type Mode = 'extract' | 'extract-threads' | 'extract-product' | 'duckdb' | 'summarize' | 'summarize-1';
+type ExtractMode = Extract<Mode, `extract${string}`>;
+const isExtract = (mode: Mode): mode is ExtractMode => mode.startsWith('extract');
 
 /** DuckDB on the same file: one read_csv aggregate query, or SUMMARIZE (default threads, or one). */
-async function childDuckdb(file: string, mode: Exclude<Mode, 'extract' | 'extract-threads'>): Promise<Measurement> {
+async function childDuckdb(file: string, mode: Exclude<Mode, ExtractMode>): Promise<Measurement> {
   const { DuckDBInstance } = await import('@duckdb/node-api');
   const rssBeforeMb = process.memoryUsage().rss / MB;
   const cpu = process.cpuUsage();
@@ -136,8 +140,7 @@ async function childDuckdb(file: string, mode: Exclude<Mode, 'extract' | 'extrac
 async function main(): Promise<void> {
   const mode = arg('child') as Mode;
   const file = arg('file') as string;
-  const workers = EXTRACT_WORKERS[mode];
-  const result = workers ? await childExtract(file, workers) : await childDuckdb(file, mode as Exclude<Mode, 'extract' | 'extract-threads'>);
+  const result = isExtract(mode) ? await childExtract(file, mode) : await childDuckdb(file, mode);
   process.stdout.write(`${JSON.stringify(result)}\n`);
 }
 

@@ -4,7 +4,9 @@
 // The CSV part measures the built library (dist/, as the product runs it: its worker threads load
 // compiled JavaScript, not the TypeScript sources), rebuilt first unless --no-build.
 // Run: node_modules/.bin/node tools/bench/extraction/run.cjs [--sizes=10,100,1000] [--dir=DIR] [--no-write]
-//   [--parts=csv,sheets] [--write=csv,sheets] [--repetitions=7] [--rounds=3] [--no-build]
+//   [--parts=csv,sheets,upload] [--write=csv,sheets,upload] [--repetitions=7] [--rounds=3] [--no-build]
+//   [--upload-sizes=0.1,10,100,1000]
+// The upload part (upload.bench-part.ts) measures upload to statistics through the built product's API.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
@@ -15,6 +17,7 @@ import { GENERATED_CSV_DIR, generatedCsv } from '../generated-csv';
 import { childAnswer, type ColumnFigures, NUMERIC, worstDifference } from './bench-figures';
 import type { Measurement, Mode } from './csv-child';
 import type * as SheetsPart from './sheets.bench-part';
+import { runUploadPart, UPLOAD_SECTION } from './upload.bench-part';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { swcOptions } = require('../../scripts/swc-options.cjs') as { swcOptions: () => import('@swc/core').Options };
@@ -79,6 +82,7 @@ const ENGINES: Array<{ mode: Mode; label: string }> = [
 const SHORT_NAMES: Record<Mode, string> = {
   extract: 'one thread',
   'extract-threads': 'two threads',
+  'extract-product': 'as the product',
   summarize: 'SUMMARIZE',
   'summarize-1': 'SUMMARIZE (1 thread)',
   duckdb: 'DuckDB aggregate',
@@ -232,12 +236,12 @@ async function main(): Promise<void> {
   }
   // --parts: which tables to measure; --write: which of their sections to write (a run on small CSV sizes
   // alone would otherwise replace the section holding the 100 MB and 1 GB rows).
-  const parts = (arg('parts') ?? 'csv,sheets').split(',');
+  const parts = (arg('parts') ?? 'csv,sheets,upload').split(',');
   const toWrite = process.argv.includes('--no-write') ? [] : (arg('write') ?? parts.join(',')).split(',');
   const sizes = parts.includes('csv') ? (arg('sizes') ?? '10,100,1000').split(',').map(Number) : [];
   const rounds = Number(arg('rounds') ?? 3);
-  if (sizes.length > 0 && !process.argv.includes('--no-build')) {
-    console.log('building dist/ (the CSV part measures the built library)');
+  if ((sizes.length > 0 || parts.includes('upload')) && !process.argv.includes('--no-build')) {
+    console.log('building dist/ (the CSV and upload parts measure the built library and product)');
     execFileSync(process.execPath, [path.join(ROOT, 'tools/scripts/build.mjs'), '--server-only'], { cwd: ROOT, stdio: 'inherit' });
   }
   const dir = arg('dir') ?? GENERATED_CSV_DIR;
@@ -266,13 +270,19 @@ async function main(): Promise<void> {
     for (const { mode } of ENGINES) runs[mode] = medianByWall(all[mode] as Measurement[]);
     rows.push({ sizeMb, bytes, runs, walls: Object.fromEntries(ENGINES.map(({ mode }) => [mode, (all[mode] as Measurement[]).map((m) => m.ms)])) });
   }
-  removeCompiledChild();
   const command = `node_modules/.bin/node tools/bench/extraction/run.cjs${process.argv.slice(2).length ? ` ${process.argv.slice(2).join(' ')}` : ''}`;
   if (rows.length > 0) {
     const text = section(rows, command, `${loadStart} / ${loadAt()}`, rounds);
     console.log(text);
     if (toWrite.includes('csv')) writeBenchmarkSection(SECTION, text);
   }
+  if (parts.includes('upload')) {
+    const uploadSizes = (arg('upload-sizes') ?? '0.1,10,100,1000').split(',').map(Number);
+    const text = await runUploadPart({ dir, sizes: uploadSizes, rounds, command, loadAt, measure });
+    console.log(text);
+    if (toWrite.includes('upload')) writeBenchmarkSection(UPLOAD_SECTION, text);
+  }
+  removeCompiledChild();
   if (parts.includes('sheets')) {
     const { runSheetsPart, SHEETS_SECTION } = sheetsPart();
     const text = await runSheetsPart({ dir, command, loadAt, repetitions: Number(arg('repetitions') ?? 7) });

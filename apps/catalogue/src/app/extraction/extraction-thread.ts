@@ -1,8 +1,12 @@
-// Extraction of one file in a worker thread (extraction-thread.worker.ts), so that profiling a large
-// file does not hold the catalogue's event loop: the API of the same process keeps answering (issue
-// 13, npm run bench:profiling-api). In cooperative slices on the one thread, every await of a request
-// (each database round trip) waited for a slice of extraction to end. This thread only reads the
-// stream and posts its bytes, at most MAX_IN_FLIGHT chunks ahead of the worker.
+// Extraction in a worker thread (extraction-thread.worker.ts), so that profiling a large file does
+// not hold the catalogue's event loop: the API of the same process keeps answering (issue 13, npm
+// run bench:profiling-api). In cooperative slices on the one thread, every await of a request (each
+// database round trip) waited for a slice of extraction to end. This thread only reads the stream
+// and posts its bytes, at most MAX_IN_FLIGHT chunks ahead of the worker.
+// The worker is kept between files (issue 26): a new one costs its start and, more, a cold
+// isolate: the 10 MB file took twice as long in a fresh thread as in one that had profiled before
+// (docs/benchmarks.md, "Upload to statistics"). It ends after IDLE_MS without work, and at once
+// when an extraction is aborted (time-out, shutdown): the next file starts a fresh one.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
@@ -11,9 +15,11 @@ import type { MetadataExtractionInput } from './metadata-extractor';
 
 /** Chunks posted to the worker and not yet taken by its stream; reading waits beyond that. */
 const MAX_IN_FLIGHT = 8;
+/** A worker without work for this long is ended (its heap and code are given back). */
+export const EXTRACTION_THREAD_IDLE_MS = 60_000;
 
-/** What the worker is started with: the input without its stream, and the options it can clone. */
-export interface ExtractionThreadData {
+/** One file's extraction: the input without its stream, and the options the worker can clone. */
+export interface ExtractionJob {
   fileName: string;
   contentType?: string;
   size?: number;
@@ -21,18 +27,26 @@ export interface ExtractionThreadData {
   privateColumns?: PrivateColumns;
   /** Gather column sketches (a SketchCollector in the worker; its tables come back with META). */
   sketches: boolean;
-  /** How much nicer than the process the worker thread runs (Linux; 0 keeps its priority). */
-  nice: number;
   /** The library's own threads for a large CSV, started from this worker (they inherit its priority). */
   threads?: CsvThreads;
 }
 
-export type ToExtractionThread = { type: 'chunk'; bytes: Uint8Array } | { type: 'end' } | { type: 'error'; message: string };
+/** What the worker is started with. */
+export interface ExtractionThreadData {
+  /** How much nicer than the process the worker thread runs (Linux; 0 keeps its priority). */
+  nice: number;
+}
 
-export type FromExtractionThread =
+/** Every message names its job, so what was under way for an earlier file is told apart and dropped. */
+export type ToExtractionThread = { job: number } & (
+  { type: 'start'; data: ExtractionJob } | { type: 'chunk'; bytes: Uint8Array } | { type: 'end' } | { type: 'error'; message: string }
+);
+
+export type FromExtractionThread = { job: number } & (
   | { type: 'consumed' }
   | { type: 'done'; meta: Record<string, unknown>; sketches: TableSketch[] | null }
-  | { type: 'failed'; error: { name: string; message: string; stack?: string } };
+  | { type: 'failed'; error: { name: string; message: string; stack?: string } }
+);
 
 export interface ThreadExtraction {
   meta: Record<string, unknown>;
@@ -56,65 +70,143 @@ function ownBytes(chunk: unknown): Uint8Array {
 }
 
 /**
- * Describes the file in a worker thread. Aborting `signal` ends the worker at once (and rejects
- * with the signal's reason); the caller destroys the stream.
+ * Worker threads for extractions, one file each at a time; one worker is kept between files (the
+ * queue describes one file at a time, and a second caller, such as a cloud import, gets a worker of
+ * its own for its file).
  */
-export function extractInThread(
-  input: MetadataExtractionInput,
-  data: Omit<ExtractionThreadData, 'fileName' | 'contentType' | 'size'>,
-  signal?: AbortSignal,
-): Promise<ThreadExtraction> {
-  return new Promise<ThreadExtraction>((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const worker = startWorker({ fileName: input.fileName, contentType: input.contentType, size: input.size, ...data });
-    const chunks = input.stream[Symbol.asyncIterator]();
-    let inFlight = 0;
-    let reading = false;
-    let ended = false;
-    let settled = false;
-    const settle = (finish: () => void) => {
-      if (settled) return;
-      settled = true;
-      signal?.removeEventListener('abort', onAbort);
-      void worker.terminate();
-      finish();
-    };
-    const onAbort = () => settle(() => reject(signal?.reason));
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const post = (message: ToExtractionThread, transfer: ArrayBuffer[] = []) => {
-      if (!settled) worker.postMessage(message, transfer);
-    };
-    const read = async () => {
-      if (reading) return;
-      reading = true;
-      try {
-        while (!settled && !ended && inFlight < MAX_IN_FLIGHT) {
-          const next = await chunks.next();
-          if (next.done) {
-            ended = true;
-            post({ type: 'end' });
-          } else {
-            const bytes = ownBytes(next.value);
-            inFlight++;
-            post({ type: 'chunk', bytes }, [bytes.buffer as ArrayBuffer]);
+export class ExtractionThreads {
+  /** A free worker kept for the next file. */
+  private spare: Worker | null = null;
+  private readonly working = new Set<Worker>();
+  private jobs = 0;
+  private idleTimer?: NodeJS.Timeout;
+  /** Workers started so far (tests: a second file reuses the first one's). */
+  started = 0;
+
+  constructor(
+    private readonly data: ExtractionThreadData,
+    private readonly idleMs = EXTRACTION_THREAD_IDLE_MS,
+  ) {}
+
+  /** Whether a worker is kept between files now. */
+  get keepsWorker(): boolean {
+    return this.spare !== null;
+  }
+
+  /**
+   * Describes the file in a worker thread. Aborting `signal` ends the worker at once (and rejects
+   * with the signal's reason); the caller destroys the stream.
+   */
+  extract(input: MetadataExtractionInput, job: Omit<ExtractionJob, 'fileName' | 'contentType' | 'size'>, signal?: AbortSignal): Promise<ThreadExtraction> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const worker = this.take();
+    const id = ++this.jobs;
+    return new Promise<ThreadExtraction>((resolve, reject) => {
+      const chunks = input.stream[Symbol.asyncIterator]();
+      let inFlight = 0;
+      let reading = false;
+      let ended = false;
+      let settled = false;
+      const settle = (finish: () => void, reusable: boolean) => {
+        if (settled) return;
+        settled = true;
+        signal?.removeEventListener('abort', onAbort);
+        worker.off('message', onMessage);
+        worker.off('error', onError);
+        worker.off('exit', onExit);
+        this.working.delete(worker);
+        if (reusable) this.keep(worker);
+        else void worker.terminate();
+        finish();
+      };
+      const onAbort = () => settle(() => reject(signal?.reason), false);
+      const onError = (error: Error) => settle(() => reject(error), false);
+      const onExit = (code: number) => settle(() => reject(new Error(`the extraction thread exited (code ${code}) without an answer`)), false);
+      const post = (message: ToExtractionThread, transfer: ArrayBuffer[] = []) => {
+        if (!settled) worker.postMessage(message, transfer);
+      };
+      const read = async () => {
+        if (reading) return;
+        reading = true;
+        try {
+          while (!settled && !ended && inFlight < MAX_IN_FLIGHT) {
+            const next = await chunks.next();
+            if (next.done) {
+              ended = true;
+              post({ job: id, type: 'end' });
+            } else {
+              const bytes = ownBytes(next.value);
+              inFlight++;
+              post({ job: id, type: 'chunk', bytes }, [bytes.buffer as ArrayBuffer]);
+            }
           }
+        } catch (error) {
+          ended = true;
+          post({ job: id, type: 'error', message: (error as Error).message });
+        } finally {
+          reading = false;
         }
-      } catch (error) {
-        ended = true;
-        post({ type: 'error', message: (error as Error).message });
-      } finally {
-        reading = false;
-      }
-    };
-    worker.on('message', (message: FromExtractionThread) => {
-      if (message.type === 'consumed') {
-        inFlight--;
-        void read();
-      } else if (message.type === 'done') settle(() => resolve({ meta: message.meta, sketches: message.sketches }));
-      else settle(() => reject(revivedExtractionError(message.error)));
+      };
+      const onMessage = (message: FromExtractionThread) => {
+        if (message.job !== id) return;
+        if (message.type === 'consumed') {
+          inFlight--;
+          void read();
+        } else if (message.type === 'done') settle(() => resolve({ meta: message.meta, sketches: message.sketches }), true);
+        else settle(() => reject(revivedExtractionError(message.error)), true);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      worker.on('message', onMessage);
+      worker.on('error', onError);
+      worker.on('exit', onExit);
+      post({ job: id, type: 'start', data: { fileName: input.fileName, contentType: input.contentType, size: input.size, ...job } });
+      void read();
     });
-    worker.on('error', (error) => settle(() => reject(error)));
-    worker.on('exit', (code) => settle(() => reject(new Error(`the extraction thread exited (code ${code}) without an answer`))));
-    void read();
-  });
+  }
+
+  /** Ends every worker (shutdown); extractions under way fail. */
+  async close(): Promise<void> {
+    clearTimeout(this.idleTimer);
+    const workers = [...this.working, ...(this.spare ? [this.spare] : [])];
+    this.spare = null;
+    await Promise.all(workers.map((worker) => worker.terminate()));
+  }
+
+  /** The spare worker, or a new one. */
+  private take(): Worker {
+    let worker = this.spare;
+    if (worker) {
+      clearTimeout(this.idleTimer);
+      this.spare = null;
+      worker.ref();
+    } else {
+      worker = startWorker(this.data);
+      this.started++;
+      const started = worker;
+      // A spare that dies between files is replaced at the next one.
+      started.once('exit', () => {
+        if (this.spare === started) this.spare = null;
+      });
+      started.on('error', () => undefined);
+    }
+    this.working.add(worker);
+    return worker;
+  }
+
+  /** Kept as the spare (unless there is one): it does not keep the process alive, and ends after idleMs. */
+  private keep(worker: Worker): void {
+    if (this.spare) {
+      void worker.terminate();
+      return;
+    }
+    this.spare = worker;
+    worker.unref();
+    clearTimeout(this.idleTimer);
+    this.idleTimer = setTimeout(() => {
+      if (this.spare !== worker) return;
+      this.spare = null;
+      void worker.terminate();
+    }, this.idleMs);
+    this.idleTimer.unref();
+  }
 }

@@ -3,19 +3,19 @@ import path from 'node:path';
 import { Readable } from 'node:stream';
 import { type PrivateColumns, SketchCollector } from '@dc/extraction';
 import { DATASETS } from '../../testing/catalogue-test-app';
-import { extractInThread } from './extraction-thread';
+import { ExtractionThreads } from './extraction-thread';
 import { LibraryMetadataExtractor } from './library-metadata-extractor';
 import { describeMetadataExtractorContract } from './metadata-extractor.contract';
 
-// The real thread, watched: a test can tell which path a file took.
-jest.mock('./extraction-thread', () => {
-  const actual = jest.requireActual<typeof import('./extraction-thread')>('./extraction-thread');
-  return { ...actual, extractInThread: jest.fn(actual.extractInThread) };
-});
+const made: LibraryMetadataExtractor[] = [];
+afterAll(() => Promise.all(made.map((extractor) => extractor.onApplicationShutdown())));
 
-/** The extractor with the product's defaults, files of `threadMinBytes` and more in the worker thread. */
-const extractor = (threadMinBytes = 8 * 1024 * 1024) =>
-  new LibraryMetadataExtractor({ EXTRACTION_THREADS: 2, EXTRACTION_THREAD_MIN_BYTES: threadMinBytes, EXTRACTION_THREAD_NICE: 5 });
+/** The extractor with the product's defaults, files of `threadMinBytes` and more in the worker thread (each keeps one worker: ended after the tests). */
+const extractor = (threadMinBytes = 8 * 1024 * 1024) => {
+  const created = new LibraryMetadataExtractor({ EXTRACTION_THREADS: 2, EXTRACTION_THREAD_MIN_BYTES: threadMinBytes, EXTRACTION_THREAD_NICE: 5 });
+  made.push(created);
+  return created;
+};
 
 describeMetadataExtractorContract('LibraryMetadataExtractor', () => extractor(), DATASETS);
 // Every file, however small, through the worker thread.
@@ -58,12 +58,13 @@ describe('LibraryMetadataExtractor in a worker thread', () => {
   };
 
   it('answers the META and the sketches of the same file described in this thread', async () => {
-    const threads = jest.mocked(extractInThread);
-    threads.mockClear();
+    // The real threads, watched: the test can tell which path a file took.
+    const threads = jest.spyOn(ExtractionThreads.prototype, 'extract');
     const here = await describeWith(extractor(Infinity));
     expect(threads).not.toHaveBeenCalled();
     const threaded = await describeWith(extractor(0));
     expect(threads).toHaveBeenCalledTimes(1);
+    threads.mockRestore();
     expect((threaded.meta.FILE as { TOTAL_ROWS: number }).TOTAL_ROWS).toBeGreaterThan(400);
     expect(threaded.sketches.length).toBe(1);
     expect(threaded.meta).toEqual(here.meta);

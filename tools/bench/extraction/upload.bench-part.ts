@@ -1,0 +1,216 @@
+// Upload to statistics through the API (issue 26): the built product in embedded mode on real
+// PostgreSQL takes a generated CSV as a user's upload (POST /api/records/, extractOption metadata),
+// and the time from the upload's answer to the record's complete META (GET /api/records/{id}/, polled)
+// is set beside DuckDB's SUMMARIZE of the same file on one thread and the extraction library's call
+// alone as the product makes it (threads from 32 MiB, column sketches), each in a child process of its
+// own, in turns, in the same run. The product's log line 'metadata extracted' says where its time went:
+// waiting in the queue, extracting (storage read included) and storing META with its events.
+import { openAsBlob, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { createTestDatabase, startEmbeddedProduct, type EmbeddedProduct } from '@dc/testing';
+import { signIn } from '../bench-account';
+import { sectionMarkers } from '../bench-support';
+import { generatedCsv } from '../generated-csv';
+import { cpuMsOf } from '../process-probe';
+import type { Measurement, Mode } from './csv-child';
+
+export const UPLOAD_SECTION = 'bench:extraction-upload';
+const { start: START, end: END } = sectionMarkers(UPLOAD_SECTION);
+const PASSWORD = 'upload bench 42';
+/** Polled this often for the first second after the answer, then every 50 ms: a poll costs the product about a millisecond of CPU. */
+const FIRST_POLL_MS = 10;
+const LATER_POLL_MS = 50;
+/** Files from this size on are profiled in the catalogue's extraction thread (EXTRACTION_THREAD_MIN_BYTES' default). */
+const THREAD_MIN_BYTES = 8 * 1024 * 1024;
+
+interface ProductTimings {
+  queuedMs: number;
+  extractMs: number;
+  storeMs: number;
+}
+
+interface UploadMeasurement {
+  uploadMs: number;
+  /** From the upload's answer to the first read that showed the file's complete META. */
+  statsMs: number;
+  /** Product CPU (all its threads) from the upload's answer to that read. */
+  cpuMs: number;
+  rows: number;
+  timings: ProductTimings;
+}
+
+interface SizeResult {
+  sizeMb: number;
+  bytes: number;
+  uploads: UploadMeasurement[];
+  summarize: Measurement[];
+  library: Measurement[];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) / 2)];
+const seconds = (ms: number) => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 1000).toFixed(2)} s`);
+
+const NO_TIMINGS: ProductTimings = { queuedMs: NaN, extractMs: NaN, storeMs: NaN };
+
+/** The product's own account of one file: its log line 'metadata extracted' (NaN from a product before it logged them). */
+async function productTimings(product: EmbeddedProduct, fileId: string): Promise<ProductTimings> {
+  for (let tries = 0; tries < 100; tries++) {
+    const line = product.app.lines.find((text) => text.includes('"metadata extracted"') && text.includes(fileId));
+    if (line) return { ...NO_TIMINGS, ...(JSON.parse(line.slice(line.indexOf('{'))) as Partial<ProductTimings>) };
+    await sleep(10);
+  }
+  return NO_TIMINGS;
+}
+
+async function uploadOnce(product: EmbeddedProduct, token: string, csv: string): Promise<UploadMeasurement> {
+  const { base, pid } = product;
+  const form = new FormData();
+  for (const [name, value] of Object.entries({ name: `Upload ${path.basename(csv)}`, access: 'OP', extractOption: 'metadata', allowDuplicate: 'true' }))
+    form.set(name, value);
+  form.set('file', await openAsBlob(csv, { type: 'text/csv' }), path.basename(csv));
+  // The peers' children ran with spawnSync, holding this event loop, maybe past the product's keep-alive
+  // (65 s): a turn of the loop lets fetch see the connection the product closed meanwhile, not write into it.
+  await sleep(50);
+  const started = performance.now();
+  const uploaded = await fetch(`${base}/api/records/`, { method: 'POST', headers: { authorization: `JWT ${token}` }, body: form }).catch((error: Error) => {
+    const { exitCode, signalCode } = product.app.process;
+    const state = exitCode === null && signalCode === null ? 'running' : `exited: ${exitCode ?? signalCode}`;
+    throw new Error(
+      `upload of ${path.basename(csv)} failed (${error.message}); the product (${state}) last wrote:\n${product.app.lines.slice(-20).join('\n')}`,
+      {
+        cause: error,
+      },
+    );
+  });
+  const answeredAt = performance.now();
+  const cpuAtAnswer = cpuMsOf(pid);
+  if (uploaded.status !== 201) throw new Error(`upload failed: ${uploaded.status} ${await uploaded.text()}`);
+  const { id } = (await uploaded.json()) as { id: string };
+  const deadline = answeredAt + 30 * 60_000;
+  while (performance.now() < deadline) {
+    const response = await fetch(`${base}/api/records/${id}/`, { headers: { authorization: `JWT ${token}` } });
+    if (response.status !== 200) throw new Error(`record read failed: ${response.status} ${await response.text()}`);
+    const seenAt = performance.now();
+    const [file] = (
+      (await response.json()) as { FILES: Array<{ id: string; extraction_status: string; META: { STATUS?: string; FILE?: { TOTAL_ROWS: number } } }> }
+    ).FILES;
+    if (file.extraction_status !== 'pending' && file.extraction_status !== 'running') {
+      if (file.META?.STATUS !== 'complete') throw new Error(`extraction ended ${file.extraction_status}: ${JSON.stringify(file.META).slice(0, 400)}`);
+      const cpuMs = cpuMsOf(pid) - cpuAtAnswer;
+      return {
+        uploadMs: answeredAt - started,
+        statsMs: seenAt - answeredAt,
+        cpuMs,
+        rows: file.META.FILE?.TOTAL_ROWS ?? NaN,
+        timings: await productTimings(product, file.id),
+      };
+    }
+    await sleep(seenAt - answeredAt < 1000 ? FIRST_POLL_MS : LATER_POLL_MS);
+  }
+  throw new Error('no complete META within 30 min of the upload');
+}
+
+export interface UploadPartOptions {
+  dir: string;
+  sizes: number[];
+  rounds: number;
+  command: string;
+  loadAt: () => string;
+  /** One child measurement of extraction.bench.ts (a fresh process). */
+  measure: (mode: Mode, file: string) => Measurement;
+}
+
+export async function runUploadPart({ dir, sizes, rounds, command, loadAt, measure }: UploadPartOptions): Promise<string> {
+  const loadStart = loadAt();
+  const db = await createTestDatabase('dc_bench_extraction_upload');
+  const dataDir = `/tmp/${db.name}`;
+  rmSync(dataDir, { recursive: true, force: true });
+  // The extraction at the peers' priority: by default it runs 5 nicer, so that on a busy machine the API and the database come first.
+  const product = await startEmbeddedProduct('extraction-upload-bench', {
+    DATABASE_URL: db.url,
+    DATA_DIR: dataDir,
+    SERVE_WEB: 'false',
+    LOG_LEVEL: 'info',
+    EXTRACTION_THREAD_NICE: '0',
+  });
+  const results: SizeResult[] = [];
+  const cold: string[] = [];
+  try {
+    const token = await signIn(product.base, path.join(dataDir, 'mail'), 'uploadbench', PASSWORD);
+    // First uploads warm the product's code paths (the queries' plans, the extraction thread it keeps), as in a product that has run a while.
+    for (const sizeMb of [0.1, 10]) {
+      const warmUp = await uploadOnce(product, token, await generatedCsv(sizeMb, dir));
+      cold.push(`${sizeMb} MB ${seconds(warmUp.statsMs)} (extract ${warmUp.timings.extractMs} ms)`);
+    }
+    for (const sizeMb of sizes) {
+      const csv = await generatedCsv(sizeMb, dir);
+      const result: SizeResult = { sizeMb, bytes: statSync(csv).size, uploads: [], summarize: [], library: [] };
+      // In turns, so a change in the machine's load falls on all three alike.
+      for (let round = 0; round < rounds; round++) {
+        const upload = await uploadOnce(product, token, csv);
+        result.uploads.push(upload);
+        result.summarize.push(measure('summarize-1', csv));
+        result.library.push(measure('extract-product', csv));
+        console.log(
+          `${sizeMb} MB round ${round + 1}: upload ${seconds(upload.uploadMs)}, answer to META ${seconds(upload.statsMs)} ` +
+            `(queued ${upload.timings.queuedMs} ms, extract ${upload.timings.extractMs} ms, store ${upload.timings.storeMs} ms); ` +
+            `SUMMARIZE 1 thread ${seconds(result.summarize.at(-1)!.ms)}; library alone ${seconds(result.library.at(-1)!.ms)}`,
+        );
+      }
+      results.push(result);
+    }
+  } finally {
+    await product.stop();
+    await db.drop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+  return uploadSection(results, command, `${loadStart} / ${loadAt()}`, rounds, cold);
+}
+
+function uploadSection(results: SizeResult[], command: string, load: string, rounds: number, cold: string[]): string {
+  const lines = [
+    START,
+    '### Upload to statistics through the API, beside DuckDB SUMMARIZE on one thread',
+    '',
+    `Measured ${new Date().toISOString().slice(0, 10)}. Command: \`${command}\`. Load average (1, 5, 15 min) at the start and end: ${load}.`,
+    "The built product in embedded mode (one process, real PostgreSQL, files on its disk) takes each generated CSV as a user's",
+    'upload (`POST /api/records/`, `extractOption` metadata: the full META). "Answer to META" is from the upload\'s 201 answer to',
+    `the first \`GET /api/records/{id}/\` that shows the file's complete META (polled every ${FIRST_POLL_MS} ms for 1 s, then every ${LATER_POLL_MS} ms). Beside it, in the`,
+    `same run and in turns (${rounds} rounds, medians shown), DuckDB \`SUMMARIZE\` of the same file with \`threads = 1\` and the`,
+    "extraction library's call alone as the product makes it (2 threads from 32 MiB, column sketches), each a fresh child",
+    "process. The product's columns come from its log line 'metadata extracted': queued is from the record's creation to the",
+    "worker's claim, extract from the claim to META (the storage read and the extraction thread included), store from META to the",
+    "commit of META with its events. CPU is user + system time: the product's, all its threads, from the answer to the read (polls",
+    "included); the peers', of the call in their child. On a shared machine CPU is the steadier figure.",
+    'The product runs with `EXTRACTION_THREAD_NICE=0`, so that its extraction and the peers have the same priority (by default it runs 5',
+    'nicer, so that on a busy machine the API and the database come first: `bench:profiling-api`).',
+    `Files of ${THREAD_MIN_BYTES / 2 ** 20} MiB and more are profiled in the extraction thread the catalogue keeps; the first uploads after the`,
+    `start warmed it and were not counted: answer to META ${cold.join(', ')}.`,
+    '',
+    '| file | rows | answer to META | ÷ SUMMARIZE (1 thread), median of the rounds | SUMMARIZE (1 thread) | library alone | product: queued / extract / store | CPU: product / SUMMARIZE / library | upload |',
+    '|---|---:|---:|---:|---:|---:|---|---:|---:|',
+  ];
+  for (const { sizeMb, bytes, uploads, summarize, library } of results) {
+    const ratio = median(uploads.map((u, i) => u.statsMs / summarize[i].ms));
+    const pick = (key: keyof ProductTimings) => median(uploads.map((u) => u.timings[key]));
+    const cpu = [median(uploads.map((u) => u.cpuMs)), median(summarize.map((m) => m.cpuMs)), median(library.map((m) => m.cpuMs))].map(seconds).join(' / ');
+    lines.push(
+      `| ${sizeMb} MB (${bytes} bytes) | ${uploads[0].rows} | ${seconds(median(uploads.map((u) => u.statsMs)))} | ${ratio.toFixed(2)} | ${seconds(median(summarize.map((m) => m.ms)))} | ` +
+        `${seconds(median(library.map((m) => m.ms)))} | ${pick('queuedMs')} / ${pick('extractMs')} / ${pick('storeMs')} ms | ${cpu} | ${seconds(median(uploads.map((u) => u.uploadMs)))} |`,
+    );
+  }
+  lines.push(
+    '',
+    'Every round, answer to META / SUMMARIZE (1 thread) / library alone: ' +
+      results
+        .map(
+          ({ sizeMb, uploads, summarize, library }) =>
+            `${sizeMb} MB: ${uploads.map((u, i) => `${seconds(u.statsMs)} / ${seconds(summarize[i].ms)} / ${seconds(library[i].ms)}`).join('; ')}`,
+        )
+        .join('. ') +
+      '.',
+    END,
+  );
+  return lines.join('\n');
+}
