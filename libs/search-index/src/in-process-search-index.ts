@@ -79,6 +79,12 @@ export class InProcessSearchIndex extends SearchIndex {
   private rowsSinceSnapshot = 0;
   private snapshotWrite: Promise<void> | null = null;
   private origin: MemoryOrigin | null = null;
+  /** Set once the memory is loaded and has caught up with the store: searches are answered without waiting for a load. */
+  private ready = false;
+  /** What the first load is doing (readiness reports it until the memory is ready). */
+  private loadStep = 'search index not loaded yet';
+  private loadUnderWay = false;
+  private loadFailure: Error | null = null;
   private snapshotRejection: Error | null = null;
   private readonly recentDocuments: RecentDocuments;
   private readonly logger: Logger;
@@ -101,11 +107,38 @@ export class InProcessSearchIndex extends SearchIndex {
 
   async init(): Promise<void> {
     await this.store.create();
-    // Loading starts now, so the first search finds the index ready; a failure shows at that search, which tries again.
-    if (this.loadOnInit)
-      this.sync().catch((error: unknown) => {
-        if (!this.closed) this.logger.error({ err: error }, 'loading the search index at start failed: the next search tries again');
-      });
+    // Loading starts now, so the first search finds the index ready; a failure shows in readiness, which tries again.
+    if (this.loadOnInit) this.loadInBackground();
+  }
+
+  /** Loads the memory unless a load is under way; a failure is logged and kept for notReady(). */
+  private loadInBackground() {
+    if (this.loadUnderWay || this.closed) return;
+    this.loadUnderWay = true;
+    this.sync()
+      .then(
+        () => (this.loadFailure = null),
+        (error: unknown) => {
+          if (this.closed) return;
+          this.loadFailure = error instanceof Error ? error : new Error(String(error));
+          this.logger.error({ err: error }, 'loading the search index failed: readiness and the next search try again');
+        },
+      )
+      .finally(() => (this.loadUnderWay = false));
+  }
+
+  /**
+   * Not ready until the memory is loaded and has applied the writes since: a search meanwhile waits
+   * for the load (tens of seconds at a million records), so during a rolling restart the load
+   * balancer keeps sending searches to the replicas already loaded. A failed load is tried again.
+   */
+  override notReady(): string | null {
+    if (this.ready) return null;
+    if (this.closed) return 'search index closed';
+    if (!this.loadOnInit && !this.loadUnderWay && !this.running) return 'search index not loaded: it loads at the first search';
+    const failure = this.loadFailure;
+    if (failure && !this.loadUnderWay) this.loadInBackground();
+    return failure ? `search index loading failed (${failure.message}), trying again` : this.loadStep;
   }
 
   async upsert(docs: RecordDocument[]): Promise<void> {
@@ -144,6 +177,8 @@ export class InProcessSearchIndex extends SearchIndex {
     await this.running?.catch(() => undefined);
     await this.snapshotWrite;
     await this.pool.end();
+    // A closed index answers nothing: its memory (hundreds of megabytes at a million records) is let go, whoever still holds the index.
+    this.memory = this.replacement = null;
   }
 
   override backgroundFailures(): BackgroundFailure[] {
@@ -224,6 +259,9 @@ export class InProcessSearchIndex extends SearchIndex {
       .then(() => {
         if (this.queued === next) this.queued = null;
         return this.catchUp();
+      })
+      .then(() => {
+        if (this.memory) this.ready = true;
       });
     this.queued = next;
     this.running = next;
@@ -239,9 +277,11 @@ export class InProcessSearchIndex extends SearchIndex {
       this.rowsSinceSnapshot = Infinity;
     }
     if (!this.memory) {
+      this.loadStep = 'search index loading from its snapshot';
       const restored = await this.restore();
       this.origin = restored ? 'snapshot' : 'store';
       if (!restored) {
+        this.loadStep = 'search index loading every record of the store (no usable snapshot)';
         this.memory = await this.store.load(() => this.closed);
         this.rowsSinceSnapshot = this.memory.size > 0 ? Infinity : 0;
         this.snapshotSoon();
@@ -249,6 +289,7 @@ export class InProcessSearchIndex extends SearchIndex {
       }
       // Then the writes numbered after it, as any catch-up.
       this.memory = restored;
+      this.loadStep = 'search index applying the writes made since its snapshot';
     }
     const { generation, cleared } = await this.store.readState();
     let memory = this.memory;

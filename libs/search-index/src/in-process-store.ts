@@ -206,6 +206,8 @@ export class InProcessStore {
           for (const row of batch.rows) memory.add(toIndexed(row));
           if (batch.rows.length < LOAD_BATCH) break;
         }
+        // Its lists grew by doubling: held at their size, as a memory restored from a snapshot.
+        memory.trim();
         return memory;
       },
       { readOnlySnapshot: true },

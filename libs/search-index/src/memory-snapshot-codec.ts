@@ -6,8 +6,11 @@ import { arrayFrame, bytesOf, frame, FrameReader, SnapshotFormatError, stringFra
  * holds, as frames of snapshot-format.ts. No I/O: memory-snapshots.ts stores the bytes.
  */
 
-/** Bump whenever what a snapshot holds, or what add() derives from a record (tokenizing), changes. */
-export const SNAPSHOT_FORMAT = 2;
+/**
+ * Bump whenever what a snapshot holds, or what add() derives from a record (tokenizing), changes.
+ * 3: no exact-name lists (derived from the names at restore: ordinals-by-text.ts).
+ */
+export const SNAPSHOT_FORMAT = 3;
 /** "DCRM" read as a native uint32: a snapshot from a machine of the other byte order fails this. */
 const SNAPSHOT_MAGIC = 0x4d524344;
 
@@ -39,7 +42,6 @@ export interface MemoryParts {
   nameTermPool: IntList;
   interned: Map<string, number>;
   keyLists: Map<number, IntList>;
-  exact: Map<string, IntList>;
   /** In the order terms were first met: a term's number is its place. */
   postings: Map<string, Postings>;
 }
@@ -65,7 +67,6 @@ export function encodeMemory(parts: MemoryParts): MemorySnapshot {
     parts.disorder,
     parts.interned.size,
     parts.keyLists.size,
-    parts.exact.size,
     parts.postings.size,
     parts.accessPool.length,
     parts.groupPool.length,
@@ -77,7 +78,7 @@ export function encodeMemory(parts: MemoryParts): MemorySnapshot {
 
 /** The bytes of a snapshot whose counts are `meta`: what the memory held when they were taken. */
 function* snapshotPieces(parts: MemoryParts, meta: Float64Array, alive: Uint8Array): Generator<Uint8Array> {
-  const [, ordinals, , , interned, keyLists, exact, terms, accessPool, groupPool, nameTermPool] = meta;
+  const [, ordinals, , , interned, keyLists, terms, accessPool, groupPool, nameTermPool] = meta;
   yield* arrayFrame(new Uint32Array([SNAPSHOT_MAGIC]));
   yield* arrayFrame(meta);
   yield* stringFrames(ordinals, parts.ids);
@@ -97,8 +98,6 @@ function* snapshotPieces(parts: MemoryParts, meta: Float64Array, alive: Uint8Arr
   yield* stringFrames(interned, parts.interned.keys());
   yield* arrayFrame(Int32Array.from(first(parts.keyLists.keys(), keyLists)));
   yield* listFrames(() => first(parts.keyLists.values(), keyLists), keyLists, ordinals);
-  yield* stringFrames(exact, parts.exact.keys());
-  yield* listFrames(() => first(parts.exact.values(), exact), exact, ordinals);
   yield* stringFrames(terms, parts.postings.keys());
   yield* listFrames(() => postingLists(first(parts.postings.values(), terms)), terms * 3, ordinals);
 }
@@ -107,14 +106,19 @@ function* snapshotPieces(parts: MemoryParts, meta: Float64Array, alive: Uint8Arr
 export function decodeMemory(bytes: Uint8Array): MemoryParts {
   const reader = new FrameReader(bytes);
   if (reader.uint32s(1)[0] !== SNAPSHOT_MAGIC) throw new SnapshotFormatError('not a ranked-memory snapshot');
-  const [format, ordinals, appliedSeq, disorder, interned, keyLists, exact, terms, accessPool, groupPool, nameTermPool] = reader.float64s(11);
-  if (format !== SNAPSHOT_FORMAT) throw new SnapshotFormatError(`snapshot format ${format}, ${SNAPSHOT_FORMAT} expected`);
+  const meta = reader.float64s();
+  // The format first: another format's counts may be others.
+  if (meta[0] !== SNAPSHOT_FORMAT) throw new SnapshotFormatError(`snapshot format ${meta[0]}, ${SNAPSHOT_FORMAT} expected`);
+  if (meta.length !== 10) throw new SnapshotFormatError(`snapshot counts: ${meta.length}, 10 expected`);
+  const [, ordinals, appliedSeq, disorder, interned, keyLists, terms, accessPool, groupPool, nameTermPool] = meta;
+  // Copies, not views: nothing then holds the snapshot's buffer, freed once restored (its strings
+  // and compressed lists are decoded into memory of their own).
   const floats = (data: Float64Array) => {
     const list = new FloatList();
-    fill(list, data);
+    fill(list, data.slice());
     return list;
   };
-  const ints = (data: Int32Array) => new IntList(data, true);
+  const ints = (data: Int32Array) => new IntList(data.slice(), true);
   const parts: MemoryParts = {
     appliedSeq,
     disorder,
@@ -124,7 +128,7 @@ export function decodeMemory(bytes: Uint8Array): MemoryParts {
     changed: floats(reader.float64s(ordinals)),
     prefixMax: floats(reader.float64s(ordinals)),
     seqs: floats(reader.float64s(ordinals)),
-    alive: reader.uint8s(ordinals),
+    alive: reader.uint8s(ordinals).slice(),
     owners: ints(reader.int32s(ordinals)),
     accessStart: ints(reader.int32s(ordinals)),
     accessPool: ints(reader.int32s(accessPool)),
@@ -134,15 +138,12 @@ export function decodeMemory(bytes: Uint8Array): MemoryParts {
     nameTermPool: ints(reader.int32s(nameTermPool)),
     interned: new Map(),
     keyLists: new Map(),
-    exact: new Map(),
     postings: new Map(),
   };
   for (let i = 0; i < nameTermPool; i++) if (parts.nameTermPool.data[i] >= terms) throw new SnapshotFormatError('snapshot name term out of range');
   reader.strings(interned).forEach((key, value) => parts.interned.set(key!, value));
   const keys = reader.int32s(keyLists);
   readLists(reader, keyLists, ordinals).forEach((list, i) => parts.keyLists.set(keys[i], list));
-  const exactNames = reader.strings(exact);
-  readLists(reader, exact, ordinals).forEach((list, i) => parts.exact.set(exactNames[i]!, list));
   const words = reader.strings(terms);
   const lists = readLists(reader, terms * 3, ordinals);
   words.forEach((word, i) => parts.postings.set(word!, { id: i, name: lists[3 * i], summary: lists[3 * i + 1], all: lists[3 * i + 2] }));
@@ -229,29 +230,45 @@ function readLists(reader: FrameReader, count: number, ordinals: number): IntLis
   let at = 0;
   for (let blockStart = 0; blockStart < count;) {
     const bytes = reader.uint8s();
+    const end = bytes.length;
     let read = 0;
-    const take = () => {
-      let value = 0;
-      let shift = 0;
-      let byte: number;
-      do {
-        if (read >= bytes.length) throw new SnapshotFormatError('snapshot list entries end early');
-        byte = bytes[read++];
-        value += (byte & 0x7f) * 2 ** shift;
-        shift += 7;
-      } while (byte & 0x80);
-      return value;
-    };
-    const blockEnd = blockStart + take();
-    if (blockEnd <= blockStart || blockEnd > count) throw new SnapshotFormatError('snapshot list block out of range');
+    // Inlined, one byte the common case: a closure call per entry took seconds at tens of millions.
+    let value = 0;
+    let shift = 0;
+    let byte = 0x80;
+    for (; read < end && byte & 0x80; shift += 7) {
+      byte = bytes[read++];
+      value += (byte & 0x7f) * 2 ** shift;
+    }
+    const blockEnd = blockStart + value;
+    if (blockEnd <= blockStart || blockEnd > count || byte & 0x80) throw new SnapshotFormatError('snapshot list block out of range');
     for (let i = blockStart; i < blockEnd; i++) {
       const start = at;
+      const stop = at + lengths[i];
       let previous = -1;
-      for (let k = 0; k < lengths[i]; k++) entries[at++] = previous += take();
+      while (at < stop) {
+        if (read >= end) throw new SnapshotFormatError('snapshot list entries end early');
+        byte = bytes[read++];
+        if (byte < 0x80) {
+          entries[at++] = previous += byte;
+          continue;
+        }
+        // Integer arithmetic only (a float here slowed every entry): a difference below 2^31 takes 5 bytes at most.
+        value = byte & 0x7f;
+        shift = 7;
+        do {
+          if (read >= end || shift > 28) throw new SnapshotFormatError('snapshot list entries end early');
+          byte = bytes[read++];
+          value |= (byte & 0x7f) << shift;
+          shift += 7;
+        } while (byte & 0x80);
+        if (value < 0) throw new SnapshotFormatError('snapshot list entry out of range');
+        entries[at++] = previous += value;
+      }
       if (previous >= ordinals) throw new SnapshotFormatError('snapshot list entry out of range');
       lists[i] = new IntList(entries.subarray(start, at), true);
     }
-    if (read !== bytes.length) throw new SnapshotFormatError('snapshot list entries do not add up');
+    if (read !== end) throw new SnapshotFormatError('snapshot list entries do not add up');
     blockStart = blockEnd;
   }
   return lists;

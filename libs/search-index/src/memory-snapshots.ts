@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { promisify } from 'node:util';
 import { deflateRaw, inflateRaw } from 'node:zlib';
 import type { Pool, PoolClient } from 'pg';
+import { copyRowsOut } from './copy-out';
 import { SNAPSHOT_FORMAT, type MemorySnapshot } from './memory-snapshot-codec';
 import { inTransaction } from './pg-transaction';
 import { SnapshotFormatError } from './snapshot-format';
@@ -134,17 +135,38 @@ export class MemorySnapshotStore {
         const bytes = new Uint8Array(new ArrayBuffer(Number(found.bytes)));
         const hash = createHash('sha256');
         let filled = 0;
-        for (let chunk = 0; chunk < found.chunks; chunk++) {
-          const { rows: data } = await client.query<{ data: Buffer }>(`SELECT data FROM ${this.chunks} WHERE snapshot = $1 AND chunk = $2`, [found.id, chunk]);
-          if (!data[0]) throw new SnapshotFormatError(`snapshot ${found.id}: chunk ${chunk} missing`);
-          const piece = await decompress(data[0].data).catch((error: Error) => {
-            throw new SnapshotFormatError(`snapshot ${found.id}: chunk ${chunk} does not decompress (${error.message})`);
+        // One COPY of every chunk, in the server's bytes (copy-out.ts); each chunk inflated on the
+        // thread pool as it arrives, and put in place in order.
+        let chunks = 0;
+        let placed: Promise<void> = Promise.resolve();
+        const place = (piece: Promise<Buffer>) => async () => {
+          const inflated = await piece;
+          if (filled + inflated.byteLength > bytes.byteLength) throw new SnapshotFormatError(`snapshot ${found.id}: chunks too long`);
+          bytes.set(inflated, filled);
+          hash.update(inflated);
+          filled += inflated.byteLength;
+        };
+        if (!/^\d+$/.test(found.id)) throw new SnapshotFormatError(`snapshot id ${found.id}`);
+        const copied = copyRowsOut(client, `SELECT chunk, data FROM ${this.chunks} WHERE snapshot = ${found.id} ORDER BY chunk`, ([chunk, data]) => {
+          if (chunk?.length !== 4 || chunk.readInt32BE(0) !== chunks || !data) throw new SnapshotFormatError(`snapshot ${found.id}: chunk ${chunks} missing`);
+          const number = chunks++;
+          // Output in one buffer of a chunk's size: in pieces of the default 16 KB, allocating and joining them cost more than inflating.
+          const inflated = decompress(data, { chunkSize: CHUNK_BYTES }).catch((error: Error) => {
+            throw new SnapshotFormatError(`snapshot ${found.id}: chunk ${number} does not decompress (${error.message})`);
           });
-          if (filled + piece.byteLength > bytes.byteLength) throw new SnapshotFormatError(`snapshot ${found.id}: chunk ${chunk} too long`);
-          bytes.set(piece, filled);
-          hash.update(piece);
-          filled += piece.byteLength;
+          // Handled in order below; a failure may come before its turn (or before the copy ends).
+          inflated.catch(() => undefined);
+          placed = placed.then(place(inflated));
+          placed.catch(() => undefined);
+        });
+        try {
+          await copied;
+        } finally {
+          // Every chunk handed on is placed (or failed) before the transaction ends.
+          await placed.catch(() => undefined);
         }
+        await placed;
+        if (chunks !== found.chunks) throw new SnapshotFormatError(`snapshot ${found.id}: ${chunks} chunks of ${found.chunks}`);
         if (filled !== bytes.byteLength || !hash.digest().equals(found.sha256))
           throw new SnapshotFormatError(`snapshot ${found.id}: checksum or length differs`);
         return { seq: Number(found.seq), bytes };

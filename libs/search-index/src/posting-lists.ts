@@ -279,6 +279,11 @@ export function grown(array: Int32Array): Int32Array {
   return bigger;
 }
 
+/** Drops a list's spare capacity (a copy when it has some): what grew by doubling holds what it needs only. */
+export function trim<T extends Int32Array | Float64Array>(list: { data: T; length: number }) {
+  if (list.data.length > list.length) list.data = list.data.slice(0, list.length) as T;
+}
+
 /** Points a list at the given entries, all of them held (a list read from a snapshot). */
 export function fill<T extends Int32Array | Float64Array>(list: { data: T; length: number }, data: T) {
   list.data = data;

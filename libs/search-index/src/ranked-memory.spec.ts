@@ -49,6 +49,17 @@ describe('RankedMemory snapshots', () => {
     };
     expect(read(restored)).toEqual(read(memory));
     expect(read(restored).length).toBeGreaterThan(0);
+    // Exact names and alternate names, derived again at the restore (not in the snapshot): the same ordinals, dead ones included.
+    const exact = (m: RankedMemory, text: string) => {
+      const stream = m.exactNames(text);
+      const ordinals: number[] = [];
+      for (let ordinal = stream.next(); ordinal >= 0; ordinal = stream.next()) ordinals.push(ordinal);
+      return [m.hasExactName(text), ordinals];
+    };
+    for (const text of ['river level 1', 'alt 4', 'replaced', 'river flow 3', 'river ünïcode ✓ 水位 5', 'nothing'])
+      expect(exact(restored, text)).toEqual(exact(memory, text));
+    expect(exact(restored, 'alt 4')).toEqual([true, [memory.ordinalOf('r-4')]]);
+    expect(exact(restored, 'river flow 3')).toEqual([true, [3]]);
   });
 
   it('holds the memory as it was when taken, while the memory goes on taking writes', () => {
@@ -61,6 +72,19 @@ describe('RankedMemory snapshots', () => {
     memory.appliedSeq = 10_001;
     expect(digest(Buffer.concat([...snapshot.pieces]))).toBe(digest(bytesOf(memoryOf(3_000))));
     expect(snapshot.appliedSeq).toBe(1_001);
+  });
+
+  it('drops the spare capacity of its lists without changing what it holds, and takes writes after', () => {
+    const memory = memoryOf(3_000);
+    const capacity = () => (memory as unknown as { changed: { data: Float64Array } }).changed.data.length;
+    expect(capacity()).toBeGreaterThan(memory.ordinals);
+    const before = digest(bytesOf(memory));
+    memory.trim();
+    expect(capacity()).toBe(memory.ordinals);
+    expect(digest(bytesOf(memory))).toBe(before);
+    memory.add(record(3_000, { seq: 2_000 }));
+    expect(memory.ordinalOf('r-3000')).toBe(memory.ordinals - 1);
+    expect(memory.hasAllWords(memory.ordinals - 1, ['river'], 'name')).toBe(true);
   });
 
   it('restores an empty memory that takes writes', () => {

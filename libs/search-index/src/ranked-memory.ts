@@ -11,6 +11,7 @@ import {
   listStream,
   newestOf,
   Sights,
+  trim,
   union,
   type OrdinalSet,
   type OrdinalStream,
@@ -18,6 +19,7 @@ import {
   type Sight,
 } from './posting-lists';
 import type { RecordVisibility } from './search-index';
+import { OrdinalsByText } from './ordinals-by-text';
 import { TermsByTrigram, TrigramIds } from './trigram-index';
 
 /**
@@ -97,12 +99,19 @@ export class RankedMemory {
   private readonly nameTermStart = new IntList();
   private readonly nameTermPool = new IntList();
   private readonly postings = new Map<string, Postings>();
-  /** Ordinals by lower-cased name and alternate name: the exact-name tier without reading a posting list. */
-  private readonly exact = new Map<string, IntList>();
+  /** Ordinals by lower-cased name and alternate name (when another): the exact-name tier without reading a posting list. */
+  private readonly exactName = new OrdinalsByText((ordinal) => this.names[ordinal]);
+  private readonly exactAlt = new OrdinalsByText((ordinal) => {
+    const alt = this.altNames[ordinal];
+    return alt !== null && alt !== this.names[ordinal] ? alt : null;
+  });
   private readonly interned = new Map<string, number>();
   /** Ordinals by interned access key, owner and project: what a viewer's filter reads. */
   private readonly keyLists = new Map<number, IntList>();
-  private readonly byId = new Map<string, number>();
+  /** Ordinals by id: an id's highest ordinal is its current version when alive (a removed record's is dead). */
+  private readonly byId = new OrdinalsByText((ordinal) => this.ids[ordinal]);
+  /** Alive ordinals: the documents held. */
+  private live = 0;
   private readonly termsByTrigram = new TermsByTrigram(new TrigramIds());
   /** What each recently seen set of access keys lets see, as bits. */
   private readonly sights = new Sights();
@@ -116,7 +125,7 @@ export class RankedMemory {
   }
 
   get size(): number {
-    return this.byId.size;
+    return this.live;
   }
 
   get ordinals(): number {
@@ -139,7 +148,7 @@ export class RankedMemory {
 
   /** Adds a version of a document unless a newer one is already applied. */
   add(record: IndexedRecord): void {
-    const current = this.byId.get(record.id);
+    const current = this.ordinalOf(record.id);
     if (current !== undefined) {
       if (this.seqs.data[current] > record.seq) return;
       this.kill(current);
@@ -150,11 +159,8 @@ export class RankedMemory {
     const alt = record.altName ? record.altName.toLowerCase() : null;
     this.names.push(name);
     this.altNames.push(alt);
-    for (const exactName of alt && alt !== name ? [name, alt] : [name]) {
-      let list = this.exact.get(exactName);
-      if (!list) this.exact.set(exactName, (list = new IntList()));
-      list.push(ordinal);
-    }
+    this.exactName.add(ordinal);
+    this.exactAlt.add(ordinal);
     const previousMax = ordinal > 0 ? this.prefixMax.data[ordinal - 1] : -Infinity;
     // Out of order by a few places costs a reader a few rows; older than the ordinal DISORDER_REACH
     // places back, it makes readers go on that much further.
@@ -181,7 +187,8 @@ export class RankedMemory {
       this.groupPool.push(group);
       this.keyListOf(group).push(ordinal);
     }
-    this.byId.set(record.id, ordinal);
+    this.byId.add(ordinal);
+    this.live++;
 
     const nameWords = new Set(tokenize(`${record.name} ${record.altName ?? ''}`));
     const descriptionWords = new Set(tokenize(record.description));
@@ -195,14 +202,14 @@ export class RankedMemory {
 
   /** Removes a document unless the removal is older than the version applied. */
   remove(id: string, seq: number): void {
-    const current = this.byId.get(id);
+    const current = this.ordinalOf(id);
     if (current === undefined || this.seqs.data[current] > seq) return;
     this.kill(current);
-    this.byId.delete(id);
   }
 
   ordinalOf(id: string): number | undefined {
-    return this.byId.get(id);
+    const ordinal = this.byId.highest(id);
+    return ordinal >= 0 && this.alive[ordinal] === 1 ? ordinal : undefined;
   }
 
   /** The number of the write that stored the ordinal's version of its record. */
@@ -216,6 +223,7 @@ export class RankedMemory {
 
   private kill(ordinal: number) {
     this.alive[ordinal] = 0;
+    this.live--;
     this.disorder++;
     // A sight holds alive ordinals only, so a viewer's test is one bit (sightOf).
     this.sights.kill(ordinal);
@@ -385,13 +393,13 @@ export class RankedMemory {
 
   /** Whether some ordinal has the text (lower-cased) as its name or alternate name. */
   hasExactName(text: string): boolean {
-    return this.exact.has(text);
+    return this.exactName.highest(text) >= 0 || (this.exactAlt.size > 0 && this.exactAlt.highest(text) >= 0);
   }
 
   /** Ordinals whose name or alternate name is exactly the text (lower-cased). */
   exactNames(text: string): OrdinalStream {
-    const list = this.exact.get(text);
-    return list ? listStream(list) : EMPTY_STREAM;
+    // An ordinal is in one of the two at most (an alternate name the same as the name is not entered).
+    return this.exactAlt.size === 0 ? this.exactName.stream(text) : union([this.exactName.stream(text), this.exactAlt.stream(text)]);
   }
 
   /**
@@ -432,6 +440,15 @@ export class RankedMemory {
     return this.termsByTrigram.similarity(this.nameTermPool.data, from, to, textWords);
   }
 
+  /** Drops the spare capacity of every list (a quarter of the arrays of a memory loaded record by record). */
+  trim(): void {
+    for (const list of [this.changed, this.prefixMax, this.seqs]) trim(list);
+    const { owners, accessStart, accessPool, groupStart, groupPool, nameTermStart, nameTermPool } = this;
+    for (const list of [owners, accessStart, accessPool, groupStart, groupPool, nameTermStart, nameTermPool, ...this.keyLists.values()]) trim(list);
+    for (const { name, summary, all } of this.postings.values()) for (const list of [name, summary, all]) trim(list);
+    this.alive = this.alive.slice(0, this.ids.length);
+  }
+
   changedAt(ordinal: number): number {
     return this.changed.data[ordinal];
   }
@@ -444,9 +461,9 @@ export class RankedMemory {
   /** The memory's fields, by reference, as a snapshot reads them. */
   private parts(): MemoryParts {
     const { appliedSeq, disorder, ids, names, altNames, changed, prefixMax, seqs, alive, owners, accessStart, accessPool } = this;
-    const { groupStart, groupPool, nameTermStart, nameTermPool, interned, keyLists, exact, postings } = this;
+    const { groupStart, groupPool, nameTermStart, nameTermPool, interned, keyLists, postings } = this;
     const lists = { changed, prefixMax, seqs, owners, accessStart, accessPool, groupStart, groupPool, nameTermStart, nameTermPool };
-    return { appliedSeq, disorder, ids, names, altNames, alive, ...lists, interned, keyLists, exact, postings };
+    return { appliedSeq, disorder, ids, names, altNames, alive, ...lists, interned, keyLists, postings };
   }
 
   /** The memory a snapshot holds; SnapshotFormatError when it is not one of this format. */
@@ -463,12 +480,14 @@ export class RankedMemory {
       fill(memory[list], parts[list].data);
     parts.interned.forEach((value, key) => memory.interned.set(key, value));
     parts.keyLists.forEach((list, key) => memory.keyLists.set(key, list));
-    parts.exact.forEach((list, name) => memory.exact.set(name, list));
     parts.postings.forEach((postings, word) => {
       memory.postings.set(word, postings);
       memory.termsByTrigram.add(word, postings);
     });
-    for (let ordinal = 0; ordinal < memory.ids.length; ordinal++) if (memory.alive[ordinal] === 1) memory.byId.set(memory.ids[ordinal], ordinal);
+    // Derived from the texts, not stored: a hash per text, no allocation per ordinal.
+    const ordinals = memory.ids.length;
+    for (const byText of [memory.byId, memory.exactName, memory.exactAlt]) byText.addAll(ordinals);
+    for (let ordinal = 0; ordinal < ordinals; ordinal++) memory.live += memory.alive[ordinal];
     return memory;
   }
 }

@@ -34,6 +34,11 @@ export function searchIndexContract(name: string, factory: IndexFactory): void {
       await index?.close();
     });
 
+    it('says it is ready (what readiness reports) once a search has answered', async () => {
+      await index.search(query({}));
+      expect(index.notReady()).toBeNull();
+    });
+
     describe('visibility', () => {
       // Every description says "sensor" so the same matrix can be checked with and without text.
       const rec = (id: string, ownerId: string, organisationId: string, visibility: RecordDocument['visibility'], extra: Partial<RecordDocument> = {}) =>

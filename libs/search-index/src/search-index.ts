@@ -154,6 +154,15 @@ export abstract class SearchIndex {
   backgroundFailures(): BackgroundFailure[] {
     return [];
   }
+  /**
+   * Why the adapter cannot yet answer searches from its index (the in-process one loading its
+   * memory at start: a search would wait for it), or null once it can: what readiness reports, so
+   * a load balancer keeps sending searches to a replica that answers. Null at once for an adapter
+   * whose index lives in its server.
+   */
+  notReady(): string | null {
+    return null;
+  }
 }
 
 export class InvalidSearchInputError extends Error {

@@ -3,6 +3,24 @@ import { SearchIndex, type RecordDocument } from '@dc/search-index';
 import { createTestDatabase, describeInfra, eventually, ServiceTestApp, type TestDatabase } from '@dc/testing';
 import { SearchModule } from './search.module';
 
+/** A record both suites index. */
+const kelp: RecordDocument = {
+  id: 'r-1',
+  name: 'Kelp forest',
+  description: '',
+  headers: [],
+  words: [],
+  ownerId: 'u-1',
+  organisationId: 'o-1',
+  visibility: 'EV',
+  sharedWithUserIds: [],
+  sharedWithOrganisationIds: [],
+  groupIds: [],
+  createdAt: '2026-01-01T00:00:00.000Z',
+  changedAt: '2026-01-01T00:00:00.000Z',
+  card: {},
+};
+
 /**
  * The in-process index's background work through the service as it runs: a snapshot write the
  * store refuses is logged through the platform logger and shown by /health/ready until it succeeds.
@@ -12,22 +30,6 @@ describeInfra('search service: failures of the index background work (real Postg
   let sql: Client;
   const started: ServiceTestApp[] = [];
   const logs: string[] = [];
-  const kelp: RecordDocument = {
-    id: 'r-1',
-    name: 'Kelp forest',
-    description: '',
-    headers: [],
-    words: [],
-    ownerId: 'u-1',
-    organisationId: 'o-1',
-    visibility: 'EV',
-    sharedWithUserIds: [],
-    sharedWithOrganisationIds: [],
-    groupIds: [],
-    createdAt: '2026-01-01T00:00:00.000Z',
-    changedAt: '2026-01-01T00:00:00.000Z',
-    card: {},
-  };
 
   const start = async () => {
     const app = await ServiceTestApp.start({ service: 'search', modules: [SearchModule], databaseUrl: db.url, env: { SEARCH_DRIVER: 'in-process' }, logs });
@@ -74,5 +76,70 @@ describeInfra('search service: failures of the index background work (real Postg
         err: expect.objectContaining({ message: 'no space left for the snapshot' }),
       }),
     );
+  });
+});
+
+/**
+ * During a restart the search service reports not ready (503 on /health/ready, with the reason)
+ * until the in-process index has loaded its memory, so a load balancer sends searches to the
+ * replicas already loaded; liveness stays up. The load is held by a lock on the snapshot table
+ * taken in PostgreSQL (the index's real read waits on it); the test waits for states, not time.
+ */
+describeInfra('search service: readiness while the in-process index loads (real PostgreSQL)', true, () => {
+  let db: TestDatabase;
+  let sql: Client;
+  const started: ServiceTestApp[] = [];
+  const start = async () => {
+    const app = await ServiceTestApp.start({ service: 'search', modules: [SearchModule], databaseUrl: db.url, env: { SEARCH_DRIVER: 'in-process' } });
+    started.push(app);
+    return app;
+  };
+
+  beforeAll(async () => {
+    db = await createTestDatabase('dc_search_readiness');
+    sql = new Client({ connectionString: db.url });
+    await sql.connect();
+  });
+  afterAll(async () => {
+    for (const app of started) await app.stop();
+    await sql?.end();
+    await db?.drop();
+  });
+
+  it('answers 503 with "loading" on /health/ready while the index loads, stays live, and is ready once searches answer from it', async () => {
+    const first = await start();
+    await first.get(SearchIndex).upsert([kelp]);
+    await first.stop();
+    started.pop();
+
+    const holder = new Client({ connectionString: db.url });
+    await holder.connect();
+    try {
+      await holder.query('BEGIN');
+      await holder.query('LOCK TABLE search.memory_snapshots IN ACCESS EXCLUSIVE MODE');
+      const app = await start();
+      // The restarted index reads its snapshot table first: it waits there while the lock is held.
+      await eventually(async () => {
+        const { rows } = await sql.query(`SELECT 1 FROM pg_locks WHERE NOT granted AND relation = to_regclass('search.memory_snapshots')`);
+        expect(rows).toHaveLength(1);
+      });
+      const loading = await app.http().get('/health/ready');
+      expect(loading.status).toBe(503);
+      expect(loading.body.status).toBe('unavailable');
+      expect(loading.body.checks['search-index-in-process']).toBe('down: search index loading from its snapshot');
+      expect((await app.http().get('/health/live')).status).toBe(200);
+
+      await holder.query('COMMIT');
+      const ready = await eventually(async () => {
+        const answer = await app.http().get('/health/ready');
+        expect(answer.status).toBe(200);
+        return answer;
+      });
+      expect(ready.body.checks['search-index-in-process']).toBe('up');
+      const found = await app.get(SearchIndex).search({ text: 'kelp', viewer: null, view: 'all', page: 1, pageSize: 10 });
+      expect(found.results.map((hit) => hit.id)).toEqual(['r-1']);
+    } finally {
+      await holder.end();
+    }
   });
 });

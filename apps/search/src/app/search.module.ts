@@ -37,6 +37,10 @@ export class SearchModule implements OnModuleInit, OnApplicationShutdown {
   async onModuleInit() {
     await this.index.init();
     this.health.register(`search-index-${this.config.SEARCH_DRIVER}`, async () => {
+      // Not ready while the in-process index loads its memory (a search would wait for it): during a
+      // rolling restart the load balancer sends searches to the replicas already loaded. Live meanwhile.
+      const notReady = this.index.notReady();
+      if (notReady) throw new Error(notReady);
       // A lookup by id is cheap at any index size (count() is not).
       await this.index.get('00000000-0000-0000-0000-000000000000');
     });
