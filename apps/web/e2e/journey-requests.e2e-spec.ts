@@ -7,6 +7,8 @@ const RECORD = 'Baltic sea levels';
 const FILE = 'csv/co2-annmean-gl.csv';
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 const inDays = (days: number) => new Date(Date.now() + days * 86_400_000).toISOString().slice(0, 10);
+/** States that come from another service through an event (search, the side menu's counts) may take a while on a busy machine. */
+const EVENT_WAIT_MS = 60_000;
 
 /**
  * The requesting journey of a newcomer (issue 25, items 1, 2 and 10), two accounts in two
@@ -91,10 +93,12 @@ describeInfra(
     it('B: the dialog says what Send Request waits for, takes B to the first open question, dates nothing before sending, and keeps Withdraw request apart', async () => {
       await b.goto(`${product.base}/#/records?query=${encodeURIComponent(RECORD)}`);
       const card = b.getByTestId(`record-card-${recordId}`);
+      // The record reaches B's search through an event: each try reloads and gives the page time to draw
+      // (under load a reload alone can take seconds), and the whole wait is as long as the other stories'.
       await eventually(async () => {
         await b.reload();
-        await button(card, 'Request').waitFor({ timeout: 2_000 });
-      });
+        await button(card, 'Request').waitFor({ timeout: 10_000 });
+      }, EVENT_WAIT_MS);
       await button(card, 'Request').click();
       const dialog = b.getByRole('dialog', { name: /^Request: / });
       const send = button(dialog, 'Send Request');
@@ -162,7 +166,7 @@ describeInfra(
 
     it('A: the side menu counts the request and the message; reading the message and deciding lower the count', async () => {
       await a.goto(`${product.base}/#/records`);
-      await eventually(async () => expect(await entryName(a)).toBe('Requests, 2 need your attention'));
+      await eventually(async () => expect(await entryName(a)).toBe('Requests, 2 need your attention'), EVENT_WAIT_MS);
       expect(await requestsEntry(a).getByTestId('requests-attention').textContent()).toBe('2');
       await shot(a, 'menu-count');
       // On a phone the side menu starts closed: the button that opens it carries the count, and describes it.
@@ -186,7 +190,7 @@ describeInfra(
       await panel.getByTestId('request-status').filter({ hasText: 'review' }).waitFor();
       await panel.getByText('Do you also have the monthly series?').waitFor();
       // Read: only the decision waits now, without reloading.
-      await eventually(async () => expect(await entryName(a)).toBe('Requests, 1 needs your attention'));
+      await eventually(async () => expect(await entryName(a)).toBe('Requests, 1 needs your attention'), EVENT_WAIT_MS);
       expect(await panel.getByTestId('request-date').textContent()).toMatch(/^Sent on \d{4}-\d{2}-\d{2} · data administrator alice$/);
       await shot(a, 'received');
       await accessibleAtBothSizes(a, 'received');
@@ -215,7 +219,7 @@ describeInfra(
         .filter({ hasText: `Access until ${inDays(30)}.` })
         .waitFor();
       // Decided: nothing waits for A any more.
-      await eventually(async () => expect(await entryName(a)).toBe('Requests'));
+      await eventually(async () => expect(await entryName(a)).toBe('Requests'), EVENT_WAIT_MS);
       expect(await requestsEntry(a).getByTestId('requests-attention').count()).toBe(0);
     });
 
@@ -223,7 +227,7 @@ describeInfra(
       // B comes back later (a fresh page load; an open page reads the count again every minute and on focus).
       await b.goto(`${product.base}/#/records`);
       await b.reload();
-      await eventually(async () => expect(await entryName(b)).toBe('Requests, 1 needs your attention'));
+      await eventually(async () => expect(await entryName(b)).toBe('Requests, 1 needs your attention'), EVENT_WAIT_MS);
       await requestsEntry(b).click();
       // B received nothing: the page opens where B's request is.
       await b.getByRole('tab', { name: 'My Requests', selected: true }).waitFor();
@@ -237,7 +241,7 @@ describeInfra(
       await panel.getByTestId('request-status').filter({ hasText: 'approved' }).waitFor();
       expect(await panel.getByTestId('grant-term').textContent()).toBe(`Access until ${inDays(30)}.`);
       await panel.getByText('Only the annual series; approving it.').waitFor();
-      await eventually(async () => expect(await entryName(b)).toBe('Requests'));
+      await eventually(async () => expect(await entryName(b)).toBe('Requests'), EVENT_WAIT_MS);
       const download = button(panel, 'Download');
       await download.waitFor();
       await shot(b, 'mine-approved');
