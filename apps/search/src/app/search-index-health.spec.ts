@@ -22,10 +22,13 @@ const kelp: RecordDocument = {
 };
 
 /**
- * The in-process index's background work through the service as it runs: a snapshot write the
- * store refuses is logged through the platform logger and shown by /health/ready until it succeeds.
+ * The in-process index's health through the service as it runs: a snapshot write the store refuses
+ * is logged through the platform logger and shown by /health/ready until it succeeds; and during a
+ * restart the service reports not ready (503, with the reason) until the index has loaded its memory,
+ * so a load balancer sends searches to the replicas already loaded, while liveness stays up. Each
+ * test has a database of its own.
  */
-describeInfra('search service: failures of the index background work (real PostgreSQL)', true, () => {
+describeInfra('search service: health of the in-process index (real PostgreSQL)', true, () => {
   let db: TestDatabase;
   let sql: Client;
   const started: ServiceTestApp[] = [];
@@ -38,13 +41,13 @@ describeInfra('search service: failures of the index background work (real Postg
   };
   const logged = () => logs.map((line) => JSON.parse(line) as Record<string, unknown>);
 
-  beforeAll(async () => {
+  beforeEach(async () => {
     db = await createTestDatabase('dc_search_health');
     sql = new Client({ connectionString: db.url });
     await sql.connect();
   });
-  afterAll(async () => {
-    for (const app of started) await app.stop();
+  afterEach(async () => {
+    for (const app of started.splice(0)) await app.stop();
     await sql?.end();
     await db?.drop();
   });
@@ -77,35 +80,8 @@ describeInfra('search service: failures of the index background work (real Postg
       }),
     );
   });
-});
 
-/**
- * During a restart the search service reports not ready (503 on /health/ready, with the reason)
- * until the in-process index has loaded its memory, so a load balancer sends searches to the
- * replicas already loaded; liveness stays up. The load is held by a lock on the snapshot table
- * taken in PostgreSQL (the index's real read waits on it); the test waits for states, not time.
- */
-describeInfra('search service: readiness while the in-process index loads (real PostgreSQL)', true, () => {
-  let db: TestDatabase;
-  let sql: Client;
-  const started: ServiceTestApp[] = [];
-  const start = async () => {
-    const app = await ServiceTestApp.start({ service: 'search', modules: [SearchModule], databaseUrl: db.url, env: { SEARCH_DRIVER: 'in-process' } });
-    started.push(app);
-    return app;
-  };
-
-  beforeAll(async () => {
-    db = await createTestDatabase('dc_search_readiness');
-    sql = new Client({ connectionString: db.url });
-    await sql.connect();
-  });
-  afterAll(async () => {
-    for (const app of started) await app.stop();
-    await sql?.end();
-    await db?.drop();
-  });
-
+  // The load is held by a lock on the snapshot table taken in PostgreSQL (the index's real read waits on it).
   it('answers 503 with "loading" on /health/ready while the index loads, stays live, and is ready once searches answer from it', async () => {
     const first = await start();
     await first.get(SearchIndex).upsert([kelp]);
