@@ -9,6 +9,7 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { BlockOutcome, CsvBlock } from './csv-blocks';
 import type { DistinctState } from './distinct';
+import { IdleWorkers } from './idle-workers';
 import { CorruptFileError, ExtractionLimitError, UnsupportedFileError } from './errors';
 import type { TableSketchState } from './table-observer';
 import type { CsvInfo, ExtractionLimits, ExtractOption, PrivateColumns } from './types';
@@ -57,7 +58,7 @@ export const CSV_THREAD_IDLE_MS = 60_000;
 
 let running = 0;
 /** Threads kept between files, free for the next one. */
-const kept: Worker[] = [];
+const kept = new IdleWorkers(CSV_THREAD_IDLE_MS);
 
 /** Threads describing a file now (tests check that none outlives its extraction). */
 export function csvThreadsRunning(): number {
@@ -66,12 +67,12 @@ export function csvThreadsRunning(): number {
 
 /** Threads kept between files now. */
 export function csvThreadsKept(): number {
-  return kept.length;
+  return kept.size;
 }
 
 /** Ends the threads kept between files (tests; a process that ends does not need it: kept threads do not hold it). */
-export async function endKeptCsvThreads(): Promise<void> {
-  await Promise.all(kept.splice(0).map((worker) => worker.terminate()));
+export function endKeptCsvThreads(): Promise<void> {
+  return kept.endAll();
 }
 
 function startThread(): Worker {
@@ -81,39 +82,6 @@ function startThread(): Worker {
   const register = path.resolve(__dirname, '../../../tools/scripts/register-ts.cjs');
   const source = path.join(__dirname, 'csv-worker.ts');
   return new Worker(`require(${JSON.stringify(register)}); require(${JSON.stringify(source)});`, { eval: true, resourceLimits: THREAD_LIMITS });
-}
-
-/** A kept thread, or a new one. */
-function takeThread(): Worker {
-  const worker = kept.pop();
-  if (worker) {
-    clearTimeout(idleTimers.get(worker));
-    worker.ref();
-    return worker;
-  }
-  const started = startThread();
-  // A kept thread that dies between files is not handed out again.
-  started.once('exit', () => {
-    const at = kept.indexOf(started);
-    if (at >= 0) kept.splice(at, 1);
-  });
-  started.on('error', () => undefined);
-  return started;
-}
-
-const idleTimers = new WeakMap<Worker, NodeJS.Timeout>();
-
-function keepThread(worker: Worker): void {
-  kept.push(worker);
-  worker.unref();
-  const timer = setTimeout(() => {
-    const at = kept.indexOf(worker);
-    if (at < 0) return;
-    kept.splice(at, 1);
-    void worker.terminate();
-  }, CSV_THREAD_IDLE_MS);
-  timer.unref();
-  idleTimers.set(worker, timer);
 }
 
 /** One worker describing one file's blocks, the blocks it has not described yet, and what it counted once it is done. */
@@ -127,7 +95,7 @@ export class CsvThread {
   private readonly onExit: (code: number) => void;
 
   constructor(data: CsvThreadData, onMessage: (thread: CsvThread, message: FromCsvThread) => void, onFailed: (error: Error) => void) {
-    this.worker = takeThread();
+    this.worker = kept.take() ?? kept.started(startThread());
     running++;
     this.onMessage = (message) => onMessage(this, message);
     this.onError = onFailed;
@@ -153,7 +121,7 @@ export class CsvThread {
     this.worker.off('message', this.onMessage);
     this.worker.off('error', this.onError);
     this.worker.off('exit', this.onExit);
-    if (this.done && this.inFlight === 0) keepThread(this.worker);
+    if (this.done && this.inFlight === 0) kept.keep(this.worker);
     else await this.worker.terminate();
   }
 }

@@ -41,6 +41,7 @@ export { extractMetadata, resolveLimits } from './extract';
 export { fileKindOf, contentTypeOf, EXTRACTED_CONTENT_TYPES } from './detect';
 export { detectDelimiter } from './csv';
 export { revived as revivedExtractionError } from './csv-thread';
+export { IdleWorkers } from './idle-workers';
 export { keyedHash, linkageKeyId, parseLinkageKey, HASH_PATTERN, LINKAGE_KEY_PATTERN, maskOf } from './private-columns';
 export { bigramsOf, CLK_PATTERN, clkEncoder, clkFilter, clkKeyOf, DEFAULT_CLK, type ClkOptions } from './clk';
 export { isMaskShaped, maskCellValue, withoutCellValues } from './cell-masking';

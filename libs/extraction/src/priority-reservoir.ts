@@ -17,6 +17,8 @@ export class PriorityReservoir {
   /** Numbers of this priority or above are not kept (Infinity until the reservoir is full). */
   private threshold = Infinity;
   private seen = 0;
+  /** The kept numbers sorted, until the next number is kept (profile() and build() both ask). */
+  private sorted: Float64Array | null = null;
   private block = 0;
   private position = 0;
 
@@ -51,11 +53,13 @@ export class PriorityReservoir {
   /** The kept numbers, ascending, and how many numbers the column had. */
   numbers(): { sorted: Float64Array; seen: number } {
     this.shrink();
-    return { sorted: this.values.slice(0, this.held).sort(), seen: this.seen };
+    this.sorted ??= this.values.slice(0, this.held).sort();
+    return { sorted: this.sorted, seen: this.seen };
   }
 
   private offer(priority: number, x: number): void {
     if (priority >= this.threshold) return;
+    this.sorted = null;
     if (this.held === this.priorities.length) this.shrink();
     this.priorities[this.held] = priority;
     this.values[this.held++] = x;

@@ -10,7 +10,7 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { Worker } from 'node:worker_threads';
-import { type CsvThreads, type ExtractOption, type PrivateColumns, revivedExtractionError, type TableSketch } from '@dc/extraction';
+import { type CsvThreads, type ExtractOption, IdleWorkers, type PrivateColumns, revivedExtractionError, type TableSketch } from '@dc/extraction';
 import type { MetadataExtractionInput } from './metadata-extractor';
 
 /** Chunks posted to the worker and not yet taken by its stream; reading waits beyond that. */
@@ -75,22 +75,23 @@ function ownBytes(chunk: unknown): Uint8Array {
  * its own for its file).
  */
 export class ExtractionThreads {
-  /** A free worker kept for the next file. */
-  private spare: Worker | null = null;
+  /** One free worker kept for the next file. */
+  private readonly spare: IdleWorkers;
   private readonly working = new Set<Worker>();
   private jobs = 0;
-  private idleTimer?: NodeJS.Timeout;
   /** Workers started so far (tests: a second file reuses the first one's). */
   started = 0;
 
   constructor(
     private readonly data: ExtractionThreadData,
-    private readonly idleMs = EXTRACTION_THREAD_IDLE_MS,
-  ) {}
+    idleMs = EXTRACTION_THREAD_IDLE_MS,
+  ) {
+    this.spare = new IdleWorkers(idleMs, 1);
+  }
 
   /** Whether a worker is kept between files now. */
   get keepsWorker(): boolean {
-    return this.spare !== null;
+    return this.spare.size > 0;
   }
 
   /**
@@ -115,7 +116,7 @@ export class ExtractionThreads {
         worker.off('error', onError);
         worker.off('exit', onExit);
         this.working.delete(worker);
-        if (reusable) this.keep(worker);
+        if (reusable) this.spare.keep(worker);
         else void worker.terminate();
         finish();
       };
@@ -166,47 +167,17 @@ export class ExtractionThreads {
 
   /** Ends every worker (shutdown); extractions under way fail. */
   async close(): Promise<void> {
-    clearTimeout(this.idleTimer);
-    const workers = [...this.working, ...(this.spare ? [this.spare] : [])];
-    this.spare = null;
-    await Promise.all(workers.map((worker) => worker.terminate()));
+    await Promise.all([...[...this.working].map((worker) => worker.terminate()), this.spare.endAll()]);
   }
 
   /** The spare worker, or a new one. */
   private take(): Worker {
-    let worker = this.spare;
-    if (worker) {
-      clearTimeout(this.idleTimer);
-      this.spare = null;
-      worker.ref();
-    } else {
-      worker = startWorker(this.data);
+    let worker = this.spare.take();
+    if (!worker) {
+      worker = this.spare.started(startWorker(this.data));
       this.started++;
-      const started = worker;
-      // A spare that dies between files is replaced at the next one.
-      started.once('exit', () => {
-        if (this.spare === started) this.spare = null;
-      });
-      started.on('error', () => undefined);
     }
     this.working.add(worker);
     return worker;
-  }
-
-  /** Kept as the spare (unless there is one): it does not keep the process alive, and ends after idleMs. */
-  private keep(worker: Worker): void {
-    if (this.spare) {
-      void worker.terminate();
-      return;
-    }
-    this.spare = worker;
-    worker.unref();
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      if (this.spare !== worker) return;
-      this.spare = null;
-      void worker.terminate();
-    }, this.idleMs);
-    this.idleTimer.unref();
   }
 }
