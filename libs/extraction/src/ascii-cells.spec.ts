@@ -1,6 +1,6 @@
 // Reading a cell from its bytes must give what column.ts gives for its text: the same trimming,
 // missing tokens, kind and number (to the bit), on hand-picked edge cases and on many generated ones.
-import { ASK_TEXT, asciiCell, classifyAscii, isMissingAscii, trimAscii } from './ascii-cells';
+import { ASK_TEXT, asciiCell, canonicalNumberEnd, classifyAscii, isMissingAscii, isNumberAscii, trimAscii } from './ascii-cells';
 import { classify, isMissingText } from './column';
 import { seededRandom } from './seeded-random';
 import { VALUE_KINDS } from './value-kinds';
@@ -97,6 +97,9 @@ const EDGE_CASES = [
   ' 2,5 ',
   '12,345',
   '2024-01-31',
+  '2024-01-3x',
+  '2x24-01-31',
+  '2024-0.-31',
   '2024-1-31',
   '2024-01-31T10:20',
   '2024-01-31 10:20:30.5Z',
@@ -170,6 +173,39 @@ describe('ASCII cells read from bytes', () => {
       if (byBytes(text, decimalComma) !== byText(text, decimalComma))
         expect([text, decimalComma, byBytes(text, decimalComma)]).toEqual([text, decimalComma, byText(text, decimalComma)]);
     }
+  });
+});
+
+describe('canonicalNumberEnd', () => {
+  /** The cell's text up to canonicalNumberEnd, or null when it answers -1 (for numbers isNumberAscii accepts). */
+  const canonicalText = (text: string): string | null => {
+    const bytes = Buffer.from(text, 'latin1');
+    const end = canonicalNumberEnd(bytes, 0, bytes.length);
+    return end < 0 ? null : text.slice(0, end);
+  };
+
+  it('drops the zeros ending a fraction, and the point they leave', () => {
+    expect(['2.50', '3.0', '100.000', '0.10', '5.', '12', '-1.20'].map(canonicalText)).toEqual(['2.5', '3', '100', '0.1', '5', '12', '-1.2']);
+    // Not the cell's text minus trailing zeros: String() writes these another way.
+    expect(['-0.0', '-0', '00.5', '.50', '+1.0', '1.50e3', '0.00000010', '1234567890123456.0'].map(canonicalText)).toEqual(Array(8).fill(null));
+  });
+
+  it('gives String(Number(text)) whenever it answers, on edge cases and 200,000 generated cells', () => {
+    const random = seededRandom(17);
+    const cells = [
+      ...EDGE_CASES,
+      ...Array.from({ length: 200_000 }, () => randomCell(random) + (random() < 0.3 ? '0'.repeat(1 + Math.floor(random() * 3)) : '')),
+    ];
+    let answered = 0;
+    for (const text of cells) {
+      const bytes = Buffer.from(text, 'latin1');
+      if (!isNumberAscii(bytes, 0, bytes.length)) continue;
+      const canonical = canonicalText(text);
+      if (canonical === null) continue;
+      answered++;
+      if (canonical !== String(Number(text))) expect([text, canonical]).toEqual([text, String(Number(text))]);
+    }
+    expect(answered).toBeGreaterThan(10_000);
   });
 });
 

@@ -80,7 +80,7 @@ function isBooleanAscii(bytes: Uint8Array, start: number, end: number): boolean 
 /** yyyy-mm-dd exactly: the first date pattern of column.ts without a time. */
 function isIsoDate(bytes: Uint8Array, start: number, end: number): boolean {
   if (end - start !== 10 || bytes[start + 4] !== 45 || bytes[start + 7] !== 45) return false;
-  for (const i of [0, 1, 2, 3, 5, 6, 8, 9]) if (!isDigit(bytes[start + i])) return false;
+  for (let i = start; i < end; i++) if (i !== start + 4 && i !== start + 7 && !isDigit(bytes[i])) return false;
   return true;
 }
 
@@ -278,6 +278,22 @@ export function isCanonicalNumberAscii(bytes: Uint8Array, start: number, end: nu
   }
   // 0.000000x is 1e-7 or less: String() writes those with an exponent.
   return significant <= EXACT_DIGITS && !(intDigits === 1 && bytes[intStart] === 48 && leadingZeros >= 6);
+}
+
+/**
+ * Where String(Number(text)) ends when it is the cell's own text but for the zeros ending its
+ * fraction ("2.50" is "2.5", "3.0" is "3"), so a sketch hashes it in place instead of making the
+ * string; -1 when it is not (isCanonicalNumberAscii's cases). For a cell isNumberAscii accepted.
+ */
+export function canonicalNumberEnd(bytes: Uint8Array, start: number, end: number): number {
+  let stop = end;
+  let point = start;
+  while (point < end && bytes[point] !== 46) point++;
+  if (point < end) {
+    while (stop > point + 1 && bytes[stop - 1] === 48) stop--;
+    if (stop === point + 1) stop = point;
+  }
+  return isCanonicalNumberAscii(bytes, start, stop) ? stop : -1;
 }
 
 /**

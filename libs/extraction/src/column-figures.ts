@@ -62,14 +62,24 @@ export abstract class ColumnFigures {
     this.valueCounts = policy.format === 'plain' && !policy.hash ? new Map() : null;
   }
 
-  /** Counts one non-numeric value by its hash; `text` gives its text the first time it is seen. */
-  protected countValue(hash: number, text: () => string): void {
+  /**
+   * Counts one non-numeric value by its hash. True when the value is new and still counted: the
+   * caller then gives its text to keepValue. (No callback for the text: a closure per cell made
+   * V8 allocate a context on every call of the cell methods.)
+   */
+  protected countValue(hash: number): boolean {
     const counts = this.valueCounts;
-    if (counts === null) return;
+    if (counts === null) return false;
     const entry = counts.get(hash);
     if (entry) entry[1]++;
-    else if (counts.size < VALUE_COUNTS_CAP) counts.set(hash, [text(), 1]);
+    else if (counts.size < VALUE_COUNTS_CAP) return true;
     else this.valueCounts = null;
+    return false;
+  }
+
+  /** The text of a value countValue found new: counted once. */
+  protected keepValue(hash: number, text: string): void {
+    this.valueCounts?.set(hash, [text, 1]);
   }
 
   /** Adds counts gathered elsewhere (block mode); null (too many values there) ends the counting. */

@@ -143,7 +143,7 @@ export class ColumnAccumulator extends ColumnFigures {
       if (this.firstNonNumeric === null) this.firstNonNumeric = detach(truncate(text, 40));
       const hash = hash53(text);
       this.distinct.addHash(hash);
-      if (this.valueCounts) this.countValue(hash, () => detach(truncate(text, this.ctx.limits.maxCellChars)));
+      if (this.countValue(hash)) this.keepValue(hash, detach(truncate(text, this.ctx.limits.maxCellChars)));
       if (kind === TXT && this.policy.format === 'plain' && !this.policy.hash) this.addWords(text, hash);
     }
     if (row < 5) this.formatted[row] = detach(truncate(display ?? text, this.ctx.limits.maxCellChars));
@@ -179,8 +179,10 @@ export class ColumnAccumulator extends ColumnFigures {
       this.distinct.add(x);
     } else {
       if (this.firstNonNumeric === null) this.firstNonNumeric = detach(truncate((text ??= asciiText(bytes, from, to)), 40));
-      this.distinct.addHash((asciiCell.textHash = hash53Ascii(bytes, from, to)));
-      if (this.valueCounts) this.countValue(asciiCell.textHash, () => truncate(text ?? asciiText(bytes, from, to), this.ctx.limits.maxCellChars));
+      const hash = hash53Ascii(bytes, from, to);
+      asciiCell.textHash = hash;
+      this.distinct.addHash(hash);
+      if (this.countValue(hash)) this.keepValue(hash, truncate(text ?? asciiText(bytes, from, to), this.ctx.limits.maxCellChars));
       if (kind === TXT) this.words.addAsciiWords(bytes, from, to);
     }
     if (row < 5) this.formatted[row] = detach(truncate(text ?? asciiText(bytes, from, to), this.ctx.limits.maxCellChars));

@@ -6,12 +6,12 @@
 //  - the column's words (already in META) and its type and counts.
 // Privacy: a masked or excluded column gets no value sketch at all; a hashed column is sketched from
 // its keyed hashes only, so its raw values never reach a sketch.
-import { asciiCell, isCanonicalNumberAscii, MISSING_KIND, otherNumberOfAscii } from './ascii-cells';
+import { asciiCell, canonicalNumberEnd, MISSING_KIND, otherNumberOfAscii } from './ascii-cells';
 import { type CellValue, classify, isMissingText } from './column';
 import { numericProfile } from './column-profile';
 import { hash53, hash53Ascii, hash53AsciiLower } from './distinct';
 import type { ColumnPolicy } from './private-columns';
-import { seededRandom } from './seeded-random';
+import { SeededRandom } from './seeded-random';
 import { PriorityReservoir } from './priority-reservoir';
 import type { CellObserver, ColumnSketchState, TableObserver, TableObserverFactory, TableSketchState } from './table-observer';
 import type { ColumnStats, ColumnType, FileTable } from './types';
@@ -180,12 +180,12 @@ function numericSketch(stats: ColumnStats, { sorted, seen }: { sorted: Float64Ar
 class NumberReservoir {
   private readonly values = new Float64Array(SKETCH_RESERVOIR);
   private seen = 0;
-  private readonly random = seededRandom(0x5ca1e);
+  private readonly random = new SeededRandom(0x5ca1e);
 
   add(x: number): void {
     if (this.seen < SKETCH_RESERVOIR) this.values[this.seen] = x;
     else {
-      const j = Math.floor(this.random() * (this.seen + 1));
+      const j = this.random.below(this.seen + 1);
       if (j < SKETCH_RESERVOIR) this.values[j] = x;
     }
     this.seen++;
@@ -252,8 +252,9 @@ class ColumnSketcher implements CellObserver {
 
   /**
    * What add() does with the cell's text, from what the column's statistics found in its bytes. A
-   * number's canonical text (String(number)) is most often the cell's own, hashed in place; a text
-   * is hashed lower-cased, which is the statistics' hash when it has no capital letter.
+   * number's canonical text (String(number)) is most often the cell's own, or that without the
+   * zeros ending its fraction, hashed in place; a text is hashed lower-cased, which is the
+   * statistics' hash when it has no capital letter.
    */
   addReadAscii(bytes: Uint8Array): void {
     if (this.privacy !== 'plain' || asciiCell.kind === MISSING_KIND) return;
@@ -262,7 +263,8 @@ class ColumnSketcher implements CellObserver {
     // Numbers as classify() reads them without decimal commas.
     if (asciiCell.kind <= FLT && !asciiCell.decimalComma) {
       const x = asciiCell.number;
-      this.bottom.add((isCanonicalNumberAscii(bytes, from, to) ? hash53Ascii(bytes, from, to) : hash53(String(x))) >>> 0);
+      const canonical = canonicalNumberEnd(bytes, from, to);
+      this.bottom.add((canonical >= 0 ? hash53Ascii(bytes, from, canonical) : hash53(String(x))) >>> 0);
       if (Number.isFinite(x)) this.numbers.add(x);
       return;
     }
