@@ -7,7 +7,10 @@
  * this process would otherwise pause autocannon with its collections), is the same query sent straight
  * to the index adapter (no HTTP, no gateway, no Nest), so the difference is what the service layers cost.
  *
- * Usage: npm run bench:search -- [records=100000] [seconds=10] [driver=in-process|postgres]
+ * Usage: npm run bench:search -- [records=100000] [seconds=10] [driver=in-process|postgres] [runs=1]
+ * With several runs the product is restarted before each run's gateway cells (each restart timed, and
+ * the product's resident memory read once it answers and after the run), and every run's p99 is
+ * written beside the first run's table: a target holds only if it holds in each run.
  * The seeded database (dc_bench_search_<records>) is kept, so a second run skips seeding.
  * Results replace this size's and driver's section of docs/benchmarks.md (between
  * bench:search:<driver>:<records> markers; the PostgreSQL adapter's runs keep their older
@@ -26,7 +29,7 @@ import { buildServer, freePort, REPO_ROOT, startNode, waitForHttp } from '@dc/te
 import { signIn } from '../bench-account';
 import { followNext } from './follow-next';
 import { page1, SEARCH_SCENARIOS as SCENARIOS, type SearchScenario } from './scenarios';
-import { keptDatabase } from '../process-probe';
+import { keptDatabase, memoryOf } from '../process-probe';
 import { syntheticCatalogue, VOCABULARY_SIZE, ZIPF_EXPONENT } from './synthetic-records';
 import { BENCHMARKS_DOC, sectionMarkers, writeBenchmarkSection } from '../bench-support';
 
@@ -34,8 +37,9 @@ const PASSWORD = 'bench search password 1';
 const records = Number(process.argv[2] ?? 100_000);
 const seconds = Number(process.argv[3] ?? 10);
 const driver = process.argv[4] ?? 'in-process';
-if (!Number.isInteger(records) || records < 1000 || !(seconds > 0) || !['in-process', 'postgres'].includes(driver)) {
-  throw new Error('usage: bench:search -- [records >= 1000] [seconds > 0] [in-process|postgres]');
+const runs = Number(process.argv[5] ?? 1);
+if (!Number.isInteger(records) || records < 1000 || !(seconds > 0) || !['in-process', 'postgres'].includes(driver) || !Number.isInteger(runs) || runs < 1) {
+  throw new Error('usage: bench:search -- [records >= 1000] [seconds > 0] [in-process|postgres] [runs >= 1]');
 }
 const DB = `dc_bench_search_${records}`;
 /** Changes whenever synthetic-records.ts would produce other records, so an old seed is replaced. */
@@ -173,6 +177,54 @@ const loadAverage = () =>
     .map((load) => load.toFixed(1))
     .join(', ');
 
+interface Measured {
+  scenario: SearchScenario;
+  count: string;
+  gateway: Measure[];
+}
+
+const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+
+/** Every query class through the gateway at each number of connections. */
+async function gatewayCells(base: string, token: string): Promise<Measured[]> {
+  const measured: Measured[] = [];
+  for (const scenario of SCENARIOS) {
+    const auth = scenario.anonymous ? null : token;
+    const target = scenario.follow ? await followNext(base, scenario.path, auth, scenario.follow) : `${base}${scenario.path}`;
+    // One call first: a wrong setup (401, empty list) must stop the run, not be measured.
+    const first = await fetch(target, { headers: auth ? { authorization: `JWT ${auth}` } : {} });
+    if (first.status !== 200) throw new Error(`${target}: ${first.status} ${await first.text()}`);
+    const body = (await first.json()) as { count: number; count_capped?: boolean; results: unknown[] };
+    if (body.results.length === 0) throw new Error(`${target}: no results`);
+    const gateway: Measure[] = [];
+    for (const connections of CONNECTIONS) {
+      gateway.push(await viaGateway(target, auth, connections));
+      console.log(
+        `${scenario.name}, ${connections} connection(s): gateway p50 / p95 / p99 ${gateway.at(-1)!.p50} / ${gateway.at(-1)!.p95} / ${gateway.at(-1)!.p99} ms`,
+      );
+    }
+    measured.push({ scenario, count: `${body.count}${body.count_capped ? '+' : ''}`, gateway });
+  }
+  return measured;
+}
+
+/**
+ * A start without a snapshot of this format writes one in the background (tens of seconds of a
+ * core at 1M): measured meanwhile, the first cells would be read against it.
+ */
+async function snapshotWritten(url: string) {
+  const waited = Date.now();
+  const db = new Client({ connectionString: url });
+  await db.connect();
+  try {
+    while ((await db.query('SELECT 1 FROM search.memory_snapshots WHERE format = $1', [SNAPSHOT_FORMAT])).rowCount === 0)
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+  } finally {
+    await db.end();
+  }
+  if (Date.now() - waited > 2000) console.log(`waited ${((Date.now() - waited) / 1000).toFixed(0)} s for the index's snapshot to be written`);
+}
+
 async function main() {
   buildServer();
   const url = await keptDatabase(DB);
@@ -199,49 +251,30 @@ async function main() {
       await seeder.close();
       seederOpen = false;
     }
-    // A restart on the seeded index: how long until the first search answers (the in-process index loads its store).
-    await app.stop();
-    const restarted = Date.now();
-    app = startProduct(url, dataDir, port);
-    await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 600_000 });
-    const firstSearch = await fetch(`${base}/api/records/?query=river%20flow`, { headers: { authorization: `JWT ${token}` } });
-    if (firstSearch.status !== 200) throw new Error(`first search after the restart: ${firstSearch.status}`);
-    loadNote = ` A restart on the seeded index answered its first search after ${((Date.now() - restarted) / 1000).toFixed(1)} s (process start included).`;
-    console.log(loadNote.trim());
-    if (driver !== 'postgres') {
-      // A start without a snapshot of this format writes one in the background (tens of seconds of
-      // a core at 1M): measured meanwhile, the first cells would be read against it.
-      const waited = Date.now();
-      const db = new Client({ connectionString: url });
-      await db.connect();
-      while ((await db.query('SELECT 1 FROM search.memory_snapshots WHERE format = $1', [SNAPSHOT_FORMAT])).rowCount === 0)
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      await db.end();
-      if (Date.now() - waited > 2000) console.log(`waited ${((Date.now() - waited) / 1000).toFixed(0)} s for the index's snapshot to be written`);
-    }
-
-    // Every gateway cell first, then the peer's: the in-process peer holds a million records in this
-    // process's heap, whose collections would pause autocannon (it runs here too) and its loading
-    // would take a core from the product's first cells.
     const loadBefore = loadAverage();
-    const measured: Array<{ scenario: SearchScenario; count: string; gateway: Measure[] }> = [];
-    for (const scenario of SCENARIOS) {
-      const auth = scenario.anonymous ? null : token;
-      const target = scenario.follow ? await followNext(base, scenario.path, auth, scenario.follow) : `${base}${scenario.path}`;
-      // One call first: a wrong setup (401, empty list) must stop the run, not be measured.
-      const first = await fetch(target, { headers: auth ? { authorization: `JWT ${auth}` } : {} });
-      if (first.status !== 200) throw new Error(`${target}: ${first.status} ${await first.text()}`);
-      const body = (await first.json()) as { count: number; count_capped?: boolean; results: unknown[] };
-      if (body.results.length === 0) throw new Error(`${target}: no results`);
-      const gateway: Measure[] = [];
-      for (const connections of CONNECTIONS) {
-        gateway.push(await viaGateway(target, auth, connections));
-        console.log(
-          `${scenario.name}, ${connections} connection(s): gateway p50 / p95 / p99 ${gateway.at(-1)!.p50} / ${gateway.at(-1)!.p95} / ${gateway.at(-1)!.p99} ms`,
-        );
-      }
-      measured.push({ scenario, count: `${body.count}${body.count_capped ? '+' : ''}`, gateway });
+    const runNotes: string[] = [];
+    const measuredRuns: Measured[][] = [];
+    for (let run = 1; run <= runs; run++) {
+      // A restart on the seeded index: how long until the first search answers (the in-process index loads its store).
+      await app.stop();
+      const restarted = Date.now();
+      app = startProduct(url, dataDir, port);
+      await waitForHttp(`${base}/health/ready`, { process: app, timeoutMs: 600_000 });
+      const firstSearch = await fetch(`${base}/api/records/?query=river%20flow`, { headers: { authorization: `JWT ${token}` } });
+      if (firstSearch.status !== 200) throw new Error(`first search after the restart: ${firstSearch.status}`);
+      const restartSeconds = ((Date.now() - restarted) / 1000).toFixed(1);
+      const loaded = memoryOf(app.process.pid!).rss;
+      if (driver !== 'postgres') await snapshotWritten(url);
+      measuredRuns.push(await gatewayCells(base, token));
+      const after = memoryOf(app.process.pid!);
+      runNotes.push(
+        `run ${run}: first search ${restartSeconds} s after the restart (process start included); the product's resident memory ${mib(loaded)} MiB once it answered, ` +
+          `${mib(after.rss)} MiB after the run (peak ${mib(after.peak)} MiB), ${mib((after.rss * 1e6) / records)} MiB per million records after the run; load average after its cells ${loadAverage()}`,
+      );
+      console.log(runNotes.at(-1));
     }
+    loadNote = ` Runs: ${runNotes.join('; ')}.`;
+    const measured = measuredRuns[0];
     const loadAfterGateway = loadAverage();
     if (driver !== 'postgres') {
       index = new InProcessSearchIndex({ connectionString: url, schema: 'search' });
@@ -266,14 +299,33 @@ async function main() {
         rows.push(line);
       }
     }
-    writeResults(rows, loadBefore, loadAfterGateway, loadAverage(), loadNote);
+    writeResults(rows, eachRunP99(measuredRuns), loadBefore, loadAfterGateway, loadAverage(), loadNote);
   } finally {
     if (index !== seeder || seederOpen) await index.close();
     await app.stop();
   }
 }
 
-function writeResults(rows: string[], loadBefore: string, loadAfterGateway: string, loadAfter: string, loadNote: string) {
+/** One row per query class and connections: the gateway's p99 in each run, and the worst of them. */
+function eachRunP99(measuredRuns: Measured[][]): string[] {
+  if (measuredRuns.length < 2) return [];
+  const header = measuredRuns.map((_, run) => `run ${run + 1}`);
+  return [
+    '',
+    `The gateway's p99 (ms) in each run (the product restarted before each):`,
+    '',
+    `| query | connections | ${header.join(' | ')} | worst |`,
+    `| --- | ---: | ${header.map(() => '---:').join(' | ')} | ---: |`,
+    ...measuredRuns[0].flatMap(({ scenario }, s) =>
+      CONNECTIONS.map((connections, c) => {
+        const p99s = measuredRuns.map((run) => run[s].gateway[c].p99);
+        return `| ${scenario.name} | ${connections} | ${p99s.join(' | ')} | ${Math.max(...p99s)} |`;
+      }),
+    ),
+  ];
+}
+
+function writeResults(rows: string[], runRows: string[], loadBefore: string, loadAfterGateway: string, loadAfter: string, loadNote: string) {
   const name = driver === 'postgres' ? `bench:search:${records}` : `bench:search:${driver}:${records}`;
   const { start, end } = sectionMarkers(name);
   const cpus = os.cpus();
@@ -281,13 +333,14 @@ function writeResults(rows: string[], loadBefore: string, loadAfterGateway: stri
     start,
     `### ${records.toLocaleString('en')} records, ${driver === 'postgres' ? 'PostgreSQL adapter' : 'in-process index'} (SEARCH_DRIVER=${driver})`,
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:search -- ${records} ${seconds}\` on ${cpus.length} cores (${cpus[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ` +
+    `Measured ${new Date().toISOString().slice(0, 10)} with \`npm run bench:search -- ${records} ${seconds} ${driver} ${runs}\` on ${cpus.length} cores (${cpus[0]?.model ?? 'unknown CPU'}), Node ${process.version}, ` +
       `embedded mode (one process) on the local PostgreSQL server, ${seconds} s per cell; every gateway cell first, then the peer's. ` +
-      `Load average (1, 5, 15 min) before the gateway cells / after them / after the peer's: ${loadBefore} / ${loadAfterGateway} / ${loadAfter}.${loadNote}`,
+      `The table is the first run's. Load average (1, 5, 15 min) before the gateway cells / after the last run's / after the peer's: ${loadBefore} / ${loadAfterGateway} / ${loadAfter}.${loadNote}`,
     '',
     '| query | connections | count | gateway p50 / p95 / p99 ms | gateway req/s | peer p50 / p95 / p99 ms | peer req/s |',
     '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
     ...rows,
+    ...runRows,
     end,
   ].join('\n');
   writeBenchmarkSection(name, section);
