@@ -5,8 +5,39 @@ import path from 'node:path';
 
 export const REPO_ROOT = path.resolve(__dirname, '../../..');
 
-/** A free loopback port (the OS picks it; the listener is closed before returning). */
-export function freePort(): Promise<number> {
+/**
+ * Ports freePort hands out in a jest worker: a block of its own per worker, below the kernel's
+ * ephemeral range (32768 and up). A port the OS picked with listen(0) and released at once could be
+ * handed by the kernel to the next listen(0) of another suite's server before the test's process
+ * bound it (seen in CI: a product's readiness answered by another suite's service, which then
+ * answered its calls with 404).
+ */
+const WORKER_PORTS = { first: 20_000, perWorker: 600, workers: 20 };
+let nextWorkerPort = Math.floor(Math.random() * WORKER_PORTS.perWorker);
+
+/** A free loopback port, for a server a test or benchmark is about to start. */
+export async function freePort(): Promise<number> {
+  const worker = Number(process.env.JEST_WORKER_ID);
+  if (!Number.isInteger(worker) || worker < 1 || worker > WORKER_PORTS.workers) return osPickedPort();
+  const blockStart = WORKER_PORTS.first + (worker - 1) * WORKER_PORTS.perWorker;
+  for (let tries = 0; tries < WORKER_PORTS.perWorker; tries++) {
+    const port = blockStart + (nextWorkerPort++ % WORKER_PORTS.perWorker);
+    if (await canListen(port)) return port;
+  }
+  return osPickedPort();
+}
+
+/** Whether a listener can bind this loopback port now (it is closed again before answering). */
+function canListen(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once('error', () => resolve(false));
+    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+  });
+}
+
+/** A port the OS picks (the listener is closed before returning): outside jest, one process at a time. */
+function osPickedPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
