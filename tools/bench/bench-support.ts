@@ -1,9 +1,12 @@
-// What the benchmarks share: a seeded random generator and the writer of their docs/benchmarks.md sections.
+// What the benchmarks share: a seeded random generator, sizes in MiB and the writer of their docs/benchmarks.md sections.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 /** The extraction library's seeded generator, so a benchmark always works on the same data. */
 export { seededRandom } from '@dc/extraction';
+
+/** Bytes in MiB, rounded, for the benchmarks' tables. */
+export const mib = (bytes: number): string => (bytes / 2 ** 20).toFixed(0);
 
 export const BENCHMARKS_DOC = path.resolve(__dirname, '../../docs/benchmarks.md');
 

@@ -57,13 +57,8 @@ describeInfra("the product as containers of deploy/Dockerfile's image (podman)",
 
     it("starts a service by SERVICE with npm start's Node flags, and checks its health with deploy/healthcheck.mjs", () => {
       const [{ Config, Healthcheck }] = JSON.parse(podman(['image', 'inspect', PRODUCT_IMAGE]));
-      expect(Config.Cmd).toEqual(['sh', '-c', 'exec node dist/apps/${SERVICE}/src/main.js']);
+      expect(Config.Cmd).toEqual(['sh', '-c', `exec node ${productNodeFlags().join(' ')} dist/apps/\${SERVICE}/src/main.js`]);
       expect(Config.Env).toContain('SERVICE=gateway');
-      const nodeOptions = (Config.Env as string[])
-        .find((entry) => entry.startsWith('NODE_OPTIONS='))
-        ?.slice('NODE_OPTIONS='.length)
-        .split(' ');
-      expect(nodeOptions).toEqual(expect.arrayContaining(productNodeFlags()));
       expect(Healthcheck?.Test).toEqual(['CMD', 'node', 'deploy/healthcheck.mjs']);
     });
 

@@ -130,4 +130,26 @@ describe('InProcessSearchIndex readiness while it loads', () => {
     expect(await kelpIds(index)).toEqual(['a', 'b', 'c']);
     expect(index.notReady()).toBeNull();
   });
+
+  it("collects the load's garbage once, before it reports ready, when the process exposes gc (npm start's --expose-gc)", async () => {
+    const exposed = globalThis as { gc?: () => void };
+    const before = exposed.gc;
+    const readinessAtCollections: Array<string | null> = [];
+    let index: InProcessSearchIndex | null = null;
+    exposed.gc = () => readinessAtCollections.push(index?.notReady() ?? 'not started');
+    try {
+      index = new InProcessSearchIndex({ connectionString: db.url, schema, loadOnInit: false, snapshotAfterRows: 0 });
+      indexes.push(index);
+      await index.init();
+      expect(await kelpIds(index)).toEqual(['a', 'b', 'c']);
+      // The collection ran while the index still reported itself loading; later syncs collect nothing.
+      expect(readinessAtCollections).toEqual([expect.stringMatching(/^search index /)]);
+      await index.upsert([kelp('d')]);
+      expect(await kelpIds(index)).toEqual(['a', 'b', 'c', 'd']);
+      expect(readinessAtCollections).toHaveLength(1);
+      await index.remove(['d']);
+    } finally {
+      exposed.gc = before;
+    }
+  });
 });

@@ -21,31 +21,32 @@ export async function freePort(): Promise<number> {
   if (!Number.isInteger(worker) || worker < 1 || worker > WORKER_PORTS.workers) return osPickedPort();
   const blockStart = WORKER_PORTS.first + (worker - 1) * WORKER_PORTS.perWorker;
   for (let tries = 0; tries < WORKER_PORTS.perWorker; tries++) {
-    const port = blockStart + (nextWorkerPort++ % WORKER_PORTS.perWorker);
-    if (await canListen(port)) return port;
+    const port = await listenOnce(blockStart + (nextWorkerPort++ % WORKER_PORTS.perWorker));
+    if (port !== null) return port;
   }
   return osPickedPort();
 }
 
-/** Whether a listener can bind this loopback port now (it is closed again before answering). */
-function canListen(port: number): Promise<boolean> {
+/**
+ * Binds a loopback listener on this port (0: one the OS picks) and closes it again: the port it had,
+ * or null if the port was taken.
+ */
+function listenOnce(port: number): Promise<number | null> {
   return new Promise((resolve) => {
     const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
+    server.once('error', () => resolve(null));
+    server.listen(port, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : null));
+    });
   });
 }
 
-/** A port the OS picks (the listener is closed before returning): outside jest, one process at a time. */
-function osPickedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
+/** A port the OS picks: outside jest, one process at a time. */
+async function osPickedPort(): Promise<number> {
+  const port = await listenOnce(0);
+  if (port === null) throw new Error('no loopback port to listen on');
+  return port;
 }
 
 /** Builds the server code once (dist/) if a test needs the real entry points and it is missing. */

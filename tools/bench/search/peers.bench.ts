@@ -16,7 +16,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sectionMarkers, writeBenchmarkSection } from '../bench-support';
+import { mib, sectionMarkers, writeBenchmarkSection } from '../bench-support';
 import { CONNECTIONS, ENGINES, type BuildReport, type EngineName, type Measure, type ServeReport } from './peers/child';
 import { PEER_SCENARIOS } from './peers/scenarios';
 
@@ -41,7 +41,6 @@ const loadAverage = () =>
     .loadavg()
     .map((load) => load.toFixed(1))
     .join(', ');
-const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 
 function child<T>(engine: EngineName, phase: 'build' | 'serve', dir: string): T {
   const out = path.join(dir, `${phase}.json`);
@@ -132,8 +131,8 @@ function writeResults(runs: Run[], loadBefore: string) {
   const engines = runs.map((run) => run.engine);
   const costs = runs.map(
     ({ engine, build, serve }) =>
-      `| ${LABEL[engine]} | ${build.buildSeconds.toFixed(2)} | ${mb(build.heapBytes)} | ${build.persistSeconds.toFixed(2)} | ${mb(build.indexBytes)}${build.documentsBytes ? ` + ${mb(build.documentsBytes)}` : ''} | ` +
-      `${serve.restartSeconds.toFixed(2)}${serve.documentsSeconds ? ` (${serve.documentsSeconds.toFixed(2)})` : ''} | ${mb(serve.heapBytes)} | ${mb(serve.rssBytes)} |`,
+      `| ${LABEL[engine]} | ${build.buildSeconds.toFixed(2)} | ${mib(build.heapBytes)} | ${build.persistSeconds.toFixed(2)} | ${mib(build.indexBytes)}${build.documentsBytes ? ` + ${mib(build.documentsBytes)}` : ''} | ` +
+      `${serve.restartSeconds.toFixed(2)}${serve.documentsSeconds ? ` (${serve.documentsSeconds.toFixed(2)})` : ''} | ${mib(serve.heapBytes)} | ${mib(serve.rssBytes)} |`,
   );
   const latency: string[] = [];
   const agreement: string[] = [];

@@ -8,7 +8,8 @@
  * Not a benchmark of record: it writes nothing to docs/benchmarks.md.
  *
  * Usage: node tools/scripts/run-ts.cjs tools/bench/search/profile.bench.ts [records=1000000] [requests=1000] [connections=1]
- * Environment: SEARCH_DRIVER (default in-process), ONLY=<class names, comma-separated>, PROFILE=1, V8_FLAGS (V8 flags for
+ * Environment: SEARCH_DRIVER (default in-process), ONLY=<class names, comma-separated>, PROFILE=1 (or heap, retained,
+ * promoted: a heap profile of every allocation, of what a full collection kept, or of what no scavenge collected), V8_FLAGS (V8 flags for
  * the product, for example --trace-gc, whose collections are then summed up per class), PRODUCT_NODE_OPTIONS.
  */
 import { execFileSync } from 'node:child_process';
@@ -16,10 +17,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { Client } from 'pg';
 import { signIn } from '../bench-account';
 import { followNext } from './follow-next';
-import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/memory-snapshot-codec';
+import { snapshotWritten } from './snapshot-wait';
 import { buildServer, freePort, startNode, TEST_POSTGRES_URL, waitForHttp } from '@dc/testing';
 
 const PASSWORD = 'bench search password 1';
@@ -115,7 +115,8 @@ async function main() {
   const nodeOptions = [process.env.PRODUCT_NODE_OPTIONS ?? '', ...preloads.map((file) => `--require=${path.join(__dirname, file)}`)].join(' ').trim();
   if (nodeOptions) env.NODE_OPTIONS = nodeOptions;
   if (process.env.V8_FLAGS) env.BENCH_V8_FLAGS = process.env.V8_FLAGS;
-  if (profileDir) Object.assign(env, { PROF_DIR: profileDir, PROF_KIND: ['heap', 'retained'].includes(process.env.PROFILE!) ? process.env.PROFILE! : 'cpu' });
+  if (profileDir)
+    Object.assign(env, { PROF_DIR: profileDir, PROF_KIND: ['heap', 'retained', 'promoted'].includes(process.env.PROFILE!) ? process.env.PROFILE! : 'cpu' });
   const app = startNode('gateway', 'dist/apps/gateway/src/main.js', env);
   lastLines = () => app.lines.slice(-30);
   try {
@@ -124,14 +125,8 @@ async function main() {
     const token = await signIn(base, path.join(dataDir, 'mail'), 'benchviewer', PASSWORD);
     const started = Date.now();
     await fetch(`${base}/api/records/?query=river%20flow`, { headers: { authorization: `JWT ${token}` } });
-    if (driver === 'in-process') {
-      // A snapshot of this format being written in the background would take a core from the measurements.
-      const db = new Client({ connectionString: url.toString() });
-      await db.connect();
-      while ((await db.query('SELECT 1 FROM search.memory_snapshots WHERE format = $1', [SNAPSHOT_FORMAT])).rowCount === 0)
-        await new Promise((resolve) => setTimeout(resolve, 1000));
-      await db.end();
-    }
+    // A snapshot of this format being written in the background would take a core from the measurements.
+    if (driver === 'in-process') await snapshotWritten(url.toString());
     console.log(
       `first search after ${((Date.now() - started) / 1000).toFixed(1)} s; load ${os
         .loadavg()
@@ -157,7 +152,7 @@ async function main() {
       if (process.env.GC_LINES)
         console.log(
           productLines
-            .filter((line) => /Scavenge|Mark|pause=/.test(line))
+            .filter((line) => /Scavenge|Mark|pause=|tenur/.test(line))
             .slice(0, Number(process.env.GC_LINES))
             .join('\n'),
         );

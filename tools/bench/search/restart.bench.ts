@@ -21,7 +21,7 @@ import { Client } from 'pg';
 import { InProcessSearchIndex, type SearchQuery, type SearchViewer } from '@dc/search-index';
 import { keptDatabase } from '../process-probe';
 import { syntheticCatalogue, VOCABULARY_SIZE, ZIPF_EXPONENT } from './synthetic-records';
-import { sectionMarkers, writeBenchmarkSection } from '../bench-support';
+import { mib, sectionMarkers, writeBenchmarkSection } from '../bench-support';
 
 /** Each start runs in a process of its own, started with one of these and the database's address: as a restarted service does. */
 const RESTARTED = '--restarted';
@@ -43,7 +43,6 @@ const QUERIES: SearchQuery[] = [
 ];
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
-const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
 const loadAverage = () =>
   os
     .loadavg()
@@ -203,7 +202,7 @@ async function main() {
       if (restored.origin !== 'snapshot') throw new Error(`restart from the snapshot started from ${restored.origin}: ${restored.rejection}`);
       if (restored.answers !== full.answers) throw new Error('the restart from the snapshot answered otherwise than the full load');
       const row = (name: string, s: Figures) =>
-        `| ${round} | ${name} | ${s.load} | ${s.seconds.toFixed(2)} | ${s.cpuSeconds.toFixed(2)} | ${mb(s.peakRss)} | ${mb(s.heapHeld)} | ${mb(s.buffersHeld)} | ${mb(s.rssHeld)} |`;
+        `| ${round} | ${name} | ${s.load} | ${s.seconds.toFixed(2)} | ${s.cpuSeconds.toFixed(2)} | ${mib(s.peakRss)} | ${mib(s.heapHeld)} | ${mib(s.buffersHeld)} | ${mib(s.rssHeld)} |`;
       rows.push(row('from the snapshot', restored), row('full load of the store (peer)', full));
       writes.push(
         `| ${round} | ${write.seconds.toFixed(2)} | ${write.cpuSeconds.toFixed(2)} | ${write.maxLoopDelayMs.toFixed(0)} | ${write.searches} | ${write.p50.toFixed(1)} / ${write.max.toFixed(1)} |`,
@@ -232,7 +231,7 @@ function writeResults(rows: string[], writes: string[], bytes: number, stored: n
       `CPU is the process's (user + system); RSS peak is above the level before the start; ` +
       `held is what the loaded memory keeps above the level before the start, steady (after a collection, a second's rest and another collection; the full load's once its snapshot is written): ` +
       `heap, array buffers (typed arrays, outside the heap) and RSS (the target: 600 MB per million records, issue 26). Both starts answered four queries identically. ` +
-      `Snapshot size: ${mb(bytes)} MB, ${mb(stored)} MB stored (deflated).`,
+      `Snapshot size: ${mib(bytes)} MB, ${mib(stored)} MB stored (deflated).`,
     '',
     '| round | start | load (1 min) at start | seconds | CPU s | RSS peak MB | heap held MB | array buffers held MB | RSS held MB |',
     '| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',

@@ -24,14 +24,14 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import { Client } from 'pg';
 import { InProcessSearchIndex, PostgresSearchIndex, SearchIndex, SearchQuery, SearchViewer } from '@dc/search-index';
-import { SNAPSHOT_FORMAT } from '../../../libs/search-index/src/memory-snapshot-codec';
 import { buildServer, freePort, REPO_ROOT, startNode, waitForHttp } from '@dc/testing';
 import { signIn } from '../bench-account';
 import { followNext } from './follow-next';
 import { page1, SEARCH_SCENARIOS as SCENARIOS, type SearchScenario } from './scenarios';
 import { keptDatabase, memoryOf } from '../process-probe';
+import { snapshotWritten } from './snapshot-wait';
 import { syntheticCatalogue, VOCABULARY_SIZE, ZIPF_EXPONENT } from './synthetic-records';
-import { BENCHMARKS_DOC, sectionMarkers, writeBenchmarkSection } from '../bench-support';
+import { BENCHMARKS_DOC, mib, sectionMarkers, writeBenchmarkSection } from '../bench-support';
 
 const PASSWORD = 'bench search password 1';
 const records = Number(process.argv[2] ?? 100_000);
@@ -183,8 +183,6 @@ interface Measured {
   gateway: Measure[];
 }
 
-const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
-
 /** Every query class through the gateway at each number of connections. */
 async function gatewayCells(base: string, token: string): Promise<Measured[]> {
   const measured: Measured[] = [];
@@ -208,21 +206,10 @@ async function gatewayCells(base: string, token: string): Promise<Measured[]> {
   return measured;
 }
 
-/**
- * A start without a snapshot of this format writes one in the background (tens of seconds of a
- * core at 1M): measured meanwhile, the first cells would be read against it.
- */
-async function snapshotWritten(url: string) {
-  const waited = Date.now();
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    while ((await db.query('SELECT 1 FROM search.memory_snapshots WHERE format = $1', [SNAPSHOT_FORMAT])).rowCount === 0)
-      await new Promise((resolve) => setTimeout(resolve, 1000));
-  } finally {
-    await db.end();
-  }
-  if (Date.now() - waited > 2000) console.log(`waited ${((Date.now() - waited) / 1000).toFixed(0)} s for the index's snapshot to be written`);
+/** Waits for the index's snapshot of this format, and says so when it took a while. */
+async function snapshotWaited(url: string) {
+  const seconds = await snapshotWritten(url);
+  if (seconds > 2) console.log(`waited ${seconds.toFixed(0)} s for the index's snapshot to be written`);
 }
 
 async function main() {
@@ -264,7 +251,7 @@ async function main() {
       if (firstSearch.status !== 200) throw new Error(`first search after the restart: ${firstSearch.status}`);
       const restartSeconds = ((Date.now() - restarted) / 1000).toFixed(1);
       const loaded = memoryOf(app.process.pid!).rss;
-      if (driver !== 'postgres') await snapshotWritten(url);
+      if (driver !== 'postgres') await snapshotWaited(url);
       measuredRuns.push(await gatewayCells(base, token));
       const after = memoryOf(app.process.pid!);
       runNotes.push(
