@@ -161,7 +161,7 @@ export function rank(memory: RankedMemory, filter: Filter, query: SearchQuery, a
       let qualified = 0;
       for (let i = 0; i < candidates.length; i++) {
         const o = candidates[i];
-        const similarity = memory.nameSimilarity(o, words.length);
+        const similarity = memory.candidateSimilarity(o, words.length);
         if (similarity < TYPO_THRESHOLD || hasEveryWord(o) || exact(o)) continue;
         const score = SCORE.typo + similarity / 4;
         qualifying[qualified] = o;

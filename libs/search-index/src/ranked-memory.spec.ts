@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { RankedMemory, type IndexedRecord } from './ranked-memory';
 import { SnapshotFormatError } from './snapshot-format';
+import type { TermsByTrigram } from './trigram-index';
 
 const record = (i: number, extra: Partial<IndexedRecord> = {}): IndexedRecord => ({
   id: `r-${i}`,
@@ -277,6 +278,39 @@ describe('RankedMemory typo similarity', () => {
       const differing = names.filter((name, i) => memory.nameSimilarity(i, words.length) !== reference(name, text));
       expect({ text, differing }).toEqual({ text, differing: [] });
     }
+  });
+
+  it("gives a candidate the close word's similarity without measuring it only when no word of its name could lift it", () => {
+    // For "temperture", temperature is the one close word (9 of the text's 11 trigrams, 3 of its own outside). "ertu"
+    // shares the two it lacks, and "temperature ertu" comes closer than temperature alone; "pert" and "alert" share
+    // "ert" but lift no name, and "te" shares two with fewer outside the text: the names holding any of them are
+    // measured. "turbo" shares trigrams temperature has, with more outside the text: it cannot lift a name.
+    const vocabulary = ['temperature', 'ertu', 'alert', 'turbo', 'te', 'pert', 'river', 'flow', 'data', '1995'];
+    let seed = 7;
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const memory = new RankedMemory();
+    const names: string[] = [];
+    for (let i = 0; i < 3_000; i++) {
+      names.push(Array.from({ length: 1 + Math.floor(random() * 5) }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '));
+      memory.add({ ...record(i), name: names[i], altName: null, accessKeys: ['everyone'], groupIds: [] });
+    }
+    const visible = memory.visibleTo({ keys: [memory.lookup('everyone')], owner: -1, group: -1 });
+    const decidedByCloseWord = (ordinal: number) =>
+      (memory as unknown as { termsByTrigram: TermsByTrigram }).termsByTrigram.candidateSimilarity(ordinal) >= 0;
+    let decided = 0;
+    let measured = 0;
+    for (const text of ['temperture', 'rivr', 'temperture flow', 'dat', 'temperture rivr']) {
+      const words = text.split(' ');
+      const candidates = Array.from(memory.typoCandidates(words, 0.3, visible));
+      expect(candidates.length).toBeGreaterThan(0);
+      const differing = candidates.filter((o) => memory.candidateSimilarity(o, words.length) !== reference(names[o], text));
+      expect({ text, differing }).toEqual({ text, differing: [] });
+      for (const o of candidates) if (decidedByCloseWord(o)) decided++;
+      else measured++;
+    }
+    // Both ways were taken: names with "pert" or "te" beside temperature were measured, most others were not.
+    expect(decided).toBeGreaterThan(1_000);
+    expect(measured).toBeGreaterThan(1_000);
   });
 
   it('gives each candidate once, newest ordinal first, from one close word or several', () => {

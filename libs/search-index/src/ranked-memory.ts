@@ -427,6 +427,12 @@ export class RankedMemory {
     return this.termsByTrigram.nameCandidates(words, wordThreshold, visible.passes, this.ids.length);
   }
 
+  /** nameSimilarity of a candidate of the last typoCandidates call, without reading its name when its close word decides. */
+  candidateSimilarity(ordinal: number, textWords: number): number {
+    const decided = this.termsByTrigram.candidateSimilarity(ordinal);
+    return decided >= 0 ? decided : this.nameSimilarity(ordinal, textWords);
+  }
+
   /** What collect answers a view of. */
   private collected: Int32Array = new Int32Array(1024);
 
