@@ -245,6 +245,18 @@ describe('RankedMemory typo similarity', () => {
     return best;
   }
 
+  /** A memory of names of 1-5 words of the vocabulary, drawn from a seeded generator, every one visible. */
+  function randomNames(vocabulary: string[], count: number, seed: number) {
+    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+    const memory = new RankedMemory();
+    const names: string[] = [];
+    for (let i = 0; i < count; i++) {
+      names.push(Array.from({ length: 1 + Math.floor(random() * 5) }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '));
+      memory.add({ ...record(i), name: names[i], altName: null, accessKeys: ['everyone'], groupIds: [] });
+    }
+    return { memory, names, visible: memory.visibleTo({ keys: [memory.lookup('everyone')], owner: -1, group: -1 }) };
+  }
+
   it('measures every name as the string sets do, whichever words of it share trigrams with the text', () => {
     const vocabulary = [
       'temperature',
@@ -263,15 +275,7 @@ describe('RankedMemory typo similarity', () => {
       'te',
       '1995',
     ];
-    let seed = 3;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-    const memory = new RankedMemory();
-    const names: string[] = [];
-    for (let i = 0; i < 2_000; i++) {
-      names.push(Array.from({ length: 1 + Math.floor(random() * 5) }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '));
-      memory.add({ ...record(i), name: names[i], altName: null, accessKeys: ['everyone'], groupIds: [] });
-    }
-    const visible = memory.visibleTo({ keys: [memory.lookup('everyone')], owner: -1, group: -1 });
+    const { memory, names, visible } = randomNames(vocabulary, 2_000, 3);
     for (const text of ['temperture', 'rivr', 'temperture rivr', 'tide traffic flow', 'ture', 'lowr flw']) {
       const words = text.split(' ');
       memory.typoCandidates(words, 0.3, visible);
@@ -286,17 +290,8 @@ describe('RankedMemory typo similarity', () => {
     // "ert" but lift no name, and "te" shares two with fewer outside the text: the names holding any of them are
     // measured. "turbo" shares trigrams temperature has, with more outside the text: it cannot lift a name.
     const vocabulary = ['temperature', 'ertu', 'alert', 'turbo', 'te', 'pert', 'river', 'flow', 'data', '1995'];
-    let seed = 7;
-    const random = () => (seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
-    const memory = new RankedMemory();
-    const names: string[] = [];
-    for (let i = 0; i < 3_000; i++) {
-      names.push(Array.from({ length: 1 + Math.floor(random() * 5) }, () => vocabulary[Math.floor(random() * vocabulary.length)]).join(' '));
-      memory.add({ ...record(i), name: names[i], altName: null, accessKeys: ['everyone'], groupIds: [] });
-    }
-    const visible = memory.visibleTo({ keys: [memory.lookup('everyone')], owner: -1, group: -1 });
-    const decidedByCloseWord = (ordinal: number) =>
-      (memory as unknown as { termsByTrigram: TermsByTrigram }).termsByTrigram.candidateSimilarity(ordinal) >= 0;
+    const { memory, names, visible } = randomNames(vocabulary, 3_000, 7);
+    const decidedByCloseWord = (ordinal: number) => (memory as unknown as { termsByTrigram: TermsByTrigram }).termsByTrigram.candidateSimilarity(ordinal) >= 0;
     let decided = 0;
     let measured = 0;
     for (const text of ['temperture', 'rivr', 'temperture flow', 'dat', 'temperture rivr']) {
@@ -305,8 +300,9 @@ describe('RankedMemory typo similarity', () => {
       expect(candidates.length).toBeGreaterThan(0);
       const differing = candidates.filter((o) => memory.candidateSimilarity(o, words.length) !== reference(names[o], text));
       expect({ text, differing }).toEqual({ text, differing: [] });
-      for (const o of candidates) if (decidedByCloseWord(o)) decided++;
-      else measured++;
+      for (const o of candidates)
+        if (decidedByCloseWord(o)) decided++;
+        else measured++;
     }
     // Both ways were taken: names with "pert" or "te" beside temperature were measured, most others were not.
     expect(decided).toBeGreaterThan(1_000);
