@@ -1,4 +1,4 @@
-import { grown, grownTo, IntList, type Postings } from './posting-lists';
+import { clearBit, grown, grownTo, hasBit, IntList, type Postings } from './posting-lists';
 
 /**
  * The typo index of the in-process index (ranked-memory.ts): terms by their letter trigrams, pg_trgm
@@ -228,7 +228,7 @@ export class TermsByTrigram {
    * once, in descending order); makes `similarity` ready for the words (until the next call).
    */
   nameCandidates(words: string[], wordThreshold: number, passes: (ordinal: number) => boolean, ordinals: number): Int32Array {
-    for (const list of this.lifted) for (let i = 0; i < list.length; i++) this.seen[list.data[i] >>> 5] &= ~(1 << (list.data[i] & 31));
+    for (const list of this.lifted) for (let i = 0; i < list.length; i++) clearBit(this.seen, list.data[i]);
     this.lifted = [];
     this.closeSimilarity = -1;
     const close = this.similar(words, wordThreshold).filter((term) => this.postings[term].name.length > 0);
@@ -302,7 +302,7 @@ export class TermsByTrigram {
 
   /** A candidate of the last nameCandidates call: its similarity when the close word decides it, or -1 when it must be measured. */
   candidateSimilarity(ordinal: number): number {
-    if (this.closeSimilarity < 0 || (this.seen[ordinal >>> 5] & (1 << (ordinal & 31))) !== 0) return -1;
+    if (this.closeSimilarity < 0 || hasBit(this.seen, ordinal)) return -1;
     return this.closeSimilarity;
   }
 

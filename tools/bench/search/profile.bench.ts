@@ -152,7 +152,7 @@ async function main() {
       if (process.env.GC_LINES)
         console.log(
           productLines
-            .filter((line) => /Scavenge|Mark|pause=|tenur/.test(line))
+            .filter((line) => /Scavenge|Mark|pause=/.test(line))
             .slice(0, Number(process.env.GC_LINES))
             .join('\n'),
         );
