@@ -1,6 +1,6 @@
 // Reading a cell from its bytes must give what column.ts gives for its text: the same trimming,
 // missing tokens, kind and number (to the bit), on hand-picked edge cases and on many generated ones.
-import { ASK_TEXT, asciiCell, canonicalNumberEnd, classifyAscii, isMissingAscii, isNumberAscii, trimAscii } from './ascii-cells';
+import { ASK_TEXT, asciiCell, classifyAscii, isMissingAscii, isNumberAscii, trimAscii } from './ascii-cells';
 import { classify, isMissingText } from './column';
 import { seededRandom } from './seeded-random';
 import { VALUE_KINDS } from './value-kinds';
@@ -176,11 +176,12 @@ describe('ASCII cells read from bytes', () => {
   });
 });
 
-describe('canonicalNumberEnd', () => {
-  /** The cell's text up to canonicalNumberEnd, or null when it answers -1 (for numbers isNumberAscii accepts). */
+describe("a number's canonicalEnd", () => {
+  /** The cell's text up to asciiCell.canonicalEnd, or null when it is -1 (for numbers isNumberAscii accepts). */
   const canonicalText = (text: string): string | null => {
     const bytes = Buffer.from(text, 'latin1');
-    const end = canonicalNumberEnd(bytes, 0, bytes.length);
+    if (!isNumberAscii(bytes, 0, bytes.length)) throw new Error(`not a number: ${text}`);
+    const end = asciiCell.canonicalEnd;
     return end < 0 ? null : text.slice(0, end);
   };
 

@@ -19,11 +19,19 @@ export const asciiCell = {
   fractionDigits: -1,
   /** The number was written with a decimal comma. */
   decimalComma: false,
+  /**
+   * For an INT or FLT cell: where String(number) ends when it is the cell's own text but for the zeros
+   * ending its fraction ("2.50" is "2.5", "3.0" is "3"), so a sketch hashes it in place; -1 when
+   * String() writes it another way.
+   */
+  canonicalEnd: -1,
   // Set by ColumnAccumulator.addAscii, for the column's sketch (sketch.ts) that reads the same cell next:
   /** The cell's kind code, or MISSING_KIND. */
   kind: 0,
   /** hash53 of the trimmed text, when the column's statistics hashed it (not a number), else NaN. */
   textHash: NaN,
+  /** The column's distinct values held this one already (known only while it counts them exactly). */
+  seenBefore: false,
 };
 
 /** asciiCell.kind of a missing cell. */
@@ -140,8 +148,11 @@ function numberOf(bytes: Uint8Array, start: number, end: number, point: number):
 
 /**
  * INT or FLT when the cell is a plain decimal number as column.ts's numberKind reads one (optional
- * sign, digits, fraction, exponent; an integer of at most 15 digits), with asciiCell.number and
- * fractionDigits set; else -1. Reads and adds up the digits in one pass (numberOf's fast path).
+ * sign, digits, fraction, exponent; an integer of at most 15 digits), with asciiCell.number,
+ * fractionDigits and canonicalEnd set; else -1. Reads and adds up the digits in one pass (numberOf's
+ * fast path), and sees on the way whether String(number) gives the text back: no sign but a minus,
+ * no leading zero but a lone one, no exponent, at most 15 significant digits once the zeros ending
+ * the fraction are dropped, not "-0", and not so small that String() would use an exponent.
  */
 function numberKindAscii(bytes: Uint8Array, start: number, end: number): number {
   let i = start;
@@ -163,15 +174,23 @@ function numberKindAscii(bytes: Uint8Array, start: number, end: number): number 
     }
   }
   const intDigits = i - intStart;
+  const intSignificant = significant;
+  const plainInteger = bytes[start] !== 43 && (intDigits === 1 || bytes[intStart] !== 48);
   if (i === end) {
     if (intDigits === 0 || intDigits > 15) return -1;
     asciiCell.number = negative ? -mantissa : mantissa; // at most 15 digits: exact
     asciiCell.fractionDigits = -1;
     asciiCell.decimalComma = false;
+    asciiCell.canonicalEnd = plainInteger && !(negative && mantissa === 0) ? end : -1;
     return INT;
   }
   let point = -1;
   let scale = 0;
+  /** After the fraction's last digit that is not 0, and the significant digits up to there. */
+  let lastNonZero = -1;
+  let significantThere = 0;
+  /** The fraction's zeros before its first significant digit. */
+  let leadingZeros = 0;
   if (c === 46) {
     point = i;
     for (i++; i < end; i++) {
@@ -181,7 +200,11 @@ function numberKindAscii(bytes: Uint8Array, start: number, end: number): number 
       if (mantissa !== 0 || c !== 48) {
         significant++;
         mantissa = mantissa * 10 + (c - 48);
-      }
+        if (c !== 48) {
+          lastNonZero = i + 1;
+          significantThere = significant;
+        }
+      } else leadingZeros++;
     }
   }
   if (intDigits + scale === 0) return -1;
@@ -213,6 +236,14 @@ function numberKindAscii(bytes: Uint8Array, start: number, end: number): number 
   } else asciiCell.number = Number(asciiText(bytes, start, end));
   asciiCell.fractionDigits = point >= 0 && !hasExponent ? end - point - 1 : -1;
   asciiCell.decimalComma = false;
+  let canonicalEnd = -1;
+  if (!hasExponent && plainInteger && intDigits > 0) {
+    if (lastNonZero < 0) {
+      // A fraction of zeros: String() writes the integer part alone.
+      if (intSignificant <= EXACT_DIGITS && !(negative && intSignificant === 0)) canonicalEnd = point;
+    } else if (significantThere <= EXACT_DIGITS && !(intSignificant === 0 && leadingZeros >= 6)) canonicalEnd = lastNonZero; // 0.000000x: String() writes 1e-7
+  }
+  asciiCell.canonicalEnd = canonicalEnd;
   return FLT;
 }
 
@@ -241,6 +272,7 @@ export function classifyAscii(bytes: Uint8Array, start: number, end: number, dec
       asciiCell.number = numberOf(bytes, start, end, 44);
       asciiCell.fractionDigits = -1; // column.ts counts decimals after a '.', which this text has not
       asciiCell.decimalComma = true;
+      asciiCell.canonicalEnd = -1;
       return FLT;
     }
     return isIsoDate(bytes, start, end) ? DAT : ASK_TEXT;
@@ -251,49 +283,6 @@ export function classifyAscii(bytes: Uint8Array, start: number, end: number, dec
 /** Whether the trimmed cell is a number as column.ts reads one without decimal commas (asciiCell.number set). */
 export function isNumberAscii(bytes: Uint8Array, start: number, end: number): boolean {
   return start < end && numberKindAscii(bytes, start, end) >= 0;
-}
-
-/**
- * Whether String(Number(text)) gives the text back, for a cell isNumberAscii accepted: no sign but
- * a minus, no leading zero but the one before a point, a fraction without trailing zeros, no
- * exponent, at most 15 significant digits (so the text is the shortest that reads back as its
- * number, which is what String() writes), and not so small that String() would use an exponent.
- */
-export function isCanonicalNumberAscii(bytes: Uint8Array, start: number, end: number): boolean {
-  let i = start;
-  if (bytes[i] === 45) i++;
-  const intStart = i;
-  while (i < end && isDigit(bytes[i])) i++;
-  const intDigits = i - intStart;
-  if (intDigits === 0 || (intDigits > 1 && bytes[intStart] === 48)) return false;
-  let significant = bytes[intStart] === 48 ? 0 : intDigits;
-  if (i === end) return significant <= EXACT_DIGITS && !(bytes[start] === 45 && significant === 0); // "-0" reads back as "0"
-  if (bytes[i] !== 46 || i + 1 === end || bytes[end - 1] === 48) return false;
-  let leadingZeros = 0;
-  for (i++; i < end; i++) {
-    const c = bytes[i];
-    if (!isDigit(c)) return false; // an exponent
-    if (significant === 0 && c === 48) leadingZeros++;
-    else significant++;
-  }
-  // 0.000000x is 1e-7 or less: String() writes those with an exponent.
-  return significant <= EXACT_DIGITS && !(intDigits === 1 && bytes[intStart] === 48 && leadingZeros >= 6);
-}
-
-/**
- * Where String(Number(text)) ends when it is the cell's own text but for the zeros ending its
- * fraction ("2.50" is "2.5", "3.0" is "3"), so a sketch hashes it in place instead of making the
- * string; -1 when it is not (isCanonicalNumberAscii's cases). For a cell isNumberAscii accepted.
- */
-export function canonicalNumberEnd(bytes: Uint8Array, start: number, end: number): number {
-  let stop = end;
-  let point = start;
-  while (point < end && bytes[point] !== 46) point++;
-  if (point < end) {
-    while (stop > point + 1 && bytes[stop - 1] === 48) stop--;
-    if (stop === point + 1) stop = point;
-  }
-  return isCanonicalNumberAscii(bytes, start, stop) ? stop : -1;
 }
 
 /**

@@ -176,12 +176,12 @@ export class ColumnAccumulator extends ColumnFigures {
     if (kind <= FLT) {
       const x = asciiCell.number;
       this.addNumberValue(x, asciiCell.fractionDigits);
-      this.distinct.add(x);
+      asciiCell.seenBefore = this.distinct.add(x);
     } else {
       if (this.firstNonNumeric === null) this.firstNonNumeric = detach(truncate((text ??= asciiText(bytes, from, to)), 40));
       const hash = hash53Ascii(bytes, from, to);
       asciiCell.textHash = hash;
-      this.distinct.addHash(hash);
+      asciiCell.seenBefore = this.distinct.addHash(hash);
       if (this.countValue(hash)) this.keepValue(hash, truncate(text ?? asciiText(bytes, from, to), this.ctx.limits.maxCellChars));
       if (kind === TXT) this.words.addAsciiWords(bytes, from, to);
     }

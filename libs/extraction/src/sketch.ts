@@ -6,7 +6,7 @@
 //  - the column's words (already in META) and its type and counts.
 // Privacy: a masked or excluded column gets no value sketch at all; a hashed column is sketched from
 // its keyed hashes only, so its raw values never reach a sketch.
-import { asciiCell, canonicalNumberEnd, MISSING_KIND, otherNumberOfAscii } from './ascii-cells';
+import { asciiCell, MISSING_KIND, otherNumberOfAscii } from './ascii-cells';
 import { type CellValue, classify, isMissingText } from './column';
 import { numericProfile } from './column-profile';
 import { hash53, hash53Ascii, hash53AsciiLower } from './distinct';
@@ -251,25 +251,29 @@ class ColumnSketcher implements CellObserver {
   }
 
   /**
-   * What add() does with the cell's text, from what the column's statistics found in its bytes. A
-   * number's canonical text (String(number)) is most often the cell's own, or that without the
-   * zeros ending its fraction, hashed in place; a text is hashed lower-cased, which is the
-   * statistics' hash when it has no capital letter.
+   * What add() does with the cell's text, from what the column's statistics found in its bytes
+   * (asciiCell). A value the column had seen before was offered to the bottom-k then; a new one is
+   * hashed here. A number's canonical text (String(number)) is most often the cell's own, or that
+   * without the zeros ending its fraction, hashed in place; a text is hashed lower-cased, which is
+   * the statistics' hash when it has no capital letter.
    */
   addReadAscii(bytes: Uint8Array): void {
-    if (this.privacy !== 'plain' || asciiCell.kind === MISSING_KIND) return;
-    const from = asciiCell.start;
-    const to = asciiCell.end;
+    const cell = asciiCell;
+    if (this.privacy !== 'plain' || cell.kind === MISSING_KIND) return;
+    const from = cell.start;
+    const to = cell.end;
     // Numbers as classify() reads them without decimal commas.
-    if (asciiCell.kind <= FLT && !asciiCell.decimalComma) {
-      const x = asciiCell.number;
-      const canonical = canonicalNumberEnd(bytes, from, to);
-      this.bottom.add((canonical >= 0 ? hash53Ascii(bytes, from, canonical) : hash53(String(x))) >>> 0);
+    if (cell.kind <= FLT && !cell.decimalComma) {
+      const x = cell.number;
+      if (!cell.seenBefore) this.bottom.add((cell.canonicalEnd >= 0 ? hash53Ascii(bytes, from, cell.canonicalEnd) : hash53(String(x))) >>> 0);
       if (Number.isFinite(x)) this.numbers.add(x);
       return;
     }
-    const hash = Number.isNaN(asciiCell.textHash) || hasCapital(bytes, from, to) ? hash53AsciiLower(bytes, from, to) : asciiCell.textHash;
-    this.bottom.add(hash >>> 0);
+    // A number written with a decimal comma is one value to the column but hashed here as its text ("2,5" and "2,50" differ).
+    if (!cell.seenBefore || cell.kind <= FLT) {
+      const hash = Number.isNaN(cell.textHash) || hasCapital(bytes, from, to) ? hash53AsciiLower(bytes, from, to) : cell.textHash;
+      this.bottom.add(hash >>> 0);
+    }
     const x = otherNumberOfAscii(bytes, from, to);
     if (Number.isFinite(x)) this.numbers.add(x);
   }
