@@ -10,6 +10,12 @@ import { assertValidObjectKey, assertValidPrefix, RESERVED_SEGMENT_PREFIX } from
 import { DEFAULT_CONTENT_TYPE, ObjectStat, ObjectStorage, PutObjectOptions, PutObjectResult, SignedDownloadUrlOptions } from './object-storage';
 import { SIGNED_DOWNLOAD_PATH, SignedLinkSigner } from './signed-link-signer';
 
+/**
+ * Bytes per chunk an object is read in (Node's default is 64 KiB): a reader passing chunks on to
+ * another thread (the catalogue's extraction) pays per chunk, a quarter as often this way.
+ */
+const READ_CHUNK_BYTES = 256 * 1024;
+
 export interface FsObjectStorageOptions {
   /** Directory holding the objects; created when missing. */
   rootDir: string;
@@ -92,7 +98,7 @@ export class FsObjectStorage extends ObjectStorage {
       await handle.close();
       throw new ObjectNotFoundError(key);
     }
-    return handle.createReadStream();
+    return handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES });
   }
 
   async stat(key: string): Promise<ObjectStat | null> {

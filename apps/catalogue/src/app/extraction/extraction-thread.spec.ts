@@ -1,6 +1,6 @@
 // The extraction worker threads: one kept from file to file, a fresh one after an abort, one each
 // for files described at once, and the kept one ended once idle.
-import { createReadStream, statSync } from 'node:fs';
+import { createReadStream, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { DATASETS } from '../../testing/catalogue-test-app';
@@ -39,6 +39,22 @@ describe('ExtractionThreads', () => {
     expect(again.meta).toEqual({ ...first.meta, DATE: again.meta.DATE });
     expect(threads.started).toBe(1);
     expect(threads.keepsWorker).toBe(true);
+  });
+
+  it('hands over the chunks that are all of their buffer and copies the views into a larger one, describing the file alike', async () => {
+    const bytes = readFileSync(CSV);
+    const pieces = Array.from({ length: Math.ceil(bytes.length / 4096) }, (_, i) => bytes.subarray(i * 4096, (i + 1) * 4096));
+    const whole = pieces.map((piece) => Buffer.from(new Uint8Array(piece).buffer)); // each all of a buffer of its own
+    const views = pieces.map((piece) => Buffer.concat([Buffer.alloc(1), piece]).subarray(1)); // each a view past a buffer's first byte
+    const described = async (chunks: Buffer[]) =>
+      (await threads.extract({ stream: Readable.from(chunks), fileName: 'sp500.csv', size: bytes.length }, job)).meta;
+    const fromWhole = await described(whole);
+    const fromViews = await described(views);
+    expect(rowsOf(fromWhole)).toBe(503);
+    expect(fromViews).toEqual({ ...fromWhole, DATE: fromViews.DATE });
+    // Handed over: the stream's chunks were moved to the worker (detached here); the views were copied and are intact.
+    expect(whole.every((chunk) => chunk.byteLength === 0)).toBe(true);
+    expect(Buffer.concat(views).equals(bytes)).toBe(true);
   });
 
   it('ends the worker of an aborted file and describes the next one in a fresh worker', async () => {
