@@ -4,7 +4,9 @@
 // is set beside DuckDB's SUMMARIZE of the same file on one thread and the extraction library's call
 // alone as the product makes it (threads from 32 MiB, column sketches), each in a child process of its
 // own, in turns, in the same run. The product's log line 'metadata extracted' says where its time went:
-// waiting in the queue, extracting (storage read included) and storing META with its events.
+// waiting in the queue, extracting (storage read included) and storing META with its events. After
+// META the relations service reads the file again for its row-hash index, in the background: each
+// measurement waits until the product is quiet, so that work neither slows the peers nor the next upload.
 import { openAsBlob, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { createTestDatabase, startEmbeddedProduct, type EmbeddedProduct } from '@dc/testing';
@@ -17,11 +19,18 @@ import type { Measurement, Mode } from './csv-child';
 export const UPLOAD_SECTION = 'bench:extraction-upload';
 const { start: START, end: END } = sectionMarkers(UPLOAD_SECTION);
 const PASSWORD = 'upload bench 42';
-/** Polled this often for the first second after the answer, then every 50 ms: a poll costs the product about a millisecond of CPU. */
-const FIRST_POLL_MS = 10;
-const LATER_POLL_MS = 50;
+/**
+ * The record is read as soon as the product logs that it stored META ('metadata extracted', looked
+ * for every LOG_CHECK_MS), and every FALLBACK_POLL_MS whatever the log says. A read costs the product
+ * about 5 ms of CPU: polling every 10 ms took half a core from the extraction it was timing.
+ */
+const LOG_CHECK_MS = 5;
+const FALLBACK_POLL_MS = 250;
 /** Files from this size on are profiled in the catalogue's extraction thread (EXTRACTION_THREAD_MIN_BYTES' default). */
 const THREAD_MIN_BYTES = 8 * 1024 * 1024;
+/** The product is quiet when it used less than this share of one core over QUIET_WINDOW_MS. */
+const QUIET_SHARE = 0.05;
+const QUIET_WINDOW_MS = 500;
 
 interface ProductTimings {
   queuedMs: number;
@@ -30,6 +39,7 @@ interface ProductTimings {
 }
 
 interface UploadMeasurement {
+  fileId: string;
   uploadMs: number;
   /** From the upload's answer to the first read that showed the file's complete META. */
   statsMs: number;
@@ -37,6 +47,10 @@ interface UploadMeasurement {
   cpuMs: number;
   rows: number;
   timings: ProductTimings;
+  /** The row-hash index of the file, built after META in the background (its log line 'row index built'). */
+  rowIndexMs: number;
+  /** Reads of the record until it showed META. */
+  polls: number;
 }
 
 interface SizeResult {
@@ -53,14 +67,30 @@ const seconds = (ms: number) => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 10
 
 const NO_TIMINGS: ProductTimings = { queuedMs: NaN, extractMs: NaN, storeMs: NaN };
 
+/** The JSON of the product's log line with this message about this file, once it is written (null after `waitMs`). */
+async function logLine(product: EmbeddedProduct, message: string, fileId: string, waitMs: number): Promise<Record<string, unknown> | null> {
+  const deadline = performance.now() + waitMs;
+  do {
+    const line = product.app.lines.find((text) => text.includes(`"${message}"`) && text.includes(fileId));
+    if (line) return JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>;
+    await sleep(10);
+  } while (performance.now() < deadline);
+  return null;
+}
+
 /** The product's own account of one file: its log line 'metadata extracted' (NaN from a product before it logged them). */
 async function productTimings(product: EmbeddedProduct, fileId: string): Promise<ProductTimings> {
-  for (let tries = 0; tries < 100; tries++) {
-    const line = product.app.lines.find((text) => text.includes('"metadata extracted"') && text.includes(fileId));
-    if (line) return { ...NO_TIMINGS, ...(JSON.parse(line.slice(line.indexOf('{'))) as Partial<ProductTimings>) };
-    await sleep(10);
+  return { ...NO_TIMINGS, ...((await logLine(product, 'metadata extracted', fileId, 1000)) as Partial<ProductTimings> | null) };
+}
+
+/** Waits until the product uses less than QUIET_SHARE of a core over a window (its background work done). */
+async function quiet(pid: number): Promise<void> {
+  for (let before = cpuMsOf(pid); ;) {
+    await sleep(QUIET_WINDOW_MS);
+    const now = cpuMsOf(pid);
+    if (now - before < QUIET_SHARE * QUIET_WINDOW_MS) return;
+    before = now;
   }
-  return NO_TIMINGS;
 }
 
 async function uploadOnce(product: EmbeddedProduct, token: string, csv: string): Promise<UploadMeasurement> {
@@ -71,7 +101,7 @@ async function uploadOnce(product: EmbeddedProduct, token: string, csv: string):
   form.set('file', await openAsBlob(csv, { type: 'text/csv' }), path.basename(csv));
   // The peers' children ran with spawnSync, holding this event loop, maybe past the product's keep-alive
   // (65 s): a turn of the loop lets fetch see the connection the product closed meanwhile, not write into it.
-  await sleep(50);
+  await quiet(pid);
   const started = performance.now();
   const uploaded = await fetch(`${base}/api/records/`, { method: 'POST', headers: { authorization: `JWT ${token}` }, body: form }).catch((error: Error) => {
     const { exitCode, signalCode } = product.app.process;
@@ -88,7 +118,17 @@ async function uploadOnce(product: EmbeddedProduct, token: string, csv: string):
   if (uploaded.status !== 201) throw new Error(`upload failed: ${uploaded.status} ${await uploaded.text()}`);
   const { id } = (await uploaded.json()) as { id: string };
   const deadline = answeredAt + 30 * 60_000;
+  let checkedLines = 0;
+  /** Whether the product has logged META stored for this record since the last look. */
+  const logged = (): boolean => {
+    const lines = product.app.lines;
+    const found = lines.slice(checkedLines).some((line) => line.includes('"metadata extracted"') && line.includes(id));
+    checkedLines = lines.length;
+    return found;
+  };
+  let polls = 0;
   while (performance.now() < deadline) {
+    polls++;
     const response = await fetch(`${base}/api/records/${id}/`, { headers: { authorization: `JWT ${token}` } });
     if (response.status !== 200) throw new Error(`record read failed: ${response.status} ${await response.text()}`);
     const seenAt = performance.now();
@@ -98,15 +138,21 @@ async function uploadOnce(product: EmbeddedProduct, token: string, csv: string):
     if (file.extraction_status !== 'pending' && file.extraction_status !== 'running') {
       if (file.META?.STATUS !== 'complete') throw new Error(`extraction ended ${file.extraction_status}: ${JSON.stringify(file.META).slice(0, 400)}`);
       const cpuMs = cpuMsOf(pid) - cpuAtAnswer;
+      const rowIndex = await logLine(product, 'row index built', file.id, 30 * 60_000);
+      await quiet(pid);
       return {
+        fileId: file.id,
         uploadMs: answeredAt - started,
         statsMs: seenAt - answeredAt,
         cpuMs,
         rows: file.META.FILE?.TOTAL_ROWS ?? NaN,
         timings: await productTimings(product, file.id),
+        rowIndexMs: typeof rowIndex?.ms === 'number' ? rowIndex.ms : NaN,
+        polls,
       };
     }
-    await sleep(seenAt - answeredAt < 1000 ? FIRST_POLL_MS : LATER_POLL_MS);
+    const nextPoll = performance.now() + FALLBACK_POLL_MS;
+    while (!logged() && performance.now() < nextPoll) await sleep(LOG_CHECK_MS);
   }
   throw new Error('no complete META within 30 min of the upload');
 }
@@ -154,7 +200,7 @@ export async function runUploadPart({ dir, sizes, rounds, command, loadAt, measu
         result.library.push(measure('extract-product', csv));
         console.log(
           `${sizeMb} MB round ${round + 1}: upload ${seconds(upload.uploadMs)}, answer to META ${seconds(upload.statsMs)} ` +
-            `(queued ${upload.timings.queuedMs} ms, extract ${upload.timings.extractMs} ms, store ${upload.timings.storeMs} ms); ` +
+            `(queued ${upload.timings.queuedMs} ms, extract ${upload.timings.extractMs} ms, store ${upload.timings.storeMs} ms), row index ${seconds(upload.rowIndexMs)}, ${upload.polls} reads; ` +
             `SUMMARIZE 1 thread ${seconds(result.summarize.at(-1)!.ms)}; library alone ${seconds(result.library.at(-1)!.ms)}`,
         );
       }
@@ -176,7 +222,8 @@ function uploadSection(results: SizeResult[], command: string, load: string, rou
     `Measured ${new Date().toISOString().slice(0, 10)}. Command: \`${command}\`. Load average (1, 5, 15 min) at the start and end: ${load}.`,
     "The built product in embedded mode (one process, real PostgreSQL, files on its disk) takes each generated CSV as a user's",
     'upload (`POST /api/records/`, `extractOption` metadata: the full META). "Answer to META" is from the upload\'s 201 answer to',
-    `the first \`GET /api/records/{id}/\` that shows the file's complete META (polled every ${FIRST_POLL_MS} ms for 1 s, then every ${LATER_POLL_MS} ms). Beside it, in the`,
+    "the first `GET /api/records/{id}/` that shows the file's complete META, read as soon as the product logs that it stored META",
+    `('metadata extracted', looked for every ${LOG_CHECK_MS} ms) and every ${FALLBACK_POLL_MS} ms regardless (a read costs the product about 5 ms of CPU). Beside it, in the`,
     `same run and in turns (${rounds} rounds, medians shown), DuckDB \`SUMMARIZE\` of the same file with \`threads = 1\` and the`,
     "extraction library's call alone as the product makes it (2 threads from 32 MiB, column sketches), each a fresh child",
     "process. The product's columns come from its log line 'metadata extracted': queued is from the record's creation to the",
@@ -185,11 +232,13 @@ function uploadSection(results: SizeResult[], command: string, load: string, rou
     "included); the peers', of the call in their child. On a shared machine CPU is the steadier figure.",
     'The product runs with `EXTRACTION_THREAD_NICE=0`, so that its extraction and the peers have the same priority (by default it runs 5',
     'nicer, so that on a busy machine the API and the database come first: `bench:profiling-api`).',
+    "After META the relations service reads the file again for its row-hash index, in the background (its log line 'row index",
+    "built', last column); every upload and every peer's run starts once the product is quiet (under 5 % of a core for 0.5 s).",
     `Files of ${THREAD_MIN_BYTES / 2 ** 20} MiB and more are profiled in the extraction thread the catalogue keeps; the first uploads after the`,
     `start warmed it and were not counted: answer to META ${cold.join(', ')}.`,
     '',
-    '| file | rows | answer to META | ÷ SUMMARIZE (1 thread), median of the rounds | SUMMARIZE (1 thread) | library alone | product: queued / extract / store | CPU: product / SUMMARIZE / library | upload |',
-    '|---|---:|---:|---:|---:|---:|---|---:|---:|',
+    '| file | rows | answer to META | ÷ SUMMARIZE (1 thread), median of the rounds | SUMMARIZE (1 thread) | library alone | product: queued / extract / store | CPU: product / SUMMARIZE / library | upload | row index after META |',
+    '|---|---:|---:|---:|---:|---:|---|---:|---:|---:|',
   ];
   for (const { sizeMb, bytes, uploads, summarize, library } of results) {
     const ratio = median(uploads.map((u, i) => u.statsMs / summarize[i].ms));
@@ -197,7 +246,7 @@ function uploadSection(results: SizeResult[], command: string, load: string, rou
     const cpu = [median(uploads.map((u) => u.cpuMs)), median(summarize.map((m) => m.cpuMs)), median(library.map((m) => m.cpuMs))].map(seconds).join(' / ');
     lines.push(
       `| ${sizeMb} MB (${bytes} bytes) | ${uploads[0].rows} | ${seconds(median(uploads.map((u) => u.statsMs)))} | ${ratio.toFixed(2)} | ${seconds(median(summarize.map((m) => m.ms)))} | ` +
-        `${seconds(median(library.map((m) => m.ms)))} | ${pick('queuedMs')} / ${pick('extractMs')} / ${pick('storeMs')} ms | ${cpu} | ${seconds(median(uploads.map((u) => u.uploadMs)))} |`,
+        `${seconds(median(library.map((m) => m.ms)))} | ${pick('queuedMs')} / ${pick('extractMs')} / ${pick('storeMs')} ms | ${cpu} | ${seconds(median(uploads.map((u) => u.uploadMs)))} | ${seconds(median(uploads.map((u) => u.rowIndexMs)))} |`,
     );
   }
   lines.push(
