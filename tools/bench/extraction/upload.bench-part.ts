@@ -31,6 +31,8 @@ const THREAD_MIN_BYTES = 8 * 1024 * 1024;
 /** The product is quiet when it used less than this share of one core over QUIET_WINDOW_MS. */
 const QUIET_SHARE = 0.05;
 const QUIET_WINDOW_MS = 500;
+/** Longer than the row-hash index of a 1 GB file takes here (136 s): a product busy for longer is a fault to report. */
+const QUIET_WITHIN_MS = 15 * 60_000;
 
 interface ProductTimings {
   queuedMs: number;
@@ -85,12 +87,14 @@ async function productTimings(product: EmbeddedProduct, fileId: string): Promise
 
 /** Waits until the product uses less than QUIET_SHARE of a core over a window (its background work done). */
 async function quiet(pid: number): Promise<void> {
-  for (let before = cpuMsOf(pid); ;) {
+  const deadline = performance.now() + QUIET_WITHIN_MS;
+  for (let before = cpuMsOf(pid); performance.now() < deadline;) {
     await sleep(QUIET_WINDOW_MS);
     const now = cpuMsOf(pid);
     if (now - before < QUIET_SHARE * QUIET_WINDOW_MS) return;
     before = now;
   }
+  throw new Error(`the product did not become quiet within ${QUIET_WITHIN_MS / 60_000} min (under ${QUIET_SHARE * 100} % of a core for ${QUIET_WINDOW_MS} ms)`);
 }
 
 async function uploadOnce(product: EmbeddedProduct, token: string, csv: string): Promise<UploadMeasurement> {
