@@ -41,7 +41,6 @@ interface ProductTimings {
 }
 
 interface UploadMeasurement {
-  fileId: string;
   uploadMs: number;
   /** From the upload's answer to the first read that showed the file's complete META. */
   statsMs: number;
@@ -69,11 +68,14 @@ const seconds = (ms: number) => (ms < 1000 ? `${ms.toFixed(0)} ms` : `${(ms / 10
 
 const NO_TIMINGS: ProductTimings = { queuedMs: NaN, extractMs: NaN, storeMs: NaN };
 
+/** Whether a line of the product's log has this message about this file or record. */
+const isLogLine = (text: string, message: string, id: string): boolean => text.includes(`"${message}"`) && text.includes(id);
+
 /** The JSON of the product's log line with this message about this file, once it is written (null after `waitMs`). */
 async function logLine(product: EmbeddedProduct, message: string, fileId: string, waitMs: number): Promise<Record<string, unknown> | null> {
   const deadline = performance.now() + waitMs;
   do {
-    const line = product.app.lines.find((text) => text.includes(`"${message}"`) && text.includes(fileId));
+    const line = product.app.lines.find((text) => isLogLine(text, message, fileId));
     if (line) return JSON.parse(line.slice(line.indexOf('{'))) as Record<string, unknown>;
     await sleep(10);
   } while (performance.now() < deadline);
@@ -104,7 +106,7 @@ async function uploadOnce(product: EmbeddedProduct, token: string, csv: string):
     form.set(name, value);
   form.set('file', await openAsBlob(csv, { type: 'text/csv' }), path.basename(csv));
   // The peers' children ran with spawnSync, holding this event loop, maybe past the product's keep-alive
-  // (65 s): a turn of the loop lets fetch see the connection the product closed meanwhile, not write into it.
+  // (65 s): waiting for quiet turns the loop, so fetch sees the connection the product closed meanwhile.
   await quiet(pid);
   const started = performance.now();
   const uploaded = await fetch(`${base}/api/records/`, { method: 'POST', headers: { authorization: `JWT ${token}` }, body: form }).catch((error: Error) => {
@@ -126,7 +128,7 @@ async function uploadOnce(product: EmbeddedProduct, token: string, csv: string):
   /** Whether the product has logged META stored for this record since the last look. */
   const logged = (): boolean => {
     const lines = product.app.lines;
-    const found = lines.slice(checkedLines).some((line) => line.includes('"metadata extracted"') && line.includes(id));
+    const found = lines.slice(checkedLines).some((line) => isLogLine(line, 'metadata extracted', id));
     checkedLines = lines.length;
     return found;
   };
@@ -145,7 +147,6 @@ async function uploadOnce(product: EmbeddedProduct, token: string, csv: string):
       const rowIndex = await logLine(product, 'row index built', file.id, 30 * 60_000);
       await quiet(pid);
       return {
-        fileId: file.id,
         uploadMs: answeredAt - started,
         statsMs: seenAt - answeredAt,
         cpuMs,
