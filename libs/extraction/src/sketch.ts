@@ -6,7 +6,7 @@
 //  - the column's words (already in META) and its type and counts.
 // Privacy: a masked or excluded column gets no value sketch at all; a hashed column is sketched from
 // its keyed hashes only, so its raw values never reach a sketch.
-import { asciiCell, MISSING_KIND, otherNumberOfAscii } from './ascii-cells';
+import { asciiCell, asciiText, MISSING_KIND, otherNumberOfAscii } from './ascii-cells';
 import { type CellValue, classify, isMissingText } from './column';
 import { numericProfile } from './column-profile';
 import { hash53, hash53Ascii, hash53AsciiLower } from './distinct';
@@ -208,6 +208,28 @@ function hasCapital(bytes: Uint8Array, start: number, end: number): boolean {
   return false;
 }
 
+/**
+ * valueHash(normalisedValue(text)) of the ASCII cell ColumnAccumulator.addAscii has just read
+ * (asciiCell), from its bytes: for a CellObserver's addReadAscii. NaN for a missing cell. A number's
+ * canonical text (String(number)) is most often the cell's own, or that without the zeros ending
+ * its fraction, hashed in place; a text is hashed lower-cased, which is the statistics' hash when it
+ * has no capital letter. A number written with a decimal comma is hashed as its text, as
+ * normalisedValue does ("2,5" and "2,50" differ).
+ */
+export function readAsciiValueHash(bytes: Uint8Array): number {
+  const cell = asciiCell;
+  if (cell.kind === MISSING_KIND) return NaN;
+  const from = cell.start;
+  const to = cell.end;
+  if (cell.kind <= FLT && !cell.decimalComma) return (cell.canonicalEnd >= 0 ? hash53Ascii(bytes, from, cell.canonicalEnd) : hash53(String(cell.number))) >>> 0;
+  return (Number.isNaN(cell.textHash) || hasCapital(bytes, from, to) ? hash53AsciiLower(bytes, from, to) : cell.textHash) >>> 0;
+}
+
+/** The trimmed text of the ASCII cell ColumnAccumulator.addAscii has just read (asciiCell); null when missing. */
+export function readAsciiText(bytes: Uint8Array): string | null {
+  return asciiCell.kind === MISSING_KIND ? null : asciiText(bytes, asciiCell.start, asciiCell.end);
+}
+
 class ColumnSketcher implements CellObserver {
   private readonly bottom = new BottomK(SKETCH_K);
   private readonly numbers: NumberReservoir | PriorityReservoir;
@@ -253,28 +275,20 @@ class ColumnSketcher implements CellObserver {
   /**
    * What add() does with the cell's text, from what the column's statistics found in its bytes
    * (asciiCell). A value the column had seen before was offered to the bottom-k then; a new one is
-   * hashed here. A number's canonical text (String(number)) is most often the cell's own, or that
-   * without the zeros ending its fraction, hashed in place; a text is hashed lower-cased, which is
-   * the statistics' hash when it has no capital letter.
+   * hashed here (readAsciiValueHash).
    */
   addReadAscii(bytes: Uint8Array): void {
     const cell = asciiCell;
     if (this.privacy !== 'plain' || cell.kind === MISSING_KIND) return;
-    const from = cell.start;
-    const to = cell.end;
     // Numbers as classify() reads them without decimal commas.
     if (cell.kind <= FLT && !cell.decimalComma) {
-      const x = cell.number;
-      if (!cell.seenBefore) this.bottom.add((cell.canonicalEnd >= 0 ? hash53Ascii(bytes, from, cell.canonicalEnd) : hash53(String(x))) >>> 0);
-      if (Number.isFinite(x)) this.numbers.add(x);
+      if (!cell.seenBefore) this.bottom.add(readAsciiValueHash(bytes));
+      if (Number.isFinite(cell.number)) this.numbers.add(cell.number);
       return;
     }
-    // A number written with a decimal comma is one value to the column but hashed here as its text ("2,5" and "2,50" differ).
-    if (!cell.seenBefore || cell.kind <= FLT) {
-      const hash = Number.isNaN(cell.textHash) || hasCapital(bytes, from, to) ? hash53AsciiLower(bytes, from, to) : cell.textHash;
-      this.bottom.add(hash >>> 0);
-    }
-    const x = otherNumberOfAscii(bytes, from, to);
+    // A number written with a decimal comma is one value to the column but hashed as its text ("2,5" and "2,50" differ).
+    if (!cell.seenBefore || cell.kind <= FLT) this.bottom.add(readAsciiValueHash(bytes));
+    const x = otherNumberOfAscii(bytes, cell.start, cell.end);
     if (Number.isFinite(x)) this.numbers.add(x);
   }
 

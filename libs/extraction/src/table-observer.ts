@@ -5,6 +5,7 @@ import type { ColumnPolicy } from './private-columns';
 import type { FileTable } from './types';
 
 export type { ColumnPolicy } from './private-columns';
+export type { CellValue } from './column';
 
 /** Sees each data row of a table as extraction reads it (the hook TableBuilder calls). */
 export interface TableObserver {

@@ -149,9 +149,10 @@ export class TableBuilder {
       const i = byBytes[k];
       const column = this.columns[i] as ColumnAccumulator;
       const cell = first + i;
-      if (i >= count)
-        column.add(null); // its sketch has nothing to see either
-      else if (records.cellFlags[cell] === 0) {
+      if (i >= count) {
+        column.add(null);
+        watchers?.[i]?.add(null);
+      } else if (records.cellFlags[cell] === 0) {
         column.addAscii(bytes, records.cellStart[cell], records.cellEnd[cell]);
         watchers?.[i]?.addReadAscii(bytes);
       } else {
