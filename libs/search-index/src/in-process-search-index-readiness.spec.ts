@@ -80,7 +80,7 @@ describe('InProcessSearchIndex readiness while it loads', () => {
       });
       expect(index.notReady()).toBe('search index applying the writes made since its snapshot');
 
-      // A load cut off (its connection ended): reported, and tried again by readiness itself.
+      // A load cut off (its connection ended): reported, and tried again by itself (nothing else asks here).
       await sql.query('SELECT pg_terminate_backend($1)', [reader]);
       await eventually(async () => expect(index.notReady()).toMatch(/^search index loading failed \(.*terminat.*\), trying again$/));
       await eventually(async () => expect(await waitingFor('memory_records')).toHaveLength(1));

@@ -39,6 +39,9 @@ const DOCUMENTS_KEPT = 5000;
 const REBUILD_SHARE = 0.25;
 const REBUILD_MIN_ORDINALS = 10_000;
 const SNAPSHOT_AFTER_ROWS = 50_000;
+/** A failed load is tried again after this wait, doubled with each failure in a row up to the second (a database back within seconds is not kept waiting long). */
+const LOAD_RETRY_FIRST_MS = 500;
+const LOAD_RETRY_MAX_MS = 30_000;
 
 /**
  * SearchIndex as an in-process inverted index (ranked-memory.ts, ranked by in-process-ranking.ts),
@@ -85,6 +88,9 @@ export class InProcessSearchIndex extends SearchIndex {
   private loadStep = 'search index not loaded yet';
   private loadUnderWay = false;
   private loadFailure: Error | null = null;
+  /** The failed load's next try, and how many loads failed in a row (the wait doubles with each). */
+  private loadRetry: NodeJS.Timeout | null = null;
+  private loadFailuresInRow = 0;
   private snapshotRejection: Error | null = null;
   private readonly recentDocuments: RecentDocuments;
   private readonly logger: Logger;
@@ -107,21 +113,33 @@ export class InProcessSearchIndex extends SearchIndex {
 
   async init(): Promise<void> {
     await this.store.create();
-    // Loading starts now, so the first search finds the index ready; a failure shows in readiness, which tries again.
+    // Loading starts now, so the first search finds the index ready; a failure shows in readiness and is tried again.
     if (this.loadOnInit) this.loadInBackground();
   }
 
-  /** Loads the memory unless a load is under way; a failure is logged and kept for notReady(). */
+  /**
+   * Loads the memory unless a load is under way; a failure is logged, kept for notReady() and tried
+   * again after a wait that doubles with each failure in a row (from LOAD_RETRY_FIRST_MS up to
+   * LOAD_RETRY_MAX_MS), or at the next search, whichever comes first.
+   */
   private loadInBackground() {
     if (this.loadUnderWay || this.closed) return;
     this.loadUnderWay = true;
+    if (this.loadRetry) clearTimeout(this.loadRetry);
+    this.loadRetry = null;
     this.sync()
       .then(
-        () => (this.loadFailure = null),
+        () => {
+          this.loadFailure = null;
+          this.loadFailuresInRow = 0;
+        },
         (error: unknown) => {
           if (this.closed) return;
           this.loadFailure = error instanceof Error ? error : new Error(String(error));
-          this.logger.error({ err: error }, 'loading the search index failed: readiness and the next search try again');
+          const waitMs = Math.min(LOAD_RETRY_MAX_MS, LOAD_RETRY_FIRST_MS * 2 ** this.loadFailuresInRow++);
+          this.logger.error({ err: error, retryInMs: waitMs }, 'loading the search index failed: it is tried again after a wait, or at the next search');
+          this.loadRetry = setTimeout(() => this.loadInBackground(), waitMs);
+          this.loadRetry.unref();
         },
       )
       .finally(() => (this.loadUnderWay = false));
@@ -137,7 +155,6 @@ export class InProcessSearchIndex extends SearchIndex {
     if (this.closed) return 'search index closed';
     if (!this.loadOnInit && !this.loadUnderWay && !this.running) return 'search index not loaded: it loads at the first search';
     const failure = this.loadFailure;
-    if (failure && !this.loadUnderWay) this.loadInBackground();
     return failure ? `search index loading failed (${failure.message}), trying again` : this.loadStep;
   }
 
@@ -174,6 +191,7 @@ export class InProcessSearchIndex extends SearchIndex {
 
   async close(): Promise<void> {
     this.closed = true;
+    if (this.loadRetry) clearTimeout(this.loadRetry);
     await this.running?.catch(() => undefined);
     await this.snapshotWrite;
     await this.pool.end();
