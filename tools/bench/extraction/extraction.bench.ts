@@ -7,10 +7,11 @@
 //   [--parts=csv,sheets,upload] [--write=csv,sheets,upload] [--repetitions=7] [--rounds=3] [--no-build]
 //   [--upload-sizes=0.1,10,100,1000]
 // The upload part (upload.bench-part.ts) measures upload to statistics through the built product's API.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { transformFileSync } from '@swc/core';
 import { sectionMarkers, writeBenchmarkSection } from '../bench-support';
 import { GENERATED_CSV_DIR, generatedCsv } from '../generated-csv';
@@ -53,15 +54,22 @@ function compiledChild(): string {
 
 let child: string | undefined;
 
+const execFileAsync = promisify(execFile);
+
 function removeCompiledChild(): void {
   if (child) rmSync(path.dirname(child), { recursive: true, force: true });
   child = undefined;
 }
 
-function measure(mode: Mode, file: string): Measurement {
+/** One measurement in a fresh child; this process's event loop turns meanwhile (the upload part's product connection stays served). */
+async function measure(mode: Mode, file: string): Promise<Measurement> {
   child ??= compiledChild();
-  const run = spawnSync(process.execPath, [child, `--child=${mode}`, `--file=${file}`, `--root=${ROOT}`], { encoding: 'utf8', maxBuffer: 16 * MB });
-  if (run.status !== 0) throw new Error(`${mode} child failed: ${run.stderr}`);
+  const run = await execFileAsync(process.execPath, [child, `--child=${mode}`, `--file=${file}`, `--root=${ROOT}`], {
+    encoding: 'utf8',
+    maxBuffer: 16 * MB,
+  }).catch((error: Error & { stderr?: string }) => {
+    throw new Error(`${mode} child failed: ${error.stderr ?? error.message}`);
+  });
   return childAnswer<Measurement>(run.stdout); // SUMMARIZE's missing count comes back as NaN
 }
 
@@ -259,7 +267,7 @@ async function main(): Promise<void> {
     const all: Partial<Record<Mode, Measurement[]>> = {};
     for (let round = 0; round < rounds; round++) {
       for (const { mode } of ENGINES) {
-        const m = measure(mode, file);
+        const m = await measure(mode, file);
         (all[mode] ??= []).push(m);
         console.log(
           `${sizeMb} MB ${mode} (round ${round + 1}): ${fmt(m.ms / 1000, 2)} s (CPU ${fmt(m.cpuMs / 1000, 2)} s), peak RSS ${fmt(m.peakRssMb, 0)} MB`,

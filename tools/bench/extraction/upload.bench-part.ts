@@ -105,8 +105,7 @@ async function uploadOnce(product: EmbeddedProduct, token: string, csv: string):
   for (const [name, value] of Object.entries({ name: `Upload ${path.basename(csv)}`, access: 'OP', extractOption: 'metadata', allowDuplicate: 'true' }))
     form.set(name, value);
   form.set('file', await openAsBlob(csv, { type: 'text/csv' }), path.basename(csv));
-  // The peers' children ran with spawnSync, holding this event loop, maybe past the product's keep-alive
-  // (65 s): waiting for quiet turns the loop, so fetch sees the connection the product closed meanwhile.
+  // The row index of the previous upload, or a peer's child, must not share the machine with this upload.
   await quiet(pid);
   const started = performance.now();
   const uploaded = await fetch(`${base}/api/records/`, { method: 'POST', headers: { authorization: `JWT ${token}` }, body: form }).catch((error: Error) => {
@@ -169,7 +168,7 @@ export interface UploadPartOptions {
   command: string;
   loadAt: () => string;
   /** One child measurement of extraction.bench.ts (a fresh process). */
-  measure: (mode: Mode, file: string) => Measurement;
+  measure: (mode: Mode, file: string) => Promise<Measurement>;
 }
 
 export async function runUploadPart({ dir, sizes, rounds, command, loadAt, measure }: UploadPartOptions): Promise<string> {
@@ -201,8 +200,8 @@ export async function runUploadPart({ dir, sizes, rounds, command, loadAt, measu
       for (let round = 0; round < rounds; round++) {
         const upload = await uploadOnce(product, token, csv);
         result.uploads.push(upload);
-        result.summarize.push(measure('summarize-1', csv));
-        result.library.push(measure('extract-product', csv));
+        result.summarize.push(await measure('summarize-1', csv));
+        result.library.push(await measure('extract-product', csv));
         console.log(
           `${sizeMb} MB round ${round + 1}: upload ${seconds(upload.uploadMs)}, answer to META ${seconds(upload.statsMs)} ` +
             `(queued ${upload.timings.queuedMs} ms, extract ${upload.timings.extractMs} ms, store ${upload.timings.storeMs} ms), row index ${seconds(upload.rowIndexMs)}, ${upload.polls} reads; ` +
