@@ -51,12 +51,21 @@ export function distributedJobsTests(launch: ServiceLauncher): void {
     expect(started.body).toMatchObject({ newmerges: [{ job_id: expect.any(String) }] });
     return started.body.newmerges[0].job_id as string;
   };
-  const finished = (jobId: string, timeoutMs: number) =>
-    eventually(async () => {
-      const job = await api('POST', '/api/tasks/job-content/', { job: jobId });
-      expect(job.body?.is_active).toBe(false);
-      return job.body;
-    }, timeoutMs);
+  const finished = async (jobId: string, timeoutMs: number) => {
+    let last: unknown;
+    try {
+      return await eventually(async () => {
+        const job = await api('POST', '/api/tasks/job-content/', { job: jobId });
+        last = job;
+        expect(job.body?.is_active).toBe(false);
+        return job.body;
+      }, timeoutMs);
+    } catch (error) {
+      // What the job's answer and the workers said, so a failure under load can be read afterwards.
+      const said = workers.map((w) => `${w.name}: ${[...w.lines.filter((l) => l.includes(jobId)), '…', ...w.lines.slice(-8)].join('\n  ')}`);
+      throw new Error(`job ${jobId} not finished within ${timeoutMs} ms; last answer ${JSON.stringify(last)}\n${said.join('\n')}`, { cause: error });
+    }
+  };
   const mergedRows = async (recordId: string) => {
     const link = await api('GET', `/api/records/${recordId}/download/`);
     expect(link.status).toBe(200);
@@ -120,8 +129,9 @@ export function distributedJobsTests(launch: ServiceLauncher): void {
       if (attempt === 5) throw new Error('in 5 attempts, every merge finished before its worker was killed');
     }
 
-    // The group hands the unacknowledged job to a live worker once the dead one's session times out.
-    const job = await finished(jobId, 180_000);
+    // The group hands the unacknowledged job to a live worker once the dead one's session times out
+    // (30 s), then the job runs again: about a minute on a quiet machine, over three under heavy load.
+    const job = await finished(jobId, 300_000);
     expect(job).toMatchObject({ status: 'complete', failed: false });
     const resultRecords = async () => (await sql.query('SELECT count(*)::int AS n FROM catalogue.records WHERE provenance LIKE $1', [`%${jobId}%`])).rows[0].n;
     // The catalogue creates the result record from the job's event, a moment after the job reads complete.
@@ -143,5 +153,5 @@ export function distributedJobsTests(launch: ServiceLauncher): void {
     } finally {
       s3.destroy();
     }
-  }, 400_000);
+  }, 600_000);
 }
