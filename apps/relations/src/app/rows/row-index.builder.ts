@@ -104,8 +104,8 @@ const clkOfCell = (text: string): Uint8Array => (CLK_PATTERN.test(text) ? Buffer
 /** One planned column's cells, hashed into its spool (and its CLK spool), from text or from the bytes the statistics read. */
 export class ColumnHasher implements CellObserver {
   constructor(
-    private readonly spool: ColumnSpool,
-    private readonly clk: ClkSpool | undefined,
+    readonly spool: ColumnSpool,
+    readonly clk: ClkSpool | undefined,
     private readonly policy: ColumnPolicy | undefined,
   ) {}
 
@@ -117,7 +117,10 @@ export class ColumnHasher implements CellObserver {
     this.clk?.add(text === null ? null : clkOfCell(String(value).trim()));
   }
 
-  /** A plain column's ASCII cell, hashed from its bytes as add() hashes its text (readAsciiValueHash). */
+  /**
+   * An ASCII cell, hashed from its bytes as add() hashes its text (readAsciiValueHash). The re-read
+   * has no privacy choices, so every column is plain to it: a CLK column's cells come here too.
+   */
   addReadAscii(bytes: Uint8Array): void {
     const hash = readAsciiValueHash(bytes);
     this.spool.add(Number.isNaN(hash) ? 0 : hash || 1);
@@ -131,6 +134,11 @@ export class ColumnHasher implements CellObserver {
     this.spool.flush();
     this.clk?.flush();
   }
+
+  close(): void {
+    this.spool.close();
+    this.clk?.close();
+  }
 }
 
 /**
@@ -139,8 +147,7 @@ export class ColumnHasher implements CellObserver {
  * less work), else row by row.
  */
 class RowHashSpooler implements TableObserverFactory {
-  readonly spools: ColumnSpool[] = [];
-  readonly clkSpools = new Map<ColumnSpool, ClkSpool>();
+  readonly hashers: ColumnHasher[] = [];
   private nextTable = 0;
 
   constructor(
@@ -159,10 +166,10 @@ class RowHashSpooler implements TableObserverFactory {
     const hashers = planned.map((c, i) => {
       const file = path.join(this.dir, `t${c.table}-c${c.column}-${i}`);
       const spool = new ColumnSpool(c, file, openSync(file, 'w'));
-      this.spools.push(spool);
       const clk = c.clk ? new ClkSpool(`${file}-clk`, openSync(`${file}-clk`, 'w')) : undefined;
-      if (clk) this.clkSpools.set(spool, clk);
-      return new ColumnHasher(spool, clk, policies[positions[i]]);
+      const hasher = new ColumnHasher(spool, clk, policies[positions[i]]);
+      this.hashers.push(hasher);
+      return hasher;
     });
     const bySource = new Map(positions.map((source, i) => [source, hashers[i]]));
     const finish = () => hashers.forEach((h) => h.flush());
@@ -212,16 +219,14 @@ export class RowIndexBuilder {
           throw new Error(`the file could not be read again (${meta.STATUS}: ${meta.ERRORS.join('; ').slice(0, 200)})`);
       } finally {
         stream.destroy();
-        for (const spool of spooler.spools) spool.close();
-        for (const spool of spooler.clkSpools.values()) spool.close();
+        for (const hasher of spooler.hashers) hasher.close();
       }
       const columns: IndexedColumn[] = [];
-      for (const spool of spooler.spools) {
+      for (const { spool, clk } of spooler.hashers) {
         const { table, column, header } = spool.planned;
         const key = rowIndexKey(file.fileId, buildId, table, column);
         const bytes = await readFile(spool.file);
         await this.storage.put(key, Readable.from([bytes]), { size: bytes.length });
-        const clk = spooler.clkSpools.get(spool);
         const clkKey = clk ? `${key}-clk` : undefined;
         if (clk && clkKey) {
           const filters = await readFile(clk.file);
