@@ -5,7 +5,7 @@
 // compiled JavaScript, not the TypeScript sources), rebuilt first unless --no-build.
 // Run: node_modules/.bin/node tools/bench/extraction/run.cjs [--sizes=10,100,1000] [--dir=DIR] [--no-write]
 //   [--parts=csv,sheets,upload] [--write=csv,sheets,upload] [--repetitions=7] [--rounds=3] [--no-build]
-//   [--upload-sizes=0.1,10,100,1000]
+//   [--upload-sizes=0.1,10,100,1000] [--upload-rate=MB/s (the upload part's client paced as over a network)]
 // The upload part (upload.bench-part.ts) measures upload to statistics through the built product's API.
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
@@ -18,7 +18,7 @@ import { GENERATED_CSV_DIR, generatedCsv } from '../generated-csv';
 import { childAnswer, type ColumnFigures, NUMERIC, worstDifference } from './bench-figures';
 import type { Measurement, Mode } from './csv-child';
 import type * as SheetsPart from './sheets.bench-part';
-import { runUploadPart, UPLOAD_SECTION } from './upload.bench-part';
+import { runUploadPart, uploadSectionName } from './upload.bench-part';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { swcOptions } = require('../../scripts/swc-options.cjs') as { swcOptions: () => import('@swc/core').Options };
@@ -286,9 +286,10 @@ async function main(): Promise<void> {
   }
   if (parts.includes('upload')) {
     const uploadSizes = (arg('upload-sizes') ?? '0.1,10,100,1000').split(',').map(Number);
-    const text = await runUploadPart({ dir, sizes: uploadSizes, rounds, command, loadAt, measure });
+    const rateMBps = arg('upload-rate') ? Number(arg('upload-rate')) : undefined;
+    const text = await runUploadPart({ dir, sizes: uploadSizes, rounds, command, loadAt, measure, rateMBps });
     console.log(text);
-    if (toWrite.includes('upload')) writeBenchmarkSection(UPLOAD_SECTION, text);
+    if (toWrite.includes('upload')) writeBenchmarkSection(uploadSectionName(rateMBps), text);
   }
   removeCompiledChild();
   if (parts.includes('sheets')) {

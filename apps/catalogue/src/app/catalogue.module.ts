@@ -15,6 +15,7 @@ import { SqlDatabases } from './connections/sql-database';
 import { DriverSqlDatabases } from './connections/sql-drivers';
 import { DirectoryConsumer } from './directory/directory.consumer';
 import { DirectoryRepository } from './directory/directory.repository';
+import { EarlyExtractions } from './extraction/early-extractions';
 import { LibraryMetadataExtractor } from './extraction/library-metadata-extractor';
 import { ExtractionRepository } from './extraction/extraction.repository';
 import { ExtractionWorker } from './extraction/extraction.worker';
@@ -118,6 +119,7 @@ import { VisibilityService } from './visibility/visibility.service';
     OrphanSweeper,
     ExtractionRepository,
     ExtractionWorker,
+    EarlyExtractions,
     MergedRecordsConsumer,
     LineageRepository,
     LineageService,

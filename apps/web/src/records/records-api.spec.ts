@@ -22,6 +22,8 @@ describe('the multipart body of POST /api/records/', () => {
     const files = [new File(['Year,Mean\n1959,315.98\n'], 'co2.csv', { type: 'text/csv' }), new File(['x'], 'notes.txt')];
     const data = indexFormData(files, FORM);
     expect(data.getAll('file').map((f) => (f as File).name)).toEqual(['co2.csv', 'notes.txt']);
+    // The files come last, after the choices the server applies to them as they arrive.
+    expect([...data.keys()].slice(-2)).toEqual(['file', 'file']);
     expect(Object.fromEntries([...data.entries()].filter(([key]) => key !== 'file'))).toEqual({
       extractOption: 'samples',
       allowDuplicate: 'false',

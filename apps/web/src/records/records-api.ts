@@ -30,7 +30,6 @@ export interface UploadChoices {
 /** The multipart body of POST /api/records/ (flags as the strings "true"/"false", spec section 5). */
 export function indexFormData(files: readonly File[], form: IndexForm, choices?: UploadChoices): FormData {
   const data = new FormData();
-  for (const file of files) data.append('file', file, file.name);
   data.append('extractOption', form.extractOption);
   data.append('allowDuplicate', String(form.allowDuplicate));
   data.append('deleteFile', String(form.deleteFile));
@@ -51,6 +50,8 @@ export function indexFormData(files: readonly File[], form: IndexForm, choices?:
     if (files.length > 1 && choices.perFile.length === files.length)
       data.append('fileDetails', JSON.stringify(choices.perFile.map((d) => ({ name: d.name.trim(), description: d.description.trim() }))));
   }
+  // Files last: the server describes a large CSV as it arrives, with the choices sent before it.
+  for (const file of files) data.append('file', file, file.name);
   return data;
 }
 

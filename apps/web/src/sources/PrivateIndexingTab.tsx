@@ -88,7 +88,6 @@ export function PrivateIndexingTab() {
       const { blob } = await run.result;
       const fields = choicesToFields(scanned.headers, choices);
       const form = new FormData();
-      form.append('file', blob, scanned.file.name.replace(/\.[^.]*$/, '') + '.csv');
       form.append('extractOption', 'metadata');
       form.append('allowDuplicate', 'true');
       form.append('saveSeparately', 'true');
@@ -102,6 +101,8 @@ export function PrivateIndexingTab() {
         if (fields.fuzzy.length) form.append('fuzzyList', JSON.stringify(fields.fuzzy));
         form.append('linkageKeyId', linkage.id);
       }
+      // Last: the server reads the choices sent before a file as the file arrives.
+      form.append('file', blob, scanned.file.name.replace(/\.[^.]*$/, '') + '.csv');
       setProgress({ step: 'Uploading…', fraction: 0 });
       const [record] = await upload.mutateAsync({ body: form, onProgress: (fraction) => setProgress({ step: 'Uploading…', fraction }) });
       setCreated(record);

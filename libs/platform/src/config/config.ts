@@ -111,6 +111,8 @@ const rawSchema = z.object({
     .int()
     .nonnegative()
     .default(8 * 1024 * 1024),
+  /** A large CSV is described from a copy of its bytes while they are stored, so its statistics are ready as its upload ends. */
+  EXTRACT_WHILE_UPLOADING: boolFromEnv.default(true),
   /** How much nicer than the process that worker thread runs (Linux), so the API's thread comes first for the CPU; 0 keeps its priority. */
   EXTRACTION_THREAD_NICE: z.coerce.number().int().min(0).max(19).default(5),
   /**

@@ -6,6 +6,7 @@ import { ObjectStorage } from '@dc/storage';
 import { createTestDatabase, describeInfra, eventually, TestDatabase } from '@dc/testing';
 import { caller, CatalogueTestApp, DATASETS } from '../../testing/catalogue-test-app';
 import { PendingObjects } from '../recovery/pending-objects';
+import { EarlyExtractions } from './early-extractions';
 import { ExtractionRepository } from './extraction.repository';
 import { EXTRACTION_FAILED_MESSAGE, ExtractionWorker, ExtractionWorkerSettings } from './extraction.worker';
 import { MetadataExtractionInput, MetadataExtractionOptions, MetadataExtractor } from './metadata-extractor';
@@ -92,6 +93,7 @@ describeInfra('extraction worker (real PostgreSQL, fs storage)', true, () => {
       catalogue.app.get(ObjectStorage),
       catalogue.app.get(SecretCipher),
       catalogue.app.get(PendingObjects),
+      catalogue.app.get(EarlyExtractions),
       createLogger({ service: 'test', level: 'silent' }),
       { pollIntervalMs: 60_000, ...settings },
     );

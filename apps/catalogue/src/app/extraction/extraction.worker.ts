@@ -1,6 +1,5 @@
 import { Inject, Injectable, OnApplicationBootstrap, OnModuleDestroy, Optional } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import type { Logger } from 'pino';
 import { createEvent, RecordUpdated } from '@dc/contracts';
 import { type PrivateColumns, SketchCollector } from '@dc/extraction';
@@ -11,6 +10,7 @@ import { fileSketchedEvent, metadataExtractedEvent, recordSnapshot } from '../re
 import { unsealLinkageKey } from '../record-model/linkage-key';
 import { PendingObjects } from '../recovery/pending-objects';
 import { ClaimedFile, ExtractionOutcome, ExtractionRepository } from './extraction.repository';
+import { EarlyExtractions, type EarlyResult } from './early-extractions';
 import { MetadataExtractor } from './metadata-extractor';
 import { statusFromMeta } from '../record-model/meta-summary';
 import { TimeoutError, withTimeout } from './with-timeout';
@@ -65,6 +65,7 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
     private readonly storage: ObjectStorage,
     private readonly cipher: SecretCipher,
     private readonly pending: PendingObjects,
+    private readonly early: EarlyExtractions,
     @Inject(LOGGER) logger: Logger,
     @Optional() @Inject(EXTRACTION_WORKER_SETTINGS) settings?: Partial<ExtractionWorkerSettings>,
   ) {
@@ -126,30 +127,15 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
     const stop = () => abort.abort();
     stopping.addEventListener('abort', stop);
     const heartbeat = setInterval(() => void this.queue.heartbeat(file.id, claimToken).catch(() => undefined), this.settings.heartbeatMs);
-    let stream: Readable | undefined;
     try {
-      stream = await this.storage.get(file.storageKey);
-      const opened = stream;
-      // Aborting (time-out or shutdown) destroys the stream and stops waiting, whatever the extractor does.
-      const aborted = new Promise<never>((_, reject) =>
-        abort.signal.addEventListener('abort', () => {
-          opened.destroy();
-          reject(abort.signal.reason);
-        }),
-      );
-      aborted.catch(() => undefined);
-      const sketches = new SketchCollector();
-      const extraction = this.extractor.extract(
-        { stream: opened, fileName: file.name, contentType: file.contentType, size: file.size },
-        { extractOption: claimed.extractOption, privateColumns: this.privateColumnsOf(claimed), signal: abort.signal, sketches },
-      );
+      const described = await withTimeout(this.describe(claimed, abort.signal), this.settings.timeoutMs, () => abort.abort());
       // A file's cells may hold NUL or broken UTF-16 past what extraction sniffs: stored as U+FFFD.
-      const meta = storableJson(await withTimeout(Promise.race([extraction, aborted]), this.settings.timeoutMs, () => abort.abort()));
+      const meta = storableJson(described.meta);
       const status = statusFromMeta(meta);
       const extractedAt = Date.now();
-      await this.finish(claimed, { status, meta, error: null, dropObject: claimed.deleteAfterExtraction, sketches: sketches.tables });
+      await this.finish(claimed, { status, meta, error: null, dropObject: claimed.deleteAfterExtraction, sketches: described.sketches });
       const timings = { queuedMs: claimedAt - file.createdAt.getTime(), extractMs: extractedAt - claimedAt, storeMs: Date.now() - extractedAt };
-      log.info({ status, ...timings }, 'metadata extracted');
+      log.info({ status, ...timings, whileUploading: described.whileUploading }, 'metadata extracted');
     } catch (error) {
       if (this.loop.isStopped && !(error instanceof TimeoutError)) {
         log.info('extraction stopped by shutdown; the file goes back to the queue');
@@ -166,8 +152,47 @@ export class ExtractionWorker implements OnApplicationBootstrap, OnModuleDestroy
       }
     } finally {
       clearInterval(heartbeat);
-      stream?.destroy();
       stopping.removeEventListener('abort', stop);
+    }
+  }
+
+  /**
+   * What the file holds: from the extraction made while it was uploaded, when that was made with
+   * the file's choices and succeeded, else read back from the object store. Aborting (time-out,
+   * shutdown) stops either and rejects with the signal's reason, whatever the extractor does.
+   */
+  private async describe(claimed: ClaimedFile, signal: AbortSignal): Promise<EarlyResult & { whileUploading: boolean }> {
+    const { file } = claimed;
+    const key = file.storageKey as string;
+    const aborted = new Promise<never>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason), { once: true }));
+    aborted.catch(() => undefined);
+    const early = this.early.take(key, {
+      fileName: file.name,
+      contentType: file.contentType,
+      extractOption: claimed.extractOption,
+      privateColumns: claimed.privateColumns,
+    });
+    if (early) {
+      signal.addEventListener('abort', () => early.abort.abort(), { once: true });
+      const result = await Promise.race([early.result, aborted]);
+      // The size it was given was the request's; the stored file's is the one to show.
+      if (result) return { meta: { ...result.meta, SIZE: file.size }, sketches: result.sketches, whileUploading: true };
+    }
+    signal.throwIfAborted();
+    const stream = await this.storage.get(key);
+    const destroy = () => stream.destroy();
+    signal.addEventListener('abort', destroy, { once: true });
+    try {
+      signal.throwIfAborted();
+      const sketches = new SketchCollector();
+      const extraction = this.extractor.extract(
+        { stream, fileName: file.name, contentType: file.contentType, size: file.size },
+        { extractOption: claimed.extractOption, privateColumns: this.privateColumnsOf(claimed), signal, sketches },
+      );
+      return { meta: await Promise.race([extraction, aborted]), sketches: sketches.tables, whileUploading: false };
+    } finally {
+      signal.removeEventListener('abort', destroy);
+      stream.destroy();
     }
   }
 

@@ -6,6 +6,7 @@ import { UpdateRecordDto, updateRecordSchema } from './dto/update-record.dto';
 import { RecordsService } from './records.service';
 import { z } from 'zod';
 import { Downloads } from '../downloads/downloads.service';
+import { EarlyExtractions } from '../extraction/early-extractions';
 import { createRecordSchema } from '../record-creation/create-record.dto';
 import { RecordCreation } from '../record-creation/record-creation.service';
 import { objectKeyFor } from '../record-model/record';
@@ -34,6 +35,7 @@ export class RecordsController {
     private readonly downloads: Downloads,
     private readonly storage: ObjectStorage,
     private readonly pending: PendingObjects,
+    private readonly early: EarlyExtractions,
   ) {}
 
   /** multipart/form-data (files stream to the object store), or JSON for a metadata-only record. */
@@ -47,8 +49,14 @@ export class RecordsController {
   async create(@CurrentUser() user: AuthUser, @Req() req: Request) {
     // Every object stored is registered first, so a crash before its record exists leaves nothing behind for good.
     const upload = this.pending.upload();
+    let form: ReceivedForm | undefined;
     try {
-      return await this.creation.create(user, await this.receive(req, upload), upload);
+      form = await this.receive(req, upload);
+      return await this.creation.create(user, form, upload);
+    } catch (error) {
+      // No record holds the files: what was learnt of them while they arrived is not needed.
+      for (const file of form?.files ?? []) this.early.discard(file.key);
+      throw error;
     } finally {
       await upload.end();
     }
@@ -98,7 +106,8 @@ export class RecordsController {
       const maxBytes = this.creation.maxUploadBytes;
       // Refused before reading a byte when the client announces more than could ever fit.
       if (Number.isFinite(announced) && announced > maxBytes + FORM_OVERHEAD_BYTES) throw tooLarge(maxBytes);
-      return receiveMultipart(req, this.storage, { maxBytes, keyFor: objectKeyFor, beforePut: upload.beforePut });
+      const copies = Number.isFinite(announced) ? this.early.forUpload(announced) : undefined;
+      return receiveMultipart(req, this.storage, { maxBytes, keyFor: objectKeyFor, beforePut: upload.beforePut, copies });
     }
     const body: unknown = req.body;
     if (body && typeof body === 'object' && !Array.isArray(body) && !Buffer.isBuffer(body)) return { fields: body as Record<string, unknown>, files: [] };

@@ -2,7 +2,7 @@ import { HttpException } from '@nestjs/common';
 import busboy from 'busboy';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import { PassThrough, Readable } from 'node:stream';
+import { PassThrough, Readable, type Writable } from 'node:stream';
 import { DetailError, FieldValidationError, unstorableTextMessage } from '@dc/platform';
 import { EXTRACTED_CONTENT_TYPES } from '@dc/extraction';
 import { ObjectStorage, ObjectTooLargeError } from '@dc/storage';
@@ -29,6 +29,24 @@ export interface ReceiveOptions {
   keyFor: (fileId: string) => string;
   /** Called before the first byte is stored under the key (crash recovery registers it first). */
   beforePut?: (key: string) => Promise<void>;
+  /** Given a copy of each file's bytes as they are stored (statistics while uploading). */
+  copies?: UploadCopies;
+}
+
+/** A file part as it starts: where it will be stored, and the form's fields sent before it. */
+export interface FilePartStart {
+  key: string;
+  fileName: string;
+  contentType: string;
+  fields: Record<string, unknown>;
+}
+
+/** Takes copies of uploaded files' bytes (EarlyExtractions). */
+export interface UploadCopies {
+  /** A stream for a copy of this part's bytes, or null. */
+  begin(part: FilePartStart): Writable | null;
+  /** The object under this key was not kept (the upload failed, or the part was empty). */
+  discard(key: string): void;
 }
 
 const FILE_FIELDS = new Set(['file', 'files', 'file[]', 'files[]']);
@@ -73,23 +91,59 @@ export function storedFileName(sent: string | undefined, contentType: string): s
   return extension ? `${UNNAMED_FILE}.${extension}` : UNNAMED_FILE;
 }
 
+/** Errors of a stream that another party reports (the parser, the store): it must not throw them itself. */
+const reportedElsewhere = (): void => undefined;
+
+/** A copy that holds the upload back this long without taking a byte is dropped: the upload goes on without it. */
+export const COPY_STALL_MS = 5_000;
+
 /**
- * Feeds a busboy file stream into a stream the store owns. When the store gives up (limit, error)
- * the part is still drained, so busboy keeps parsing instead of waiting for a reader forever.
+ * Feeds a busboy file stream into a stream the store owns, and into `copy` (when given) a copy of
+ * each chunk, with chunks of their own (the copy's reader may hand them to another thread). The part
+ * waits while either is full; a copy that is closed no longer counts, and one that stays full for
+ * COPY_STALL_MS is closed (with an error), so it never holds an upload up for long. When the store
+ * gives up (limit, error) the part is still drained, so busboy keeps parsing instead of waiting for a reader forever.
  */
-function detach(source: Readable): PassThrough {
+function detach(source: Readable, copy: Writable | null): PassThrough {
   const body = new PassThrough();
+  const full = new Set<Writable>();
+  let stalled: NodeJS.Timeout | undefined;
+  const open = (sink: Writable | null): sink is Writable => sink !== null && !sink.destroyed && !sink.writableEnded;
+  const freed = (sink: Writable) => {
+    if (sink === copy) {
+      clearTimeout(stalled);
+      stalled = undefined;
+    }
+    full.delete(sink);
+    if (full.size === 0 || body.destroyed) source.resume();
+  };
   source.on('data', (chunk: Buffer) => {
     if (body.destroyed) return;
-    if (!body.write(chunk)) source.pause();
+    if (!body.write(chunk)) full.add(body);
+    if (open(copy) && !copy.write(new Uint8Array(chunk))) {
+      full.add(copy);
+      stalled ??= setTimeout(() => copy.destroy(new Error(`the copy took nothing for ${COPY_STALL_MS} ms`)), COPY_STALL_MS);
+    }
+    if (full.size) source.pause();
   });
-  body.on('drain', () => source.resume());
-  body.on('close', () => source.resume());
-  source.on('end', () => body.end());
-  source.on('error', (error) => body.destroy(error));
+  body.on('drain', () => freed(body));
+  body.on('close', () => freed(body));
+  copy?.on('drain', () => freed(copy));
+  copy?.on('close', () => freed(copy));
+  copy?.on('error', reportedElsewhere);
+  source.on('end', () => {
+    body.end();
+    if (open(copy)) copy.end();
+  });
+  source.on('error', (error) => {
+    body.destroy(error);
+    copy?.destroy(error);
+  });
   // Closed without its end (the parser was torn down): the store must not wait for more.
   source.on('close', () => {
-    if (!source.readableEnded) body.destroy(new Error('The file part ended early.'));
+    if (source.readableEnded) return;
+    body.destroy(new Error('The file part ended early.'));
+    copy?.destroy(new Error('The file part ended early.'));
   });
   return body;
 }
@@ -100,9 +154,6 @@ export const FORM_LIMITS = { fieldNameSize: 200, fieldSize: 1024 * 1024, fields:
 export function tooLarge(maxBytes: number): DetailError {
   return new DetailError(`The upload is too large: files may total at most ${maxBytes} bytes.`, 413);
 }
-
-/** Errors of a stream that another party reports (the parser, the store): it must not throw them itself. */
-const reportedElsewhere = (): void => undefined;
 
 /**
  * Streams a multipart/form-data request: every `file` part goes straight to the object store
@@ -139,6 +190,7 @@ export function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, o
       settled = true;
       await chain;
       if (failure === undefined) return resolve({ fields, files: stored });
+      for (const file of stored) options.copies?.discard(file.key);
       await Promise.allSettled(stored.map((file) => storage.delete(file.key)));
       reject(
         failure instanceof HttpException
@@ -182,19 +234,26 @@ export function receiveMultipart(req: IncomingMessage, storage: ObjectStorage, o
       const fileName = storedFileName(info.filename, contentType);
       const fileId = randomUUID();
       const key = options.keyFor(fileId);
-      const body = detach(stream);
+      const body = detach(stream, options.copies?.begin({ key, fileName, contentType, fields: { ...fields } }) ?? null);
       // Destroyed before its turn (parsing stopped), the body's error is the store's to report, or nobody's.
       body.on('error', reportedElsewhere);
       chain = chain.then(async () => {
-        if (failure !== undefined) return void body.destroy();
+        if (failure !== undefined) {
+          options.copies?.discard(key);
+          return void body.destroy();
+        }
         try {
           await options.beforePut?.(key);
           const result = await storage.put(key, body, { contentType, maxBytes: options.maxBytes - used });
           // A form's empty file input sends a part with no name and no bytes: no file was chosen.
-          if (!named && result.size === 0) return void (await storage.delete(key));
+          if (!named && result.size === 0) {
+            options.copies?.discard(key);
+            return void (await storage.delete(key));
+          }
           used += result.size;
           stored.push({ fileId, key, fileName, contentType, size: result.size, checksum: result.checksum });
         } catch (error) {
+          options.copies?.discard(key);
           fail(error);
         }
       });
