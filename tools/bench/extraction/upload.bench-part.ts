@@ -154,16 +154,20 @@ async function postPaced(url: string, token: string, csv: string, fields: Record
 async function uploadOnce({ product, token }: BenchProduct, csv: string, quietPids: number[], rateMBps?: number): Promise<UploadMeasurement> {
   const { base, pid } = product;
   const fields = { name: `Upload ${path.basename(csv)}`, access: 'OP', extractOption: 'metadata', allowDuplicate: 'true' };
-  const form = new FormData();
-  for (const [name, value] of Object.entries(fields)) form.set(name, value);
-  form.set('file', await openAsBlob(csv, { type: 'text/csv' }), path.basename(csv));
+  // Unpaced, fetch sends the form as fast as it can; paced, postPaced writes its own body.
+  let form: FormData | null = null;
+  if (!rateMBps) {
+    form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.set(name, value);
+    form.set('file', await openAsBlob(csv, { type: 'text/csv' }), path.basename(csv));
+  }
   // The row index of the previous upload, or a peer's child, must not share the machine with this upload.
   await quiet(quietPids);
   const started = performance.now();
   const cpuAtStart = cpuMsOf(pid);
-  const sent = rateMBps
-    ? postPaced(`${base}/api/records/`, token, csv, fields, rateMBps * 1e6)
-    : fetch(`${base}/api/records/`, { method: 'POST', headers: { authorization: `JWT ${token}` }, body: form });
+  const sent = form
+    ? fetch(`${base}/api/records/`, { method: 'POST', headers: { authorization: `JWT ${token}` }, body: form })
+    : postPaced(`${base}/api/records/`, token, csv, fields, (rateMBps as number) * 1e6);
   const uploaded = await sent.catch((error: Error) => {
     const { exitCode, signalCode } = product.app.process;
     const state = exitCode === null && signalCode === null ? 'running' : `exited: ${exitCode ?? signalCode}`;

@@ -11,6 +11,7 @@ import type { Logger } from 'pino';
 import { fileKindOf, SketchCollector, type TableSketch } from '@dc/extraction';
 import { APP_CONFIG, type AppConfig, LOGGER } from '@dc/platform';
 import { privateColumnFields } from '../record-model/private-columns';
+import { extractOptionField } from '../record-model/record-fields';
 import type { ExtractOption } from '../record-model/record';
 import type { FilePartStart, UploadCopies } from '../uploads/busboy-multipart';
 import { MetadataExtractor } from './metadata-extractor';
@@ -45,12 +46,6 @@ export interface EarlyExtraction {
   result: Promise<EarlyResult | null>;
   abort: AbortController;
   expiry?: NodeJS.Timeout;
-}
-
-/** The extract option the form asks for (its default is 'metadata'); null when the value is not one. */
-function extractOptionOf(fields: Record<string, unknown>): ExtractOption | null {
-  const value = fields.extractOption ?? 'metadata';
-  return value === 'minimal' || value === 'metadata' || value === 'samples' ? value : null;
 }
 
 @Injectable()
@@ -90,8 +85,10 @@ export class EarlyExtractions implements OnModuleDestroy {
    * upload like the store does (backpressure); once extraction stops reading, it no longer does.
    */
   begin(part: UploadedFilePart): Writable | null {
-    const extractOption = extractOptionOf(part.fields);
-    if (!this.config.EXTRACT_WHILE_UPLOADING || this.running > 0 || extractOption === null || extractOption === 'minimal') return null;
+    // The option as the form's validation will read it; a value it refuses ends the upload anyway.
+    const asked = extractOptionField.safeParse(part.fields.extractOption);
+    const extractOption = asked.success ? asked.data : 'minimal';
+    if (!this.config.EXTRACT_WHILE_UPLOADING || this.running > 0 || extractOption === 'minimal') return null;
     if (part.announcedBytes < Math.max(1, this.config.EXTRACTION_THREAD_MIN_BYTES) || fileKindOf(part.fileName, part.contentType) !== 'csv') return null;
     if (Object.keys(part.fields).some((name) => Object.hasOwn(privateColumnFields, name))) return null;
     const copy = new PassThrough({ highWaterMark: COPY_BUFFER_BYTES });
@@ -124,10 +121,8 @@ export class EarlyExtractions implements OnModuleDestroy {
    * worker has (same name, type and extract option, no private columns); null to read it as usual.
    */
   take(key: string, wanted: { fileName: string; contentType: string; extractOption: ExtractOption; privateColumns: unknown }): EarlyExtraction | null {
-    const entry = this.entries.get(key);
+    const entry = this.remove(key);
     if (!entry) return null;
-    this.entries.delete(key);
-    clearTimeout(entry.expiry);
     const same = entry.fileName === wanted.fileName && entry.contentType === wanted.contentType && entry.extractOption === wanted.extractOption;
     if (same && !wanted.privateColumns) return entry;
     entry.abort.abort();
@@ -136,11 +131,15 @@ export class EarlyExtractions implements OnModuleDestroy {
 
   /** Stops and forgets the file's early extraction (its upload failed, or it was not wanted). */
   discard(key: string): void {
+    this.remove(key)?.abort.abort();
+  }
+
+  /** The file's entry, no longer kept. */
+  private remove(key: string): EarlyExtraction | undefined {
     const entry = this.entries.get(key);
-    if (!entry) return;
     this.entries.delete(key);
-    clearTimeout(entry.expiry);
-    entry.abort.abort();
+    clearTimeout(entry?.expiry);
+    return entry;
   }
 
   onModuleDestroy(): void {

@@ -7,6 +7,7 @@ import {
   booleanField,
   currencyField,
   customFieldsField,
+  extractOptionField,
   DEFAULT_ACCESS_CURRENCY,
   MAX_CUSTOM_FIELDS,
   nameField,
@@ -92,7 +93,7 @@ const fileDetailsField = z.unknown().transform((value, ctx): FileDetails[] => {
  */
 export const createRecordSchema = z
   .object({
-    extractOption: optional(z.enum(['minimal', 'metadata', 'samples'], { error: 'Select minimal, metadata or samples.' })).transform((v) => v ?? 'metadata'),
+    extractOption: extractOptionField,
     name: optional(nameField),
     allowDuplicate: optional(booleanField('Must be "true" or "false".')).transform((v) => v ?? false),
     deleteFile: optional(booleanField('Must be "true" or "false".')).transform((v) => v ?? false),

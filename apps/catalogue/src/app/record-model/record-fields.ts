@@ -14,6 +14,11 @@ export const MAX_CUSTOM_FIELDS = 100;
 /** An empty form field means "not given". */
 export const blankToUndefined = (value: unknown) => (value === '' || value === null ? undefined : value);
 
+/** What to extract from a file (spec section 4): 'metadata' when not given or blank. */
+export const extractOptionField = z
+  .preprocess(blankToUndefined, z.enum(['minimal', 'metadata', 'samples'], { error: 'Select minimal, metadata or samples.' }).optional())
+  .transform((v) => v ?? 'metadata');
+
 export const booleanField = (message: string) =>
   z.union([z.boolean(), z.string()]).transform((value, ctx) => {
     if (typeof value === 'boolean') return value;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isUuid } from '@dc/contracts';
-import { blankToUndefined, booleanField } from '../../record-model/record-fields';
+import { blankToUndefined, booleanField, extractOptionField } from '../../record-model/record-fields';
 import { checkPrivateColumns, privateColumnFields } from '../../record-model/private-columns';
 
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankToUndefined, schema.optional());
@@ -73,7 +73,7 @@ export const cloudSchema = z
       object: listOf(objectKey),
       objects: listOf(objectKey),
       sync: optional(z.enum(SYNC_MODES, { error: 'Select once, hourly, daily or weekly.' })).transform((v) => v ?? 'once'),
-      extractOption: optional(z.enum(['minimal', 'metadata', 'samples'], { error: 'Select minimal, metadata or samples.' })).transform((v) => v ?? 'metadata'),
+      extractOption: extractOptionField,
       ...privateColumnFields,
     },
     { error: 'Expected a JSON object.' },

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isUuid, withoutBidiControls } from '@dc/contracts';
-import { blankToUndefined, nameField, textField } from '../../record-model/record-fields';
+import { blankToUndefined, extractOptionField, nameField, textField } from '../../record-model/record-fields';
 import { checkPrivateColumns, privateColumnFields } from '../../record-model/private-columns';
 import { SQL_TYPES } from '../sql-database';
 
@@ -74,7 +74,7 @@ export const createMetadataSchema = z
     {
       connectionId: connectionIdField,
       objectName: objectNameField,
-      extractOption: optional(z.enum(['minimal', 'metadata', 'samples'], { error: 'Select minimal, metadata or samples.' })).transform((v) => v ?? 'metadata'),
+      extractOption: extractOptionField,
       recordName: optional(nameField),
       description: optional(textField).transform((v) => v ?? ''),
       ...privateColumnFields,
